@@ -1,0 +1,150 @@
+"""Command-line interface: ``marginboost data|reproduce|scoreboard|book``.
+
+Examples
+--------
+::
+
+    marginboost data list
+    marginboost data verify
+    marginboost reproduce shen_li figure2 --profile full
+    marginboost scoreboard --output book/scoreboard.md
+    marginboost book --profile quick
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["main", "build_parser"]
+
+
+def _cmd_data_list(args: argparse.Namespace) -> int:
+    from .data import format_registry_table
+
+    print(format_registry_table())
+    return 0
+
+
+def _cmd_data_verify(args: argparse.Namespace) -> int:
+    from .data import verify_report
+
+    code, text = verify_report(mirror=args.mirror)
+    print(text)
+    return code
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from . import notebooks
+    from ._paths import require_project_root
+    from .reporting import key_numbers_path
+
+    root = require_project_root()
+    chosen = notebooks.find_notebooks(args.paper, args.item, root)
+    params = {"jobs": args.jobs, "scheduler": args.scheduler}
+    out_dir = root / "_build" / "executed" / "notebooks"
+    for nb in chosen:
+        print(f"reproducing {nb.paper} {nb.item} (profile={args.profile}, jobs={args.jobs})",
+              flush=True)
+        out = notebooks.execute_notebook(nb, out_dir / f"{nb.name}.ipynb", profile=args.profile,
+                                         parameters=params)
+        print(f"  executed notebook: {out}")
+        numbers = key_numbers_path(nb.paper, nb.item, args.profile)
+        if numbers.exists():
+            print(f"  key numbers:       {numbers}")
+    return 0
+
+
+def _cmd_scoreboard(args: argparse.Namespace) -> int:
+    from .experiments import scoreboard, scoreboard_markdown
+
+    if args.output:
+        Path(args.output).write_text(scoreboard_markdown())
+        print(f"wrote {args.output}")
+    else:
+        table = scoreboard()
+        print(table.to_string(index=False, max_colwidth=60))
+    return 0
+
+
+def _cmd_book(args: argparse.Namespace) -> int:
+    from .notebooks import build_book
+
+    index = build_book(profile=args.profile, warnings_as_errors=args.strict,
+                       execute=not args.no_execute)
+    print(f"\nThe book is at {index}")
+    return 0
+
+
+def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
+    from .notebooks import list_notebooks, refresh_reference_notebook
+
+    for nb in list_notebooks():
+        if args.names and nb.name not in args.names:
+            continue
+        print(f"refreshing {nb.paired_ipynb}", flush=True)
+        refresh_reference_notebook(nb)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``marginboost`` command."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="marginboost",
+        description="Margin-based boosting: data, reproductions of five papers, and the book.")
+    parser.add_argument("--version", action="version", version=f"marginboost {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    data = sub.add_parser("data", help="the dataset registry")
+    data_sub = data.add_subparsers(dest="data_command", required=True)
+    data_sub.add_parser("list", help="print the registry as a table").set_defaults(
+        func=_cmd_data_list)
+    verify = data_sub.add_parser("verify", help="check every data file's sha256; exit 1 on problems")
+    verify.add_argument("--mirror", default=None,
+                        help="mirror folder (default: $MARGINBOOST_DATA_MIRROR, then the cache)")
+    verify.set_defaults(func=_cmd_data_verify)
+
+    rep = sub.add_parser("reproduce", help="execute a paper's notebooks (one item or all)")
+    rep.add_argument("paper", help="paper id: anyboost, shen_li, mcboost, directboost, dmcboost")
+    rep.add_argument("item", nargs="?", default=None, help="table/figure id, e.g. table1")
+    rep.add_argument("--profile", choices=["quick", "full"], default="quick")
+    rep.add_argument("--jobs", type=int, default=1, help="parallel workers for grids")
+    rep.add_argument("--scheduler", default=None,
+                     help="address of a running dask.distributed scheduler (tcp://host:port)")
+    rep.set_defaults(func=_cmd_reproduce)
+
+    score = sub.add_parser("scoreboard", help="status of every claim of the five papers")
+    score.add_argument("--output", default=None, help="write the MyST page to this file")
+    score.set_defaults(func=_cmd_scoreboard)
+
+    book = sub.add_parser("book", help="execute the notebooks and build the HTML book")
+    book.add_argument("--profile", choices=["quick", "full"], default="quick")
+    book.add_argument("--strict", action="store_true", help="treat Sphinx warnings as errors")
+    book.add_argument("--no-execute", action="store_true",
+                      help="reuse the executed notebooks in _build/executed")
+    book.set_defaults(func=_cmd_book)
+
+    nbs = sub.add_parser("notebooks", help="maintain the committed reference notebooks")
+    nbs_sub = nbs.add_subparsers(dest="notebooks_command", required=True)
+    refresh = nbs_sub.add_parser(
+        "refresh", help="re-execute notebooks (quick profile) into their paired .ipynb")
+    refresh.add_argument("names", nargs="*", help="notebook names (default: all)")
+    refresh.set_defaults(func=_cmd_notebooks_refresh)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``marginboost`` command; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, OSError, RuntimeError) as exc:
+        print(f"marginboost: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

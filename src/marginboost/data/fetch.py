@@ -1,0 +1,152 @@
+"""Finding data files: an offline mirror first, else a checked download into the user cache.
+
+Order of precedence for a registry file ``entry["file"]`` (a path relative to the mirror root):
+
+1. the ``mirror`` argument, else the folder named by ``MARGINBOOST_DATA_MIRROR``;
+2. the user cache (:func:`marginboost._paths.cache_dir`), filled by downloading the entry's
+   commit-pinned ``raw_url`` with :func:`pooch.retrieve`.
+
+The SHA-256 of the file is always compared with the registry before the file is used; a
+mismatch raises :class:`~marginboost.data.errors.ChecksumError` and the file is not parsed.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+from .._paths import cache_dir
+from .errors import ChecksumError, DataUnavailableError
+from .registry import file_entries, get_entry
+
+__all__ = ["MIRROR_ENV", "mirror_dir", "sha256_of", "locate", "verify", "verify_report"]
+
+#: Environment variable naming an offline mirror folder.
+MIRROR_ENV = "MARGINBOOST_DATA_MIRROR"
+
+
+def mirror_dir(mirror: str | os.PathLike | None = None) -> Path | None:
+    """Return the mirror folder to use: ``mirror`` if given, else ``$MARGINBOOST_DATA_MIRROR``.
+
+    Returns ``None`` when neither is set.  A folder that does not exist is reported as such
+    when a file is looked up, not here.
+    """
+    if mirror is not None:
+        return Path(mirror).expanduser()
+    env = os.environ.get(MIRROR_ENV)
+    return Path(env).expanduser() if env else None
+
+
+@functools.lru_cache(maxsize=512)
+def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def sha256_of(path: str | os.PathLike) -> str:
+    """Return the hex SHA-256 of a file (memoised on path, size and modification time)."""
+    stat = os.stat(path)
+    return _sha256_cached(str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+def _check(path: Path, entry: dict[str, Any]) -> Path:
+    actual = sha256_of(path)
+    if actual != entry["sha256"]:
+        raise ChecksumError(path, entry["sha256"], actual)
+    return path
+
+
+def _download(url: str, known_hash: str, fname: str, path: str) -> str:
+    """Download ``url`` into ``path/fname`` with pooch, checking ``known_hash``."""
+    import pooch
+
+    return pooch.retrieve(url, known_hash=known_hash, fname=fname, path=path,
+                          progressbar=False)
+
+
+def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None = None) -> Path:
+    """Return the local path of a registry file, verified against its SHA-256.
+
+    Parameters
+    ----------
+    name_or_entry
+        A registry file name (``"sonar"``) or its entry dict.
+    mirror
+        Mirror folder; defaults to ``$MARGINBOOST_DATA_MIRROR``.
+
+    Raises
+    ------
+    ChecksumError
+        The mirror copy, cached copy or download has the wrong SHA-256.
+    DataUnavailableError
+        The file is in no mirror and cannot be downloaded (for example: no network).
+    """
+    entry = get_entry(name_or_entry) if isinstance(name_or_entry, str) else name_or_entry
+    if "file" not in entry:
+        raise ValueError(f"{entry['name']!r} is a combined dataset, not a single file")
+    root = mirror_dir(mirror)
+    if root is not None:
+        candidate = root / entry["file"]
+        if candidate.is_file():
+            return _check(candidate, entry)
+    cached = cache_dir() / entry["file"]
+    if cached.is_file() and sha256_of(cached) == entry["sha256"]:
+        return cached
+    try:
+        downloaded = _download(entry["raw_url"], f"sha256:{entry['sha256']}",
+                               Path(entry["file"]).name, str(cached.parent))
+    except ValueError as exc:  # pooch reports a hash mismatch as ValueError
+        if "hash" in str(exc).lower():
+            raise ChecksumError(entry["raw_url"], entry["sha256"], "see: " + str(exc)) from exc
+        raise
+    except Exception as exc:  # network errors come from requests/urllib/socket
+        where = (f"the mirror folder {root} has no {entry['file']}" if root is not None
+                 else f"{MIRROR_ENV} is not set")
+        raise DataUnavailableError(
+            f"cannot obtain data file {entry['file']!r} for dataset {entry['name']!r}: {where}, "
+            f"and downloading {entry['raw_url']} failed ({type(exc).__name__}: {exc}). "
+            f"Set {MIRROR_ENV} to a folder holding a copy of the benchmark mirror, or connect "
+            "to the internet so the file can be downloaded into the cache "
+            f"({cache_dir()})") from exc
+    return _check(Path(downloaded), entry)
+
+
+def verify(mirror: str | os.PathLike | None = None) -> list[str]:
+    """Check every registry file in a folder; return one line per problem (empty if none).
+
+    Parameters
+    ----------
+    mirror
+        Folder to check; defaults to ``$MARGINBOOST_DATA_MIRROR``, else the download cache.
+    """
+    root = mirror_dir(mirror) or cache_dir()
+    problems = []
+    for entry in file_entries():
+        path = root / entry["file"]
+        if not path.is_file():
+            problems.append(f"missing   {entry['file']} ({entry['name']})")
+            continue
+        size = path.stat().st_size
+        digest = sha256_of(path)
+        if digest != entry["sha256"] or size != int(entry["bytes"]):
+            problems.append(f"mismatch  {entry['file']} ({entry['name']}): expected sha256 "
+                            f"{entry['sha256']} and {entry['bytes']} bytes, got {digest} and "
+                            f"{size} bytes")
+    return problems
+
+
+def verify_report(mirror: str | os.PathLike | None = None) -> tuple[int, str]:
+    """Run :func:`verify` and return ``(exit_code, text)`` for ``marginboost data verify``."""
+    root = mirror_dir(mirror) or cache_dir()
+    problems = verify(mirror)
+    total = len(file_entries())
+    lines = [f"checked {total} registry files in {root}"]
+    lines += problems
+    lines.append(f"{total - len(problems)}/{total} files verified"
+                 + (f", {len(problems)} problems" if problems else ""))
+    return (1 if problems else 0), "\n".join(lines)

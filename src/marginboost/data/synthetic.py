@@ -1,0 +1,231 @@
+"""Synthetic data sets used by the reproduced papers, with exact definitions.
+
+All generators take an explicit ``seed`` (anything :func:`numpy.random.default_rng` accepts)
+and return a :class:`~marginboost.data.dataset.Dataset`.  Binary generators use the classes
+``[-1, 1]``, so :meth:`Dataset.y_signed` gives the labels of the definitions below.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .dataset import Dataset
+
+__all__ = ["long_servedio", "twonorm", "ringnorm", "waveform", "mcboost_toy",
+           "LONG_SERVEDIO_CORE"]
+
+#: Size of the fixed block of Long-Servedio coordinates (the vector length is ``2l + 11``).
+LONG_SERVEDIO_CORE = 11
+
+#: Code of the three Long-Servedio example types in ``meta["example_type"]``.
+_LS_TYPES = ("large_margin", "puller", "penalizer")
+
+
+def _rng(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def _check_n(n_samples: int) -> int:
+    if int(n_samples) != n_samples or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    return int(n_samples)
+
+
+def _binary(name: str, X: np.ndarray, y_signed: np.ndarray, meta: dict,
+            feature_names: list[str] | None = None) -> Dataset:
+    names = feature_names or [f"x{i}" for i in range(1, X.shape[1] + 1)]
+    return Dataset(name, X, (y_signed > 0).astype(np.int64), names, np.array([-1, 1]), meta)
+
+
+def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:  # noqa: E741 (paper's name)
+    r"""Boolean-feature version of the Long & Servedio (2010) construction.
+
+    Long & Servedio, "Random classification noise defeats all convex potential boosters",
+    *Machine Learning* 78:287-304 (2010), build a distribution on which every convex potential
+    booster fails under random label noise although a weighted vote of the coordinates is
+    perfect on clean data.  DirectBoost (Zhai et al., NIPS 2013, Table 3) reruns it with
+    binary vectors of length :math:`2l + 11`, :math:`l \in \{5, 20\}`.
+
+    Definition used here (coordinates are the weak classifiers :math:`h_j(x) = x_j`):
+
+    * the label :math:`y \in \{-1, +1\}` is drawn with probability 1/2 each;
+    * coordinates are split into a block :math:`A` of the first 11 and a block :math:`B` of
+      the last :math:`2l`;
+    * with probability 1/4 the example is the **large-margin** example: :math:`x_j = y` for
+      all :math:`j`;
+    * with probability 1/4 it is a **puller**: :math:`x_j = y` on :math:`A`, :math:`x_j = -y`
+      on :math:`B`;
+    * with probability 1/2 it is a **penalizer**: 5 coordinates of :math:`A` and
+      :math:`l + 1` coordinates of :math:`B`, chosen uniformly at random, equal :math:`y`;
+      the others equal :math:`-y`.
+
+    For :math:`l = 5` (21 coordinates) this is the published boolean construction (pullers:
+    11 agreeing and 10 disagreeing coordinates; penalizers: 5 of the first 11 and 6 of the
+    last 10 agree; probabilities 1/4, 1/4, 1/2), and :math:`\operatorname{sign}(\sum_j x_j)
+    = y` on every example.  DirectBoost states only the length :math:`2l + 11`; how the
+    construction grows with :math:`l` (block :math:`B` of size :math:`2l`, penalizers agreeing
+    on :math:`l + 1` of it) is our reading and should be treated as an assumption.
+
+    Label noise is *not* applied here; use :func:`marginboost.data.noise.flip_labels` on the
+    training part (DirectBoost: 1000 noisy training examples, clean validation and test sets of
+    5000 each).
+
+    Parameters
+    ----------
+    n_samples
+        Number of examples.
+    l
+        Size parameter; the vectors have ``2 * l + 11`` coordinates (``l >= 1``).
+    seed
+        Seed or :class:`numpy.random.Generator`.
+
+    Returns
+    -------
+    Dataset
+        ``X`` in ``{-1, +1}``, classes ``[-1, 1]``; ``meta["example_type"]`` holds 0
+        (large margin), 1 (puller) or 2 (penalizer) per row.
+    """
+    n = _check_n(n_samples)
+    if int(l) != l or l < 1:
+        raise ValueError(f"l must be a positive integer, got {l!r}")
+    l = int(l)  # noqa: E741
+    rng = _rng(seed)
+    d = 2 * l + LONG_SERVEDIO_CORE
+    y = rng.choice(np.array([-1, 1]), size=n)
+    kind = rng.choice(3, size=n, p=[0.25, 0.25, 0.5])
+    pattern = np.ones((n, d))
+    pattern[kind == 1, LONG_SERVEDIO_CORE:] = -1.0
+    penalizers = np.flatnonzero(kind == 2)
+    if penalizers.size:
+        pattern[penalizers] = -1.0
+        # random subsets via argsort of uniform keys: the first k positions of a random order
+        keys_a = rng.random((penalizers.size, LONG_SERVEDIO_CORE))
+        keys_b = rng.random((penalizers.size, 2 * l))
+        agree_a = np.argsort(keys_a, axis=1)[:, :5]
+        agree_b = LONG_SERVEDIO_CORE + np.argsort(keys_b, axis=1)[:, : l + 1]
+        rows = penalizers[:, None]
+        pattern[rows, agree_a] = 1.0
+        pattern[rows, agree_b] = 1.0
+    X = pattern * y[:, None]
+    meta = {"generator": "long_servedio", "l": l, "seed": repr(seed),
+            "example_type": kind, "example_type_names": list(_LS_TYPES),
+            "citation": "Long & Servedio (2010), Machine Learning 78:287-304; "
+                        "Zhai et al. (2013), NIPS, Table 3"}
+    return _binary(f"long_servedio_l{l}", X, y, meta)
+
+
+def twonorm(n_samples: int, *, n_features: int = 20, seed) -> Dataset:
+    r"""Breiman's *twonorm*: two Gaussians with opposite means.
+
+    Breiman, "Bias, variance, and arcing classifiers", TR 460, UC Berkeley (1996): class
+    :math:`+1` is :math:`N(\mu, I)` and class :math:`-1` is :math:`N(-\mu, I)` with
+    :math:`\mu = (a, \dots, a)`, :math:`a = 2/\sqrt{20}` (``n_features = 20``); classes are
+    equally likely.  The Bayes error is about 2.3%.
+    """
+    n = _check_n(n_samples)
+    rng = _rng(seed)
+    a = 2.0 / np.sqrt(20.0)
+    y = rng.choice(np.array([-1, 1]), size=n)
+    X = rng.standard_normal((n, n_features)) + a * y[:, None]
+    return _binary("twonorm", X, y, {"generator": "twonorm", "a": a, "seed": repr(seed),
+                                     "citation": "Breiman (1996), TR 460"})
+
+
+def ringnorm(n_samples: int, *, n_features: int = 20, seed) -> Dataset:
+    r"""Breiman's *ringnorm*: a wide Gaussian inside a narrow shifted one.
+
+    Breiman (1996), TR 460: class :math:`+1` is :math:`N(0, 4I)` and class :math:`-1` is
+    :math:`N(\mu, I)` with :math:`\mu = (a, \dots, a)`, :math:`a = 1/\sqrt{20}`; classes are
+    equally likely.  The Bayes error is about 1.3%.
+    """
+    n = _check_n(n_samples)
+    rng = _rng(seed)
+    a = 1.0 / np.sqrt(20.0)
+    y = rng.choice(np.array([-1, 1]), size=n)
+    X = np.where((y > 0)[:, None], 2.0 * rng.standard_normal((n, n_features)),
+                 a + rng.standard_normal((n, n_features)))
+    return _binary("ringnorm", X, y, {"generator": "ringnorm", "a": a, "seed": repr(seed),
+                                      "citation": "Breiman (1996), TR 460"})
+
+
+def waveform_base_waves() -> np.ndarray:
+    r"""Return the three base waves of Breiman et al. (1984), shape ``(3, 21)``.
+
+    :math:`h_1(i) = \max(6 - |i - 11|, 0)`, :math:`h_2(i) = h_1(i - 4)`,
+    :math:`h_3(i) = h_1(i + 4)` for :math:`i = 1, \dots, 21`.
+    """
+    i = np.arange(1, 22)
+    h1 = np.maximum(6 - np.abs(i - 11), 0).astype(float)
+    h2 = np.maximum(6 - np.abs(i - 4 - 11), 0).astype(float)
+    h3 = np.maximum(6 - np.abs(i + 4 - 11), 0).astype(float)
+    return np.vstack([h1, h2, h3])
+
+
+#: Pairs of base waves mixed by each waveform class (0-based rows of ``waveform_base_waves``).
+_WAVE_PAIRS = ((0, 1), (0, 2), (1, 2))
+
+
+def waveform(n_samples: int, *, seed, binary: bool = False, positive_class: int = 1) -> Dataset:
+    r"""Breiman's *waveform* (21 features, 3 classes), optionally as a binary problem.
+
+    Breiman, Friedman, Olshen & Stone, *Classification and Regression Trees* (1984), sec. 2.6.2:
+    with :math:`u \sim U(0, 1)` and :math:`\varepsilon_i \sim N(0, 1)` independent,
+
+    * class 0: :math:`x_i = u\,h_1(i) + (1 - u)\,h_2(i) + \varepsilon_i`,
+    * class 1: :math:`x_i = u\,h_1(i) + (1 - u)\,h_3(i) + \varepsilon_i`,
+    * class 2: :math:`x_i = u\,h_2(i) + (1 - u)\,h_3(i) + \varepsilon_i`,
+
+    classes equally likely (base waves: :func:`waveform_base_waves`).
+
+    ``binary=True`` returns ``positive_class`` against the other two, labelled ``+1``/``-1``.
+    The Rätsch benchmark's binary waveform (``ida_waveform``) has 32.9% positives, exactly the
+    share of class 1 in PMLB's ``waveform_21`` (the class whose mean peaks at coordinates 7 and
+    11, i.e. class 1 here), hence the default ``positive_class=1``.
+    """
+    n = _check_n(n_samples)
+    if positive_class not in (0, 1, 2):
+        raise ValueError(f"positive_class must be 0, 1 or 2, got {positive_class!r}")
+    rng = _rng(seed)
+    waves = waveform_base_waves()
+    label = rng.integers(0, 3, size=n)
+    u = rng.random(n)[:, None]
+    first = waves[[_WAVE_PAIRS[k][0] for k in label]]
+    second = waves[[_WAVE_PAIRS[k][1] for k in label]]
+    X = u * first + (1.0 - u) * second + rng.standard_normal((n, 21))
+    meta = {"generator": "waveform", "seed": repr(seed), "three_class_label": label,
+            "citation": "Breiman, Friedman, Olshen & Stone (1984), CART, sec. 2.6.2"}
+    names = [f"x{i}" for i in range(1, 22)]
+    if binary:
+        meta["positive_class"] = positive_class
+        return _binary("waveform_binary", X, np.where(label == positive_class, 1, -1), meta,
+                       names)
+    return Dataset("waveform", X, label, names, np.array([0, 1, 2]), meta)
+
+
+def mcboost_toy(n_samples: int = 800, *, seed, label_noise: float = 0.1) -> Dataset:
+    r"""A 2-D toy problem in the spirit of MCBoost's Figure 1.
+
+    Known from the paper (Guo & Chen, *Margin Distribution Controlled Boosting*, Fig. 1 and
+    sec. 5): 2-D data, 800 points, 60% used for training and 40% for test, decision stumps.
+    The generator itself is not described, so everything below is an assumption:
+
+    * :math:`x \sim U([-1, 1]^2)`;
+    * :math:`y = +1` inside the disc :math:`\|x\|^2 < 2/\pi` (half of the square's area),
+      :math:`-1` outside; an axis-aligned stump ensemble needs many terms to follow the circle,
+      so the trade-off between fit and margin that Figure 1 studies is visible;
+    * exactly ``round(label_noise * n_samples)`` labels flipped at random (default 10%), so
+      that small desired margins E overfit.
+    """
+    from .noise import flip_labels
+
+    n = _check_n(n_samples)
+    rng = _rng(seed)
+    X = rng.uniform(-1.0, 1.0, size=(n, 2))
+    clean = np.where((X ** 2).sum(axis=1) < 2.0 / np.pi, 1, -1)
+    y = flip_labels(clean, label_noise, rng)
+    meta = {"generator": "mcboost_toy", "seed": repr(seed), "label_noise": label_noise,
+            "clean_labels": clean, "assumed": True,
+            "citation": "Guo & Chen, Margin Distribution Controlled Boosting, Fig. 1 "
+                        "(generator not described; this one is assumed)"}
+    return _binary("mcboost_toy", X, y, meta, ["x1", "x2"])

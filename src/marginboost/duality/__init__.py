@@ -1,0 +1,35 @@
+"""Duality of margin-based boosting: conjugates, entropies and primal/dual checks.
+
+Submodules
+----------
+conjugates
+    Fenchel conjugates computed numerically, the log-sum-exp conjugate (Shen & Li,
+    Proposition 3.1) and checks of closed forms.
+entropy
+    Shannon, binary relative and Tsallis entropies, the regularizers of the duals in
+    Shen & Li (2010), Table I.
+
+Each submodule defines ``__all__``; the names are re-exported here so that
+``from marginboost.duality import lse_conjugate`` works.  Modules holding primal/dual pairs
+add their public names in the same way.
+"""
+from __future__ import annotations
+
+from . import conjugates, entropy
+from .conjugates import (
+    check_conjugate,
+    check_lse_conjugate,
+    log_sum_exp,
+    lse_conjugate,
+    numeric_conjugate,
+    numeric_conjugate_vector,
+)
+from .entropy import binary_relative_entropy, q_logarithm, shannon_entropy, tsallis_entropy
+
+__all__ = [
+    # conjugates
+    "log_sum_exp", "lse_conjugate", "numeric_conjugate", "numeric_conjugate_vector",
+    "check_conjugate", "check_lse_conjugate",
+    # entropies
+    "shannon_entropy", "binary_relative_entropy", "tsallis_entropy", "q_logarithm",
+]

@@ -1,0 +1,26 @@
+"""Running experiments and comparing them with the papers.
+
+* :mod:`~marginboost.experiments.store`: content-addressed, append-only result store.
+* :mod:`~marginboost.experiments.runner`: grid runner (serial, local processes, dask).
+* :mod:`~marginboost.experiments.selection`: model selection on validation folds.
+* :mod:`~marginboost.experiments.targets`: the papers' numbers and claims.
+* :mod:`~marginboost.experiments.compare`: paper | ours | difference | verdict tables.
+* :mod:`~marginboost.experiments.scoreboard`: status of every claim, rendered for the book.
+"""
+from __future__ import annotations
+
+from .compare import VERDICT_RULE, compare, compare_tables
+from .runner import CellError, run_grid
+from .scoreboard import STATUSES, load_statuses, scoreboard, scoreboard_markdown
+from .selection import best_round, early_stopping_round, select_hyperparameter, select_per_fold
+from .store import CorruptRecordError, RecordConflictError, ResultStore, cell_key, experiment_spec
+from .targets import claims, list_items, list_papers, load_targets, target_table
+
+__all__ = [
+    "ResultStore", "cell_key", "experiment_spec", "RecordConflictError", "CorruptRecordError",
+    "run_grid", "CellError",
+    "best_round", "early_stopping_round", "select_hyperparameter", "select_per_fold",
+    "load_targets", "list_papers", "list_items", "target_table", "claims",
+    "compare", "compare_tables", "VERDICT_RULE",
+    "scoreboard", "scoreboard_markdown", "load_statuses", "STATUSES",
+]

@@ -1,0 +1,322 @@
+"""Content-addressed, append-only store of experiment results.
+
+Every result of an experiment cell is saved as one JSON record whose file name is the hash of
+everything that determines the result (algorithm, parameters, dataset and its sha256, protocol,
+fold, seed, profile).  A rerun of a notebook finds the cells it already computed and loads them
+instead of recomputing; a crashed or killed run loses at most the cells that were in flight,
+because every record is written atomically (temporary file in the same folder, ``fsync``, then an
+atomic link or rename onto the final name).
+
+Layout::
+
+    <store>/<key[:2]>/<key>.json
+
+where ``key = cell_key(spec)`` is a 64-character sha256 hex digest.  Temporary files start with
+``.tmp-`` and never match the record pattern, so a half-written file is never mistaken for a record.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import math
+import os
+import re
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["ResultStore", "cell_key", "canonical_json", "experiment_spec", "RecordConflictError",
+           "CorruptRecordError"]
+
+_KEY_PATTERN = re.compile(r"^[0-9a-f]{64}$")
+_RECORD_FIELDS = ("key", "spec", "metrics", "elapsed_seconds", "version", "created")
+
+
+class RecordConflictError(ValueError):
+    """A record exists under the same key with different metrics (the store is append-only)."""
+
+
+class CorruptRecordError(ValueError):
+    """A record file cannot be read back as a valid record."""
+
+
+def _canonical(value: Any, path: str, *, allow_nan: bool) -> Any:
+    """Convert ``value`` to plain JSON types (str-keyed dict, list, str, number, bool, None)."""
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, (np.str_,)):
+                k = str(k)
+            if not isinstance(k, str):
+                raise TypeError(f"{path}: mapping keys must be strings, got {k!r} "
+                                f"({type(k).__name__})")
+            out[k] = _canonical(v, f"{path}.{k}", allow_nan=allow_nan)
+        return out
+    if isinstance(value, np.ndarray):
+        return [_canonical(v, f"{path}[{i}]", allow_nan=allow_nan)
+                for i, v in enumerate(value.tolist())]
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v, f"{path}[{i}]", allow_nan=allow_nan) for i, v in enumerate(value)]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if not allow_nan and not math.isfinite(number):
+            raise ValueError(f"{path}: non-finite number {number!r} cannot be part of a cell "
+                             "spec (its hash would not be portable JSON)")
+        return number
+    if isinstance(value, (str, np.str_)):
+        return str(value)
+    if value is None:
+        return None
+    raise TypeError(f"{path}: cannot store a value of type {type(value).__name__} ({value!r}); "
+                    "use numbers, strings, booleans, None, lists, tuples, arrays or dicts")
+
+
+def canonical_json(spec: Mapping) -> str:
+    """Return the canonical JSON text of a cell spec (the text that :func:`cell_key` hashes).
+
+    Keys are sorted, tuples and arrays become lists, numpy scalars become Python numbers and
+    floats are written with ``repr`` (shortest round-tripping form), so equal specs give the same
+    text on every machine and Python version.  ``1`` and ``1.0`` stay different.
+    """
+    if not isinstance(spec, Mapping):
+        raise TypeError(f"a cell spec must be a mapping (dict), got {type(spec).__name__}")
+    plain = _canonical(spec, "spec", allow_nan=False)
+    return json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+def cell_key(spec: Mapping) -> str:
+    """Return the sha256 hex digest of the canonical JSON of ``spec``.
+
+    Parameters
+    ----------
+    spec
+        Everything that determines a result: algorithm, parameters, dataset name and sha256,
+        protocol, fold, seed and profile (see :func:`experiment_spec`).
+
+    Returns
+    -------
+    str
+        64 lowercase hex characters.
+    """
+    return hashlib.sha256(canonical_json(spec).encode("ascii")).hexdigest()
+
+
+def experiment_spec(*, algorithm: str, params: Mapping, dataset: str, dataset_sha256: str,
+                    protocol: str, fold: int, seed: int, profile: str, **extra: Any) -> dict:
+    """Build a cell spec holding every field that determines a result.
+
+    Extra keyword arguments (for example ``noise_rate``) are added as further fields.
+    """
+    for name, value in (("algorithm", algorithm), ("dataset", dataset),
+                        ("dataset_sha256", dataset_sha256), ("protocol", protocol),
+                        ("profile", profile)):
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params must be a mapping, got {type(params).__name__}")
+    spec = {"algorithm": algorithm, "params": dict(params), "dataset": dataset,
+            "dataset_sha256": dataset_sha256, "protocol": protocol, "fold": int(fold),
+            "seed": int(seed), "profile": profile}
+    spec.update(extra)
+    return spec
+
+
+def _metrics_json(metrics: Mapping) -> str:
+    return json.dumps(metrics, sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+def _package_version() -> str:
+    from marginboost import __version__
+
+    return __version__
+
+
+class ResultStore:
+    """Append-only folder of result records, one JSON file per experiment cell.
+
+    Parameters
+    ----------
+    path
+        Folder of the store; created on the first :meth:`put`.
+
+    Examples
+    --------
+    >>> store = ResultStore(tmp_path / "results")            # doctest: +SKIP
+    >>> spec = {"algorithm": "AdaBoost", "seed": 0}           # doctest: +SKIP
+    >>> store.put(spec, {"test_error": 0.12}, elapsed=1.5)    # doctest: +SKIP
+    >>> store.get(spec)["metrics"]                            # doctest: +SKIP
+    {'test_error': 0.12}
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        if self.path.exists() and not self.path.is_dir():
+            raise NotADirectoryError(f"result store path {self.path} exists and is not a folder")
+
+    def __repr__(self) -> str:
+        return f"ResultStore({str(self.path)!r})"
+
+    def record_path(self, spec_or_key: Mapping | str) -> Path:
+        """Path of the record file of a spec (or of a key)."""
+        key = spec_or_key if isinstance(spec_or_key, str) else cell_key(spec_or_key)
+        if not _KEY_PATTERN.match(key):
+            raise ValueError(f"not a record key (64 hex characters): {key!r}")
+        return self.path / key[:2] / f"{key}.json"
+
+    def has(self, spec: Mapping) -> bool:
+        """Whether a record of ``spec`` is stored."""
+        return self.record_path(spec).is_file()
+
+    def __contains__(self, spec: Mapping) -> bool:
+        return self.has(spec)
+
+    def get(self, spec: Mapping) -> dict:
+        """Return the record of ``spec``.
+
+        Raises
+        ------
+        KeyError
+            If no record of ``spec`` is stored.
+        CorruptRecordError
+            If the record file is not a valid record.
+        """
+        path = self.record_path(spec)
+        if not path.is_file():
+            raise KeyError(f"no record for spec {canonical_json(spec)} in {self.path}")
+        return self._read(path)
+
+    def put(self, spec: Mapping, metrics: Mapping, elapsed: float) -> dict:
+        """Store the metrics of one cell and return the record.
+
+        Writing a key that exists with equal metrics is a no-op (the stored record is returned);
+        with different metrics it raises :class:`RecordConflictError`.
+
+        Parameters
+        ----------
+        spec
+            Cell spec (see :func:`cell_key`).
+        metrics
+            Mapping of metric name to JSON-able value (numbers, lists, arrays, strings).
+        elapsed
+            Wall-clock seconds the computation took.
+        """
+        if not isinstance(metrics, Mapping):
+            raise TypeError(f"metrics must be a mapping, got {type(metrics).__name__}")
+        elapsed = float(elapsed)
+        if not math.isfinite(elapsed) or elapsed < 0:
+            raise ValueError(f"elapsed must be a finite number of seconds >= 0, got {elapsed!r}")
+        key = cell_key(spec)
+        record = {
+            "key": key,
+            "spec": _canonical(spec, "spec", allow_nan=False),
+            "metrics": _canonical(metrics, "metrics", allow_nan=True),
+            "elapsed_seconds": elapsed,
+            "version": _package_version(),
+            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        }
+        path = self.record_path(key)
+        if path.is_file():
+            return self._check_same(path, record)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(record, fh, indent=1, sort_keys=True, allow_nan=True)
+                fh.write("\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            try:
+                # os.link fails if the target exists: an exclusive, atomic create.
+                os.link(tmp, path)
+            except FileExistsError:
+                return self._check_same(path, record)
+            except OSError:
+                # file systems without hard links: atomic rename (last writer wins)
+                os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        _fsync_dir(path.parent)
+        return record
+
+    def _check_same(self, path: Path, record: dict) -> dict:
+        stored = self._read(path)
+        if _metrics_json(stored["metrics"]) != _metrics_json(record["metrics"]):
+            raise RecordConflictError(
+                f"the store is append-only: {path} already holds different metrics for spec "
+                f"{json.dumps(record['spec'], sort_keys=True)}: stored "
+                f"{_metrics_json(stored['metrics'])}, new {_metrics_json(record['metrics'])}")
+        return stored
+
+    def _read(self, path: Path) -> dict:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                record = json.load(fh)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise CorruptRecordError(f"result record {path} is not valid JSON ({exc}); "
+                                     "delete it to recompute the cell") from exc
+        if not isinstance(record, dict) or any(f not in record for f in _RECORD_FIELDS):
+            raise CorruptRecordError(f"result record {path} lacks some of the fields "
+                                     f"{list(_RECORD_FIELDS)}; delete it to recompute the cell")
+        if record["key"] != path.stem or cell_key(record["spec"]) != path.stem:
+            raise CorruptRecordError(f"result record {path} does not match its file name (its "
+                                     "spec hashes to another key); delete it to recompute")
+        return record
+
+    def _record_files(self) -> list[Path]:
+        if not self.path.is_dir():
+            return []
+        files = []
+        for sub in sorted(self.path.iterdir()):
+            if not (sub.is_dir() and len(sub.name) == 2):
+                continue
+            files += [p for p in sorted(sub.iterdir())
+                      if p.suffix == ".json" and _KEY_PATTERN.match(p.stem)
+                      and p.stem[:2] == sub.name and p.is_file()]
+        return files
+
+    def __iter__(self) -> Iterator[dict]:
+        """Yield every record, in key order."""
+        for path in self._record_files():
+            yield self._read(path)
+
+    def __len__(self) -> int:
+        return len(self._record_files())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per record: ``key``, ``spec.<field>``, ``metrics.<name>``, elapsed, version.
+
+        Nested spec fields are flattened with dots (``spec.params.n_estimators``).
+        """
+        records = list(self)
+        columns = ["key", "elapsed_seconds", "version", "created"]
+        if not records:
+            return pd.DataFrame(columns=columns)
+        frame = pd.json_normalize(records, sep=".")
+        first = [c for c in columns if c in frame]
+        rest = sorted(c for c in frame.columns if c not in columns)
+        return frame[first + rest]
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Flush a folder entry to disk where the platform allows it (POSIX)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,27 @@
+"""Run a slow grid into a result store; the kill test terminates this process mid-run.
+
+Usage: python _kill_grid_script.py STORE LOG N_CELLS SLEEP
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _grid_cells import slow_cell  # noqa: E402
+
+from marginboost.experiments import ResultStore, run_grid  # noqa: E402
+
+
+def main() -> None:
+    store_path, log_path = sys.argv[1], sys.argv[2]
+    n_cells, sleep = int(sys.argv[3]), float(sys.argv[4])
+    cells = [{"cell": i, "seed": 100 + i} for i in range(n_cells)]
+    run_grid(functools.partial(slow_cell, log_path=log_path, sleep=sleep), cells,
+             store=ResultStore(store_path), progress=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""The built book, opened in headless Chromium: title, typeset math, loaded figures, no CDN.
+
+The book is built (from the committed quick-profile notebooks, without executing them) into a
+temporary folder and served on 127.0.0.1; Chromium opens the introduction and one notebook page.
+Skipped, with the reason, when Chromium or Playwright is not installed (`.ci/run` installs both).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("headless Chromium is not installed (Debian package `chromium`)")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # keep the test output readable
+        pass
+
+
+@pytest.fixture(scope="module")
+def served_book(tmp_path_factory):
+    from marginboost.notebooks import build_book
+
+    build = tmp_path_factory.mktemp("book")
+    index = build_book(use_reference_notebooks=True, build_dir=build, regenerate_pages=False,
+                       root=ROOT)
+    html = index.parent
+    handler = functools.partial(_QuietHandler, directory=str(html))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", html
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    executable = _chromium()
+    playwright = pytest.importorskip("playwright.sync_api",
+                                     reason="playwright is not installed (the [test] extra)")
+    user_data = tmp_path_factory.mktemp("chromium-profile")
+    with playwright.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(user_data), executable_path=executable, headless=True,
+            args=[a for a in CHROMIUM_FLAGS if a != "--headless"])
+        yield context
+        context.close()
+
+
+def _open(context, url: str):
+    page = context.new_page()
+    requests: list[str] = []
+    failed: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.goto(url, wait_until="networkidle")
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("() => MathJax.startup.promise")
+    return page, requests, failed
+
+
+def _assert_local_only(base: str, requests: list[str], failed: list[str]) -> None:
+    host = urlparse(base).netloc
+    outside = [u for u in requests if urlparse(u).scheme in ("http", "https")
+               and urlparse(u).netloc != host]
+    assert not outside, f"the page loads from outside the book: {outside[:5]}"
+    assert not failed, f"failed requests: {failed[:5]}"
+
+
+def test_intro_page_has_title_and_typeset_math(served_book, browser):
+    base, html = served_book
+    page, requests, failed = _open(browser, f"{base}/book/intro.html")
+    assert "Margins, duality and direct optimization in boosting" in page.title()
+    heading = page.locator("h1").first.inner_text()
+    assert "Margins, duality and direct optimization" in heading
+    typeset = page.evaluate("() => document.querySelectorAll('mjx-container').length")
+    assert typeset >= 3, "MathJax did not typeset the page's math"
+    raw_tex = page.evaluate("() => document.body.innerText.includes('\\\\frac{y_i')")
+    assert not raw_tex, "raw TeX is visible: math was not typeset"
+    _assert_local_only(base, requests, failed)
+    shot = html.parent / "intro.png"
+    page.screenshot(path=str(shot), full_page=False)
+    assert shot.stat().st_size > 10_000
+
+
+def test_notebook_page_shows_its_figures_and_math(served_book, browser):
+    base, html = served_book
+    page, requests, failed = _open(browser, f"{base}/notebooks/shen_li-figure2.html")
+    assert page.locator("h1").first.inner_text().strip()
+    images = page.evaluate(
+        "() => Array.from(document.images).filter(i => i.src.includes('.png'))"
+        ".map(i => [i.src, i.complete, i.naturalWidth])")
+    assert images, "the notebook page shows no figure"
+    assert all(complete and width > 100 for _, complete, width in images), images
+    typeset = page.evaluate("() => document.querySelectorAll('mjx-container').length")
+    assert typeset >= 1
+    _assert_local_only(base, requests, failed)
+    shot = html.parent / "notebook.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000

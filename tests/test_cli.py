@@ -1,0 +1,78 @@
+"""The ``marginboost`` command line."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from marginboost.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
+needs_mirror = pytest.mark.skipif(
+    not MIRROR or not Path(MIRROR).is_dir(),
+    reason="MARGINBOOST_DATA_MIRROR does not point at the data mirror")
+
+
+def test_version_and_help(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert "marginboost 0." in capsys.readouterr().out
+
+
+def test_console_script_is_installed():
+    run = subprocess.run([sys.executable, "-m", "marginboost.cli", "--help"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and "reproduce" in run.stdout
+
+
+def test_data_list_prints_the_registry(capsys):
+    assert main(["data", "list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("tic_tac_toe", "svmguide1", "banana"):
+        assert name in out
+
+
+@needs_mirror
+def test_data_verify_passes_on_the_mirror(capsys):
+    assert main(["data", "verify", "--mirror", MIRROR]) == 0
+
+
+def test_data_verify_fails_on_a_broken_mirror(tmp_path, capsys):
+    (tmp_path / "pmlb").mkdir()
+    (tmp_path / "pmlb" / "tic_tac_toe.tsv.gz").write_bytes(b"not the data")
+    assert main(["data", "verify", "--mirror", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "tic_tac_toe" in out
+
+
+def test_reproduce_names_unknown_papers_and_items(capsys):
+    assert main(["reproduce", "nosuchpaper"]) == 2
+    assert "unknown paper 'nosuchpaper'" in capsys.readouterr().err
+    assert main(["reproduce", "shen_li", "table99"]) == 2
+    err = capsys.readouterr().err
+    assert "no item 'table99'" in err and "figure2" in err
+
+
+def test_reproduce_runs_one_notebook(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
+    assert main(["reproduce", "shen_li", "figure2", "--profile", "quick"]) == 0
+    out = capsys.readouterr().out
+    assert "executed notebook" in out
+    assert (tmp_path / "shen_li" / "figure2.quick.json").exists()
+
+
+def test_scoreboard_lists_every_claim(capsys):
+    assert main(["scoreboard"]) == 0
+    out = capsys.readouterr().out
+    assert "not yet run" in out
+
+
+def test_scoreboard_writes_the_page(tmp_path):
+    target = tmp_path / "scoreboard.md"
+    assert main(["scoreboard", "--output", str(target)]) == 0
+    assert target.read_text().startswith("# Scoreboard")

@@ -1,0 +1,100 @@
+"""Synthetic generators: determinism and the defining properties of each construction."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from marginboost.data import long_servedio, mcboost_toy, ringnorm, twonorm, waveform
+from marginboost.data.synthetic import waveform_base_waves
+
+GENERATORS = [
+    lambda seed: long_servedio(300, 5, seed=seed),
+    lambda seed: long_servedio(300, 20, seed=seed),
+    lambda seed: twonorm(300, seed=seed),
+    lambda seed: ringnorm(300, seed=seed),
+    lambda seed: waveform(300, seed=seed),
+    lambda seed: waveform(300, seed=seed, binary=True),
+    lambda seed: mcboost_toy(seed=seed),
+]
+
+
+@pytest.mark.parametrize("make", GENERATORS)
+def test_same_seed_same_data_other_seed_other_data(make):
+    a, b, c = make(7), make(7), make(8)
+    assert np.array_equal(a.X, b.X) and np.array_equal(a.y, b.y)
+    assert not np.array_equal(a.X, c.X)
+
+
+@pytest.mark.parametrize("l", [5, 20])
+def test_long_servedio_structure(l):
+    ds = long_servedio(4000, l, seed=1)
+    d = 2 * l + 11
+    assert ds.X.shape == (4000, d)
+    assert set(np.unique(ds.X)) == {-1.0, 1.0}
+    y = ds.y_signed()
+    agree = ds.X * y[:, None] > 0  # coordinate equals the label
+    kind = ds.meta["example_type"]
+    assert agree[kind == 0].all()                                   # large margin
+    assert agree[kind == 1][:, :11].all() and not agree[kind == 1][:, 11:].any()  # pullers
+    assert (agree[kind == 2][:, :11].sum(axis=1) == 5).all()       # penalizers
+    assert (agree[kind == 2][:, 11:].sum(axis=1) == l + 1).all()
+    shares = np.bincount(kind, minlength=3) / len(kind)
+    assert np.allclose(shares, [0.25, 0.25, 0.5], atol=0.03)       # 4000 draws: sd < 0.008
+    assert abs(y.mean()) < 0.06
+    # penalizers choose their agreeing coordinates uniformly: every coordinate is used
+    assert agree[kind == 2].any(axis=0).all()
+
+
+def test_long_servedio_l5_is_separated_by_the_coordinate_sum():
+    ds = long_servedio(2000, 5, seed=3)
+    assert np.array_equal(np.sign(ds.X.sum(axis=1)), ds.y_signed())
+
+
+def test_twonorm_class_means_are_plus_minus_a():
+    ds = twonorm(40000, seed=0)
+    a = 2 / np.sqrt(20)
+    y = ds.y_signed()
+    # per-coordinate mean of ~20000 unit-variance draws: sd 0.007
+    assert np.allclose(ds.X[y == 1].mean(axis=0), a, atol=0.03)
+    assert np.allclose(ds.X[y == -1].mean(axis=0), -a, atol=0.03)
+    assert np.allclose(ds.X[y == 1].std(axis=0), 1.0, atol=0.03)
+
+
+def test_ringnorm_variances_and_means():
+    ds = ringnorm(40000, seed=0)
+    y = ds.y_signed()
+    assert np.allclose(ds.X[y == 1].var(axis=0), 4.0, atol=0.15)
+    assert np.allclose(ds.X[y == -1].var(axis=0), 1.0, atol=0.05)
+    assert np.allclose(ds.X[y == -1].mean(axis=0), 1 / np.sqrt(20), atol=0.03)
+    assert np.allclose(ds.X[y == 1].mean(axis=0), 0.0, atol=0.05)
+
+
+def test_waveform_class_means_follow_the_base_waves():
+    ds = waveform(30000, seed=0)
+    h = waveform_base_waves()
+    assert h.shape == (3, 21) and h[0, 10] == 6 and h[1, 14] == 6 and h[2, 6] == 6
+    for label, (i, j) in enumerate([(0, 1), (0, 2), (1, 2)]):
+        expected = 0.5 * (h[i] + h[j])  # E[u] = 1/2, noise has mean 0
+        assert np.allclose(ds.X[ds.y == label].mean(axis=0), expected, atol=0.1)
+    assert np.allclose(np.bincount(ds.y) / ds.n_samples, 1 / 3, atol=0.02)
+    binary = waveform(3000, seed=5, binary=True, positive_class=2)
+    assert np.array_equal(binary.y_signed() == 1, binary.meta["three_class_label"] == 2)
+    with pytest.raises(ValueError, match="positive_class"):
+        waveform(10, seed=0, binary=True, positive_class=3)
+
+
+def test_mcboost_toy_has_800_points_and_exact_noise():
+    ds = mcboost_toy(seed=2)
+    assert ds.X.shape == (800, 2)
+    assert (np.abs(ds.X) <= 1).all()
+    clean = ds.meta["clean_labels"]
+    assert np.array_equal(clean, np.where((ds.X ** 2).sum(axis=1) < 2 / np.pi, 1, -1))
+    assert (clean != ds.y_signed()).sum() == 80
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5])
+def test_bad_sizes_are_rejected(bad):
+    with pytest.raises(ValueError, match="n_samples"):
+        twonorm(bad, seed=0)
+    with pytest.raises(ValueError):
+        long_servedio(10, bad, seed=0)

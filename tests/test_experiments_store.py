@@ -1,0 +1,175 @@
+"""Tests of the content-addressed result store and of cell keys."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import marginboost
+from marginboost.experiments import (CorruptRecordError, RecordConflictError, ResultStore,
+                                     cell_key, experiment_spec)
+from marginboost.experiments.store import canonical_json
+
+SPEC = {"algorithm": "AdaBoost", "params": {"n_estimators": 100, "learning_rate": 0.1},
+        "dataset": "heart", "dataset_sha256": "ab" * 32, "protocol": "mcboost-60-20-20",
+        "fold": 3, "seed": 7, "profile": "quick"}
+
+
+def test_cell_key_is_sha256_of_sorted_compact_json():
+    text = ('{"algorithm":"AdaBoost","dataset":"heart","dataset_sha256":"' + "ab" * 32 + '",'
+            '"fold":3,"params":{"learning_rate":0.1,"n_estimators":100},"profile":"quick",'
+            '"protocol":"mcboost-60-20-20","seed":7}')
+    assert canonical_json(SPEC) == text
+    assert cell_key(SPEC) == hashlib.sha256(text.encode()).hexdigest()
+    # pinned value: changing the canonical form would orphan every stored result
+    assert cell_key(SPEC) == "5deb2de509ae0b55efeaa59f046766a0aabc3448204fb619940901166347d497"
+
+
+def test_cell_key_ignores_representation_but_not_content():
+    same = {"seed": np.int64(7), "profile": "quick", "protocol": "mcboost-60-20-20",
+            "fold": np.int32(3), "dataset_sha256": "ab" * 32, "dataset": np.str_("heart"),
+            "params": {"learning_rate": np.float64(0.1), "n_estimators": 100},
+            "algorithm": "AdaBoost"}
+    assert cell_key(same) == cell_key(SPEC)
+    assert cell_key({"grid": (1, 2)}) == cell_key({"grid": [1, 2]}) == \
+        cell_key({"grid": np.array([1, 2])})
+    assert cell_key({**SPEC, "seed": 8}) != cell_key(SPEC)
+    assert cell_key({"x": 1}) != cell_key({"x": 1.0})
+    assert cell_key({"x": True}) != cell_key({"x": 1})
+    assert cell_key({"x": 0.1 + 0.2}) != cell_key({"x": 0.3})  # floats by repr, exactly
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=5),
+                       st.one_of(st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                                 st.text(max_size=5), st.lists(st.integers(), max_size=3)),
+                       max_size=6))
+def test_cell_key_independent_of_insertion_order_and_sequence_type(spec):
+    reversed_spec = {k: (tuple(v) if isinstance(v, list) else v)
+                     for k, v in reversed(list(spec.items()))}
+    assert cell_key(reversed_spec) == cell_key(spec)
+
+
+@pytest.mark.parametrize("spec, error, match", [
+    ({"x": float("nan")}, ValueError, r"spec\.x.*non-finite"),
+    ({"x": {1: 2}}, TypeError, "keys must be strings"),
+    ({"x": object()}, TypeError, r"spec\.x.*type object"),
+    ([("x", 1)], TypeError, "must be a mapping"),
+])
+def test_cell_key_rejects_bad_specs(spec, error, match):
+    with pytest.raises(error, match=match):
+        cell_key(spec)
+
+
+def test_experiment_spec_holds_every_determining_field():
+    spec = experiment_spec(algorithm="AdaBoost", params={"n_estimators": 100},
+                           dataset="heart", dataset_sha256="ab" * 32, protocol="p", fold=1,
+                           seed=2, profile="quick", noise_rate=0.05)
+    assert set(spec) == {"algorithm", "params", "dataset", "dataset_sha256", "protocol",
+                         "fold", "seed", "profile", "noise_rate"}
+    with pytest.raises(ValueError, match="dataset_sha256"):
+        experiment_spec(algorithm="A", params={}, dataset="d", dataset_sha256="",
+                        protocol="p", fold=0, seed=0, profile="quick")
+
+
+def test_put_get_roundtrip_and_layout(tmp_path):
+    store = ResultStore(tmp_path / "store")
+    assert not store.has(SPEC) and len(store) == 0
+    record = store.put(SPEC, {"test_error": np.float64(0.25), "curve": np.array([1.0, 0.5]),
+                              "rounds": np.int64(40)}, elapsed=1.25)
+    key = cell_key(SPEC)
+    path = tmp_path / "store" / key[:2] / f"{key}.json"
+    assert path.is_file() and store.record_path(SPEC) == path
+    on_disk = json.loads(path.read_text())
+    assert on_disk == record
+    assert on_disk["metrics"] == {"test_error": 0.25, "curve": [1.0, 0.5], "rounds": 40}
+    assert on_disk["spec"] == json.loads(canonical_json(SPEC))
+    assert on_disk["elapsed_seconds"] == 1.25
+    assert on_disk["version"] == marginboost.__version__
+    assert on_disk["created"].endswith("+00:00")
+    assert store.has(SPEC) and SPEC in store and len(store) == 1
+    assert store.get(SPEC) == record
+    assert [r["key"] for r in store] == [key]
+    assert not list((tmp_path / "store" / key[:2]).glob(".tmp-*")), "temporary file left behind"
+
+
+def test_store_is_append_only(tmp_path):
+    store = ResultStore(tmp_path)
+    first = store.put(SPEC, {"test_error": 0.25, "missing": float("nan")}, elapsed=1.0)
+    before = store.record_path(SPEC).read_bytes()
+    again = store.put(SPEC, {"test_error": 0.25, "missing": float("nan")}, elapsed=9.0)
+    # same payload: no-op, the original record (first elapsed time) is kept
+    assert again["elapsed_seconds"] == first["elapsed_seconds"] == 1.0
+    assert again["created"] == first["created"]
+    assert store.record_path(SPEC).read_bytes() == before
+    with pytest.raises(RecordConflictError, match="append-only.*0.25.*0.3"):
+        store.put(SPEC, {"test_error": 0.3, "missing": float("nan")}, elapsed=1.0)
+    assert store.record_path(SPEC).read_bytes() == before
+
+
+def test_get_missing_and_bad_arguments(tmp_path):
+    store = ResultStore(tmp_path)
+    with pytest.raises(KeyError, match="no record"):
+        store.get(SPEC)
+    with pytest.raises(TypeError, match="metrics must be a mapping"):
+        store.put(SPEC, [0.1], elapsed=1.0)
+    with pytest.raises(ValueError, match="elapsed"):
+        store.put(SPEC, {"a": 1}, elapsed=-1.0)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(NotADirectoryError):
+        ResultStore(tmp_path / "file")
+
+
+def test_corrupt_record_names_the_file(tmp_path):
+    store = ResultStore(tmp_path)
+    store.put(SPEC, {"a": 1}, elapsed=0.5)
+    path = store.record_path(SPEC)
+    path.write_text('{"key": "trunc')
+    with pytest.raises(CorruptRecordError, match=str(path.name)):
+        store.get(SPEC)
+    with pytest.raises(CorruptRecordError, match="not valid JSON"):
+        list(store)
+    path.write_text(json.dumps({"key": path.stem}))
+    with pytest.raises(CorruptRecordError, match="lacks some of the fields"):
+        store.get(SPEC)
+
+
+def test_record_under_wrong_name_is_detected(tmp_path):
+    store = ResultStore(tmp_path)
+    record = store.put(SPEC, {"a": 1}, elapsed=0.5)
+    other = {**SPEC, "seed": 99}
+    wrong = store.record_path(other)
+    wrong.parent.mkdir(parents=True, exist_ok=True)
+    wrong.write_text(json.dumps(record))
+    with pytest.raises(CorruptRecordError, match="does not match its file name"):
+        store.get(other)
+
+
+def test_temporary_and_foreign_files_are_not_records(tmp_path):
+    store = ResultStore(tmp_path)
+    store.put(SPEC, {"a": 1}, elapsed=0.5)
+    sub = store.record_path(SPEC).parent
+    (sub / ".tmp-abc.part").write_text('{"half": ')
+    (sub / "notes.json").write_text("{}")
+    (tmp_path / "README.txt").write_text("results")
+    assert len(store) == 1
+    assert [r["metrics"] for r in store] == [{"a": 1}]
+
+
+def test_to_frame(tmp_path):
+    store = ResultStore(tmp_path)
+    assert list(store.to_frame().columns) == ["key", "elapsed_seconds", "version", "created"]
+    for seed in (1, 2, 3):
+        store.put({**SPEC, "seed": seed}, {"test_error": seed / 10}, elapsed=seed)
+    frame = store.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == 3
+    assert {"key", "spec.seed", "spec.params.n_estimators", "metrics.test_error",
+            "elapsed_seconds", "version"} <= set(frame.columns)
+    by_seed = frame.set_index("spec.seed")
+    assert by_seed.loc[2, "metrics.test_error"] == pytest.approx(0.2)
+    assert by_seed.loc[3, "elapsed_seconds"] == 3.0

@@ -1,0 +1,21 @@
+"""The committed generated book pages are up to date with the registries they are made from."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_datasets_page_is_current():
+    from marginboost.data.page import datasets_page_markdown
+
+    page = (ROOT / "book" / "datasets.md").read_text()
+    assert page == datasets_page_markdown(), (
+        "book/datasets.md is stale: run `make book` (or marginboost book) to regenerate it")
+
+
+def test_scoreboard_page_is_current():
+    from marginboost.experiments import scoreboard_markdown
+
+    page = (ROOT / "book" / "scoreboard.md").read_text()
+    assert page == scoreboard_markdown(), "book/scoreboard.md is stale: regenerate it"

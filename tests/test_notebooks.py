@@ -1,0 +1,109 @@
+"""The notebook pipeline: sources, paired reference notebooks, key numbers, nbval.
+
+``pytest --nbval`` (part of ``make test``) re-executes the committed ``notebooks/*.ipynb`` and
+compares their outputs; the tests here check what nbval cannot: that the committed notebooks are
+in sync with their MyST sources, that each notebook's key numbers agree with the committed ones,
+and that nbval really fails when a printed number changes.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from marginboost.notebooks import execute_notebook, list_notebooks
+from marginboost.reporting import compare_key_numbers, key_numbers_path, load_key_numbers
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = list_notebooks(ROOT)
+IDS = [nb.name for nb in NOTEBOOKS]
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "no notebooks/<paper>-<item>.md found"
+
+
+def _code_and_markdown(nb) -> list[tuple[str, str]]:
+    return [(cell.cell_type, cell.source.strip()) for cell in nb.cells]
+
+
+@pytest.mark.parametrize("source", NOTEBOOKS, ids=IDS)
+def test_paired_notebook_matches_its_source(source):
+    import jupytext
+
+    assert source.paired_ipynb.exists(), (
+        f"{source.paired_ipynb.name} is missing: run `make notebooks`")
+    md = jupytext.read(source.path)
+    paired = nbformat.read(source.paired_ipynb, as_version=4)
+    assert _code_and_markdown(md) == _code_and_markdown(paired), (
+        f"{source.paired_ipynb.name} has drifted from {source.path.name}: run `make notebooks`")
+    executed = [c for c in paired.cells if c.cell_type == "code"]
+    assert all(c.get("execution_count") for c in executed), (
+        f"{source.paired_ipynb.name} has unexecuted cells: run `make notebooks`")
+
+
+@pytest.mark.parametrize("source", NOTEBOOKS, ids=IDS)
+def test_notebook_has_a_quick_parameters_cell(source):
+    import jupytext
+
+    md = jupytext.read(source.path)
+    tagged = [c for c in md.cells
+              if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1, "exactly one cell must be tagged `parameters`"
+    assert re.search(r'^profile\s*=\s*"quick"\s*$', tagged[0].source, flags=re.M)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("source", NOTEBOOKS, ids=IDS)
+def test_key_numbers_agree_with_the_committed_ones(source, tmp_path, monkeypatch):
+    committed = key_numbers_path(source.paper, source.item, "quick", root=ROOT / "data" / "results")
+    assert committed.exists(), f"{committed} is missing: execute the notebook once to create it"
+    monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path / "results"))
+    execute_notebook(source, tmp_path / f"{source.name}.ipynb", profile="quick", progress=False)
+    fresh = key_numbers_path(source.paper, source.item, "quick", root=tmp_path / "results")
+    assert fresh.exists(), "the notebook did not write its key numbers (save_key_numbers)"
+    problems = compare_key_numbers(load_key_numbers(committed), load_key_numbers(fresh))
+    assert not problems, "\n".join(problems)
+
+
+def _change_one_printed_number(nb) -> str:
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream" and re.search(r"\d\.\d", output["text"]):
+                old = output["text"]
+                output["text"] = re.sub(r"(\d)\.(\d)", lambda m: f"{(int(m[1]) + 1) % 10}.{m[2]}",
+                                        old, count=1)
+                return cell.source
+    raise AssertionError("no printed number found to change")
+
+
+@pytest.mark.notebook
+def test_nbval_fails_when_a_printed_number_changes(tmp_path):
+    source = NOTEBOOKS[0]
+    nb = nbformat.read(source.paired_ipynb, as_version=4)
+    _change_one_printed_number(nb)
+    changed = tmp_path / source.paired_ipynb.name
+    nbformat.write(nb, changed)
+    env = {**os.environ, "MARGINBOOST_RESULTS_DIR": str(tmp_path / "results"),
+           "TQDM_DISABLE": "1"}
+    cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+           "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
+           "-p", "no:cacheprovider", "-c", os.devnull, "--rootdir", str(tmp_path), str(changed)]
+    run = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-2000:]
+    assert re.search(r"1 failed", run.stdout), run.stdout[-3000:]
+    assert "mismatch" in run.stdout.lower(), run.stdout[-3000:]
+
+
+def test_committed_key_numbers_are_valid_json():
+    for path in (ROOT / "data" / "results").rglob("*.quick.json"):
+        record = json.loads(path.read_text())
+        assert {"paper", "item", "profile", "numbers", "tolerance"} <= set(record), path

@@ -1,0 +1,48 @@
+"""Digests and key-number files used by the notebooks."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from marginboost.reporting import (compare_key_numbers, digest, key_numbers_path,
+                                   load_key_numbers, save_key_numbers)
+
+
+def test_digest_is_short_rounded_and_changes_with_the_data():
+    x = np.linspace(0, 1, 1001)
+    text = digest(x, decimals=3)
+    assert text.startswith("n=1001 min=0.000 max=1.000 mean=0.500")
+    assert "samples=[0.000 0.250 0.500 0.750 1.000]" in text
+    y = x.copy()
+    y[500] += 0.01
+    assert digest(y, decimals=3) != text
+    assert digest([]) == "n=0"
+    assert "inf" in digest([1.0, np.inf])
+
+
+def test_key_numbers_round_trip_and_tolerances(tmp_path):
+    path = save_key_numbers("paper", "item", {"a": 1.0, "b": [1.0, 2.0]}, profile="quick",
+                            rtol=1e-3, tolerances={"b": {"atol": 0.5}}, root=tmp_path)
+    assert path == key_numbers_path("paper", "item", "quick", root=tmp_path)
+    ref = load_key_numbers(path)
+    assert compare_key_numbers(ref, ref) == []
+    close = {**ref, "numbers": {"a": 1.0005, "b": [1.4, 2.0]}}
+    assert compare_key_numbers(ref, close) == []
+    far = {**ref, "numbers": {"a": 1.01, "b": [1.6, 2.0]}}
+    problems = compare_key_numbers(ref, far)
+    assert len(problems) == 2 and problems[0].startswith("a:")
+    missing = {**ref, "numbers": {"a": 1.0}}
+    assert compare_key_numbers(ref, missing) == ["b: missing from the fresh run"]
+
+
+def test_results_dir_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
+    assert key_numbers_path("p", "i", "full") == tmp_path / "p" / "i.full.json"
+
+
+@pytest.mark.parametrize("bad", [{"x": "not a number"}])
+def test_non_numeric_numbers_are_reported(tmp_path, bad):
+    path = save_key_numbers("p", "i", {"x": 1.0}, profile="quick", root=tmp_path)
+    ref = load_key_numbers(path)
+    with pytest.raises(ValueError):
+        compare_key_numbers(ref, {**ref, "numbers": bad})
