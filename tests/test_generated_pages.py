@@ -19,3 +19,11 @@ def test_scoreboard_page_is_current():
 
     page = (ROOT / "book" / "scoreboard.md").read_text()
     assert page == scoreboard_markdown(), "book/scoreboard.md is stale: regenerate it"
+
+
+def test_performance_page_is_current():
+    from marginboost.experiments.performance import performance_page_markdown
+
+    page = (ROOT / "book" / "performance.md").read_text()
+    assert page == performance_page_markdown(ROOT), (
+        "book/performance.md is stale: run `marginboost bench` to regenerate it")

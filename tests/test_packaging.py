@@ -109,3 +109,17 @@ def test_pytest_never_collects_build_copies():
     options = _pyproject()["tool"]["pytest"]["ini_options"]
     assert "_build" in options["norecursedirs"]
     assert options["testpaths"] == ["tests", "notebooks"]
+
+
+def test_public_estimators_are_importable_from_the_package():
+    import marginboost
+
+    for name in ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost",
+                 "DoomII", "L2Boost", "MadaBoost"]:
+        estimator = getattr(marginboost, name)
+        assert hasattr(estimator, "fit") and hasattr(estimator, "staged_decision_function")
+        assert name in marginboost.__all__
+    import pytest
+
+    with pytest.raises(AttributeError, match="no attribute 'NoSuchBoost'"):
+        marginboost.NoSuchBoost  # noqa: B018

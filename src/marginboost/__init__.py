@@ -1,10 +1,35 @@
 """marginboost: margin-based boosting, its duality theory, and reproductions of five papers.
 
-See the book (``make book``) for the narrative; the public estimators are added here as the
-algorithm modules land.
+The estimators follow scikit-learn's conventions (``fit``, ``predict``, ``decision_function``,
+``staged_decision_function``, ``score``) and expose what the papers study: ``alphas_``,
+``estimators_``, the per-round ``history_`` and ``margins(X, y)``.  See the book (``make book``)
+for the narrative and the reproductions.
+
+The estimators are imported lazily, so ``import marginboost`` (and the command line) does not
+load numba until an estimator is used.
 """
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+#: Public estimator name -> module that defines it.
+_ESTIMATORS = {name: "marginboost.boosting.stagewise" for name in (
+    "AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII", "L2Boost",
+    "MadaBoost")}
+
+__all__ = ["__version__", *_ESTIMATORS]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ESTIMATORS:
+        value = getattr(importlib.import_module(_ESTIMATORS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'marginboost' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_ESTIMATORS))

@@ -9,6 +9,7 @@ Examples
     marginboost reproduce shen_li figure2 --profile full
     marginboost scoreboard --output book/scoreboard.md
     marginboost book --profile quick
+    marginboost bench adaboost
 """
 from __future__ import annotations
 
@@ -76,6 +77,27 @@ def _cmd_book(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from ._paths import require_project_root
+    from .experiments.performance import performance_page_markdown
+
+    root = require_project_root()
+    scripts = {p.stem.removeprefix("bench_"): p for p in (root / "benchmarks").glob("bench_*.py")}
+    names = [args.name] if args.name else sorted(scripts)
+    unknown = [n for n in names if n not in scripts]
+    if unknown:
+        raise ValueError(f"unknown benchmark {unknown[0]!r}; benchmarks: {', '.join(sorted(scripts))}")
+    for name in names:
+        cmd = [sys.executable, str(scripts[name])] + (["--quick"] if args.quick else [])
+        subprocess.run(cmd, check=True, cwd=root)
+    page = root / "book" / "performance.md"
+    page.write_text(performance_page_markdown(root))
+    print(f"wrote {page}")
+    return 0
+
+
 def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
     from .notebooks import list_notebooks, refresh_reference_notebook
 
@@ -125,6 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
     book.add_argument("--no-execute", action="store_true",
                       help="reuse the executed notebooks in _build/executed")
     book.set_defaults(func=_cmd_book)
+
+    bench = sub.add_parser("bench", help="run speed benchmarks and regenerate the performance page")
+    bench.add_argument("name", nargs="?", default=None, help="benchmark name (default: all)")
+    bench.add_argument("--quick", action="store_true", help="a short smoke run")
+    bench.set_defaults(func=_cmd_bench)
 
     nbs = sub.add_parser("notebooks", help="maintain the committed reference notebooks")
     nbs_sub = nbs.add_subparsers(dest="notebooks_command", required=True)

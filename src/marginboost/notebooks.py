@@ -96,6 +96,19 @@ def _read_as_notebook(source: Path):
     return nb
 
 
+def _enter_kernel_environment() -> dict[str, str]:
+    """Set :data:`KERNEL_ENV` for a kernel about to start; return the environment to restore.
+
+    tqdm reads its ``TQDM_*`` defaults once, when it is first imported, so it is imported here
+    first: otherwise progress bars of this process would stay disabled after the restore.
+    """
+    import tqdm  # noqa: F401
+
+    saved = dict(os.environ)
+    os.environ.update(KERNEL_ENV)
+    return saved
+
+
 def declared_parameters(nb) -> set[str]:
     """Names assigned in the notebook's cell tagged ``parameters``."""
     import ast
@@ -142,8 +155,8 @@ def execute_notebook(source: NotebookSource, output: Path, *, profile: str = "qu
     # scheduler matter only to notebooks that run grids.
     params = {"profile": profile, **{k: v for k, v in (parameters or {}).items() if k in declared}}
     nbformat.write(nb, staged)
-    saved_env = dict(os.environ)
-    os.environ.update(KERNEL_ENV)  # papermill starts the kernel with this process' environment
+    # papermill starts the kernel with this process' environment
+    saved_env = _enter_kernel_environment()
     try:
         papermill.execute_notebook(
             str(staged), str(output), parameters=params, kernel_name="python3",
@@ -172,8 +185,7 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
     nb = _read_as_notebook(source.path)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(source.path.parent)}})
-    saved_env = dict(os.environ)
-    os.environ.update(KERNEL_ENV)
+    saved_env = _enter_kernel_environment()
     try:
         client.execute()
     finally:
@@ -184,13 +196,16 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
 
 
 def write_generated_pages(root: Path | None = None) -> list[Path]:
-    """Regenerate the book pages made from the registries (datasets, scoreboard)."""
+    """Regenerate the book pages made from registries and results (datasets, scoreboard,
+    performance)."""
     root = root or require_project_root()
     from .data.page import datasets_page_markdown
     from .experiments import scoreboard_markdown
+    from .experiments.performance import performance_page_markdown
 
     pages = {root / "book" / "datasets.md": datasets_page_markdown(),
-             root / "book" / "scoreboard.md": scoreboard_markdown()}
+             root / "book" / "scoreboard.md": scoreboard_markdown(),
+             root / "book" / "performance.md": performance_page_markdown(root)}
     for path, text in pages.items():
         if not path.exists() or path.read_text() != text:
             path.write_text(text)

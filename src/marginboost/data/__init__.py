@@ -24,6 +24,7 @@ from .registry import format_registry_table, get_entry, list_datasets, registry_
 from .splits import (Split, fixed_split, ida_realisation_split, mcboost_splits, random_splits,
                      rotated_splits, shen_li_splits)
 from .synthetic import long_servedio, mcboost_toy, ringnorm, twonorm, waveform
+from .transform import ADULT_CATEGORICAL, one_hot_encode
 
 __all__ = [
     "Dataset", "load", "load_train_test", "list_datasets", "get_entry", "registry_table",
@@ -34,4 +35,5 @@ __all__ = [
     "Split", "rotated_splits", "random_splits", "shen_li_splits", "mcboost_splits",
     "ida_realisation_split", "fixed_split",
     "long_servedio", "twonorm", "ringnorm", "waveform", "mcboost_toy",
+    "one_hot_encode", "ADULT_CATEGORICAL",
 ]

@@ -114,6 +114,18 @@ def _dask(func, todo: Sequence[tuple[int, dict]], n_jobs: int, scheduler) -> Ite
             cluster.close()
 
 
+def _progress_bar_class():
+    """tqdm's notebook widget where ipywidgets is installed, its text bar otherwise (tqdm.auto
+    warns on import when a notebook lacks ipywidgets)."""
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        from tqdm import tqdm
+    else:
+        from tqdm.auto import tqdm
+    return tqdm
+
+
 def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
              store: ResultStore | None = None, executor: str = "serial", n_jobs: int = 1,
              scheduler: Any = None, progress: bool = True, desc: str | None = None
@@ -193,10 +205,12 @@ def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
         else:
             todo.append((position, dict(spec)))
 
-    from tqdm.auto import tqdm
-
-    with tqdm(total=len(seen), initial=len(seen) - len(todo), disable=not progress,
-              desc=desc, unit="cell") as bar:
+    tqdm = _progress_bar_class()
+    # progress=False always hides the bar; otherwise tqdm's own defaults apply, so the
+    # TQDM_DISABLE environment variable (set while notebooks are executed) can hide it.
+    hidden = {} if progress else {"disable": True}
+    with tqdm(total=len(seen), initial=len(seen) - len(todo), desc=desc, unit="cell",
+              **hidden) as bar:
         if todo:
             if executor == "serial":
                 stream = _serial(func, todo)

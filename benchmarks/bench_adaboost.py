@@ -1,0 +1,182 @@
+"""AdaBoost speed: marginboost against scikit-learn's AdaBoostClassifier, measured in one run.
+
+Cases (each in its own subprocess, so that peak RSS belongs to that case alone):
+
+* ``adult-d1`` / ``adult-d3``: PMLB Adult (48,842 rows; the eight categorical attributes one-hot
+  encoded, 108 features), trees of depth 1 and 3 with the Gini criterion on both sides
+  (scikit-learn's AdaBoostClassifier grows Gini trees; ours use the same criterion here so that
+  both fit the same trees).
+* ``synthetic-d1`` / ``synthetic-d3``: 100,000 x 50 Gaussian features with a noisy linear label.
+* ``scale-n-*`` / ``scale-d-*``: our per-round time for 4 values of n (d = 50) and of d
+  (n = 50,000), depth 3, to show how it grows.
+* ``jit``: time of the first fit in a fresh process with an empty numba cache (cold) and with
+  the cache filled (warm).
+
+Per-round time is the fit time divided by the number of rounds (binning is included in ours
+and reported separately). Run with ``marginboost bench adaboost`` or
+``python benchmarks/bench_adaboost.py [--quick]``; results go to
+``benchmarks/results/adaboost.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "adaboost.json"
+
+
+def _adult():
+    from marginboost.data import ADULT_CATEGORICAL, load, one_hot_encode
+
+    ds = one_hot_encode(load("adult"), ADULT_CATEGORICAL)
+    return ds.X, ds.y_signed()
+
+
+def _synthetic(n: int, d: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    w = rng.standard_normal(d)
+    y = np.where(X @ w + 0.5 * rng.standard_normal(n) > 0, 1, -1)
+    return X, y
+
+
+def _data(spec: dict):
+    if spec["data"] == "adult":
+        return _adult()
+    return _synthetic(spec["n"], spec["d"])
+
+
+def _fit_ours(X, y, depth: int, rounds: int) -> tuple[float, float]:
+    from marginboost.boosting import AdaBoost
+    from marginboost.weak import BinMapper, DecisionTree
+
+    start = time.perf_counter()
+    BinMapper(max_bins=255).fit(X).transform(X)
+    binning = time.perf_counter() - start
+    model = AdaBoost(n_estimators=rounds, estimator=DecisionTree(max_depth=depth, criterion="gini"))
+    start = time.perf_counter()
+    model.fit(X, y)
+    elapsed = time.perf_counter() - start
+    return elapsed / len(model.estimators_), binning
+
+
+def _fit_sklearn(X, y, depth: int, rounds: int) -> float:
+    from sklearn.ensemble import AdaBoostClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    model = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=depth),
+                               n_estimators=rounds, random_state=0)
+    start = time.perf_counter()
+    model.fit(X, y)
+    return (time.perf_counter() - start) / len(model.estimators_)
+
+
+def run_case(spec: dict) -> dict:
+    """Run one case in this process and return its measurements."""
+    X, y = _data(spec)
+    out = {"case": spec["case"], "n": int(X.shape[0]), "d": int(X.shape[1]),
+           "depth": spec["depth"]}
+    # Warm-up: compile (or load from cache) the kernels before timing.
+    _fit_ours(X[:2000], y[:2000], spec["depth"], 2)
+    ours = [_fit_ours(X, y, spec["depth"], spec["rounds"]) for _ in range(2)]
+    out["ours_round_s"] = min(r for r, _ in ours)
+    out["ours_binning_s"] = min(b for _, b in ours)
+    out["ours_rounds"] = spec["rounds"]
+    if spec.get("sklearn_rounds"):
+        out["sklearn_round_s"] = _fit_sklearn(X, y, spec["depth"], spec["sklearn_rounds"])
+        out["sklearn_rounds"] = spec["sklearn_rounds"]
+        out["speedup"] = out["sklearn_round_s"] / out["ours_round_s"]
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def _jit_case() -> dict:
+    """First-fit time in fresh processes: empty numba cache, then the filled cache."""
+    code = ("import time; t=time.perf_counter(); import numpy as np; "
+            "from marginboost.boosting import AdaBoost; "
+            "rng=np.random.default_rng(0); X=rng.standard_normal((500,5)); "
+            "y=np.where(X[:,0]>0,1,-1); AdaBoost(n_estimators=3, max_depth=3).fit(X,y); "
+            "print(time.perf_counter()-t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                    capture_output=True, text=True).stdout.split()[-1])
+        warm = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                    capture_output=True, text=True).stdout.split()[-1])
+    return {"case": "jit", "cold_first_fit_s": cold, "warm_first_fit_s": warm}
+
+
+def cases(quick: bool) -> list[dict]:
+    """The benchmark cases; ``quick`` shrinks rounds and sizes for a smoke run."""
+    r = 20 if quick else 200
+    s1, s3 = (10, 5) if quick else (50, 20)
+    specs = [
+        {"case": "adult-d1", "data": "adult", "depth": 1, "rounds": r, "sklearn_rounds": s1},
+        {"case": "adult-d3", "data": "adult", "depth": 3, "rounds": r, "sklearn_rounds": s3},
+        {"case": "synthetic-d1", "data": "synthetic", "n": 100_000, "d": 50, "depth": 1,
+         "rounds": r, "sklearn_rounds": s1},
+        {"case": "synthetic-d3", "data": "synthetic", "n": 100_000, "d": 50, "depth": 3,
+         "rounds": r, "sklearn_rounds": s3},
+    ]
+    for n in (12_500, 25_000, 50_000, 100_000):
+        specs.append({"case": f"scale-n-{n}", "data": "synthetic", "n": n, "d": 50, "depth": 3,
+                      "rounds": r // 2})
+    for d in (12, 25, 50, 100):
+        specs.append({"case": f"scale-d-{d}", "data": "synthetic", "n": 50_000, "d": d,
+                      "depth": 3, "rounds": r // 2})
+    return specs
+
+
+def environment() -> dict:
+    """Versions and machine facts stored with the results."""
+    import numba
+    import sklearn
+
+    import marginboost
+
+    return {"python": platform.python_version(), "machine": platform.machine(),
+            "processor": platform.processor(), "cpu_count": os.cpu_count(),
+            "numba": numba.__version__, "sklearn": sklearn.__version__,
+            "marginboost": marginboost.__version__,
+            "numba_threads": numba.config.NUMBA_NUM_THREADS}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="few rounds: a smoke run")
+    parser.add_argument("--case-json", help=argparse.SUPPRESS)
+    parser.add_argument("--output", default=str(RESULTS))
+    args = parser.parse_args(argv)
+    if args.case_json:  # child process: one case
+        print(json.dumps(run_case(json.loads(args.case_json))))
+        return 0
+    rows = []
+    for spec in cases(args.quick):
+        print(f"running {spec['case']} ...", flush=True)
+        child = subprocess.run([sys.executable, __file__, "--case-json", json.dumps(spec)],
+                               check=True, capture_output=True, text=True)
+        rows.append(json.loads(child.stdout.strip().splitlines()[-1]))
+        print("   ", rows[-1], flush=True)
+    rows.append(_jit_case())
+    print("   ", rows[-1], flush=True)
+    result = {"benchmark": "adaboost", "quick": args.quick, "environment": environment(),
+              "cases": rows}
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

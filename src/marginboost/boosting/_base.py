@@ -1,0 +1,209 @@
+r"""Shared machinery of the binary boosting estimators: validation, prediction, margins.
+
+A fitted ensemble stores one weak learner per round together with a two-number recurrence
+
+.. math:: F_t = \text{shrink}_t \, F_{t-1} + \text{step}_t \, h_t, \qquad F_0 = 0,
+
+which covers additive boosting (:math:`\text{shrink}_t = 1`, :math:`\text{step}_t = \alpha_t`)
+as well as convex combinations (DOOM II, the running average of ARC-x4), where the earlier
+hypotheses are shrunk every round.  ``alphas_`` holds the resulting weight of every weak learner
+in the final combination, :math:`F_T = \sum_t \alpha_t h_t`, and
+``staged_decision_function`` replays the recurrence, so both stay exact and finite for any
+number of rounds (the products of shrink factors are formed in the log domain).
+"""
+from __future__ import annotations
+
+import copy
+import numbers
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+__all__ = ["BinaryBoostingClassifier"]
+
+FloatArray = NDArray[np.float64]
+
+
+def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
+    """Validate an integer parameter ``>= minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
+    return int(value)
+
+
+def check_real(value: Any, name: str, low: float, high: float = np.inf, *,
+               low_inclusive: bool = False) -> float:
+    """Validate a finite real parameter in ``(low, high]`` (or ``[low, high]``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number; got {value!r}")
+    ok = (value >= low if low_inclusive else value > low) and value <= high
+    if not ok:
+        bracket = "[" if low_inclusive else "("
+        raise ValueError(f"{name} must lie in {bracket}{low:g}, {high:g}]; got {value!r}")
+    return float(value)
+
+
+class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
+    """Base class of the binary boosting estimators (not used directly).
+
+    Subclasses implement ``_fit_ensemble(codes, y_signed, sample_weight, validation)``, which
+    fills ``estimators_``, ``_stage_shrink``, ``_stage_step`` and ``history_``.
+
+    Labels may be any two values; ``classes_`` holds them sorted and ``classes_[1]`` is coded
+    :math:`+1` (a positive ``decision_function`` predicts ``classes_[1]``, a score of exactly 0
+    predicts ``classes_[0]``, as in scikit-learn).
+    """
+
+    #: Name used in messages; subclasses override.
+    _algorithm_name = "this estimator"
+
+    # ---- validation -------------------------------------------------------------------------
+    def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
+                                ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
+                             ensure_min_samples=2, y_numeric=False)
+        check_classification_targets(y)
+        classes, y_index = np.unique(y, return_inverse=True)
+        name = type(self).__name__
+        if classes.size == 1:
+            raise ValueError(f"y has only one class ({classes[0]!r}); {name} needs examples of two classes")
+        if classes.size > 2:
+            raise ValueError(
+                f"Only binary classification is supported. y has {classes.size} classes; {name} "
+                "is binary, use a multi-class booster (SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost "
+                "or DMCBoost) instead")
+        self.classes_ = classes
+        y_signed = np.where(y_index == 1, 1.0, -1.0)
+        weights = self._validate_sample_weight(sample_weight, X)
+        return X, y_signed, weights
+
+    @staticmethod
+    def _validate_sample_weight(sample_weight: ArrayLike | None, X: FloatArray) -> FloatArray:
+        if sample_weight is None:
+            return np.full(X.shape[0], 1.0 / X.shape[0])
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        if not np.all(np.isfinite(weights)):
+            raise ValueError("sample_weight must be finite; it contains NaN or inf")
+        total = weights.sum()
+        if not total > 0:
+            raise ValueError("sample_weight must have a positive sum; all weights are zero")
+        return weights / total
+
+    def _signed_labels(self, y: ArrayLike, n: int) -> FloatArray:
+        labels = np.asarray(y)
+        if labels.ndim != 1 or labels.shape[0] != n:
+            raise ValueError(f"y must be a 1-D array with one label per row of X ({n}); "
+                             f"got shape {labels.shape}")
+        unknown = ~np.isin(labels, self.classes_)
+        if unknown.any():
+            raise ValueError(f"y contains labels {np.unique(labels[unknown])[:5]} not seen in fit; "
+                             f"known classes: {self.classes_}")
+        return np.where(labels == self.classes_[1], 1.0, -1.0)
+
+    def _weak_learner_template(self, default_criterion: str = "error") -> Any:
+        """The weak learner to fit each round: ``estimator`` (copied) or a ``DecisionTree``."""
+        if self.estimator is not None:
+            for method in ("fit_binary", "fit_regression"):
+                if not callable(getattr(self.estimator, method, None)):
+                    raise TypeError(
+                        f"estimator must be a weak learner with fit_binary/fit_regression methods "
+                        f"(e.g. marginboost.weak.DecisionTree); got {self.estimator!r}")
+            return copy.deepcopy(self.estimator)
+        from ..weak import DecisionTree
+
+        depth = check_positive_int(self.max_depth, "max_depth")
+        return DecisionTree(max_depth=depth, criterion=default_criterion)
+
+    def _bin(self, X: FloatArray) -> NDArray[np.uint8]:
+        from ..weak import BinMapper
+
+        max_bins = check_positive_int(self.max_bins, "max_bins", minimum=2)
+        self.mapper_ = BinMapper(max_bins=max_bins).fit(X)
+        return self.mapper_.transform(X)
+
+    def _codes(self, X: ArrayLike) -> NDArray[np.uint8]:
+        check_is_fitted(self, "estimators_")
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False)
+        return self.mapper_.transform(X)
+
+    # ---- the ensemble as a recurrence -------------------------------------------------------
+    def _set_stages(self, estimators: list, shrink: ArrayLike, step: ArrayLike) -> None:
+        """Store the rounds and derive ``alphas_`` (weights in the final combination)."""
+        self.estimators_ = list(estimators)
+        self._stage_shrink = np.asarray(shrink, dtype=np.float64)
+        self._stage_step = np.asarray(step, dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            log_shrink = np.log(self._stage_shrink)
+        # log of prod_{r > s} shrink_r, accumulated from the last round backwards.
+        later = np.concatenate([np.cumsum(log_shrink[::-1])[::-1][1:], [0.0]]) \
+            if log_shrink.size else log_shrink
+        self.alphas_ = self._stage_step * np.exp(later)
+        self.n_estimators_ = len(self.estimators_)
+
+    def _truncate(self, n_rounds: int) -> None:
+        """Keep the first ``n_rounds`` rounds (early stopping on a validation set)."""
+        self._set_stages(self.estimators_[:n_rounds], self._stage_shrink[:n_rounds],
+                         self._stage_step[:n_rounds])
+        self.history_ = {key: value[:n_rounds] for key, value in self.history_.items()}
+
+    # ---- prediction -------------------------------------------------------------------------
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Score :math:`F(x) = \\sum_t \\alpha_t h_t(x)`; positive scores predict ``classes_[1]``."""
+        codes = self._codes(X)
+        scores = np.zeros(codes.shape[0])
+        for alpha, tree in zip(self.alphas_, self.estimators_):
+            if alpha != 0.0:
+                scores += alpha * tree.predict(codes)
+        return scores
+
+    def staged_decision_function(self, X: ArrayLike) -> Iterator[FloatArray]:
+        """Yield :math:`F_t(x)` after each round ``t = 1, 2, ...`` (a fresh array each time)."""
+        codes = self._codes(X)
+        scores = np.zeros(codes.shape[0])
+        for shrink, step, tree in zip(self._stage_shrink, self._stage_step, self.estimators_):
+            scores = shrink * scores + step * tree.predict(codes)
+            yield scores.copy()
+
+    def _labels_from_scores(self, scores: FloatArray) -> np.ndarray:
+        return self.classes_.take((scores > 0).astype(np.intp))
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted class labels."""
+        return self._labels_from_scores(self.decision_function(X))
+
+    def staged_predict(self, X: ArrayLike) -> Iterator[np.ndarray]:
+        """Yield the predicted labels after each round."""
+        for scores in self.staged_decision_function(X):
+            yield self._labels_from_scores(scores)
+
+    def staged_score(self, X: ArrayLike, y: ArrayLike) -> Iterator[float]:
+        """Yield the accuracy on ``(X, y)`` after each round."""
+        labels = np.asarray(y)
+        for predicted in self.staged_predict(X):
+            yield float(np.mean(predicted == labels))
+
+    def margins(self, X: ArrayLike, y: ArrayLike) -> FloatArray:
+        r"""Normalized margins :math:`y_i F(x_i) / \sum_t |\alpha_t|` (Shen & Li 2010, eq. (34)).
+
+        Labels are mapped to :math:`\pm 1` through ``classes_``.  For ±1 weak learners the
+        margins lie in :math:`[-1, 1]`; for real-valued leaves (RealAdaBoost, LogitBoost,
+        regression L2Boost) they are scaled by the same :math:`\ell_1` norm of the weights but
+        are not confined to :math:`[-1, 1]`.
+        """
+        scores = self.decision_function(X)
+        y_signed = self._signed_labels(y, scores.shape[0])
+        norm = float(np.abs(self.alphas_).sum())
+        if norm == 0.0:
+            return np.zeros_like(scores)
+        return y_signed * scores / norm
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = False
+        return tags

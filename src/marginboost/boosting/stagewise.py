@@ -1,0 +1,595 @@
+r"""Stage-wise boosting: the AnyBoost engine and the voting methods it contains.
+
+Mason, Baxter, Bartlett & Frean (1999), "Boosting algorithms as gradient descent", NIPS 12,
+view boosting as gradient descent on a margin cost functional
+
+.. math:: C(F) = \sum_{i=1}^m s_i\, c(y_i F(x_i)), \qquad s_i = 1/m \text{ by default},
+
+in the space of functions with the inner product (2),
+:math:`\langle F, G \rangle = \sum_i s_i F(x_i) G(x_i)` (the paper's :math:`1/m` average; fit's
+``sample_weight`` changes the :math:`s_i`).  Algorithm 1 (AnyBoost) starts from :math:`F_0 = 0`
+and repeats: ask the weak learner for :math:`f_{t+1}` with a large
+:math:`-\langle \nabla C(F_t), f_{t+1}\rangle \propto \sum_i s_i (-c'(y_i F_t(x_i))) y_i f_{t+1}(x_i)`
+(for ±1 learners: minimize the weighted error with weights :math:`D(i) \propto -c'(y_iF_t(x_i))`);
+stop if this is :math:`\le 0`; otherwise choose a step :math:`w_{t+1}` and set
+:math:`F_{t+1} = F_t + w_{t+1} f_{t+1}`.  The members differ in the cost :math:`c`, the step rule
+(Table 1) and, for DOOM II, in a normalisation that keeps :math:`F` a convex combination.
+
+Stopping rules (every estimator):
+
+* the AnyBoost test: the new weak learner does not point downhill (its edge is :math:`\le 0`);
+* ``n_estimators`` rounds;
+* ``tol``: the absolute change of the training cost in one round falls below ``tol`` (the rule
+  "change of loss below 1e-6" of Zhai et al. 2013; off by default);
+* early stopping on validation data: pass ``X_val, y_val`` to :meth:`fit`, or set
+  ``n_iter_no_change`` to hold out a stratified ``validation_fraction`` of the training data.
+  Training stops after ``n_iter_no_change`` rounds without a lower validation error (never when
+  it is ``None``), and the ensemble is cut back to the **smallest** number of rounds with the
+  lowest validation error (:func:`marginboost.experiments.best_round`, the rule of Guo & Chen).
+  ``history_["validation_error"]`` keeps the staged validation errors up to that round;
+  ``n_rounds_run_`` is the number of rounds trained before the cut.
+
+Every estimator records ``history_``, a dict of per-round arrays: ``train_error`` (fraction of
+training examples misclassified by :math:`F_t`), ``objective`` (the training cost
+:math:`C(F_t)`), ``edge`` (:math:`\sum_i D_i y_i f_t(x_i)` with :math:`D \propto -s_i c'`,
+normalised to :math:`\sum_i |D_i| = 1`), ``min_margin`` and ``mean_margin`` (normalized margins
+after the round), ``weight_entropy`` (Shannon entropy of the example weights given to the weak
+learner), ``step`` (:math:`w_t`) and ``time`` (seconds since the start of ``fit``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import expit
+
+from ..losses import (ExponentialLoss, GeneralizedHingeLoss, LogisticLoss, MadaBoostLoss,
+                      MarginCost, NormalizedSigmoidLoss, SquaredLoss, get_loss)
+from . import _steps
+from ._base import check_real
+from ._engine import StagewiseBoosting as _StagewiseBoosting
+
+__all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
+           "L2Boost", "MadaBoost", "anyboost_members"]
+
+FloatArray = NDArray[np.float64]
+
+class AnyBoost(_StagewiseBoosting):
+    r"""AnyBoost (Mason et al. 1999, Algorithm 1) for any margin cost.
+
+    Parameters
+    ----------
+    cost : str or MarginCost, default="exponential"
+        The margin cost :math:`c`: a name from :data:`marginboost.losses.LOSSES` or any
+        :class:`~marginboost.losses.MarginCost` (also user-written ones; the weak-learner weights
+        need :meth:`~marginboost.losses.MarginCost.derivative`).
+    step : {"line_search", "newton", "lipschitz", "fixed", "adaboost"}, default="line_search"
+        Step rule: exact line search (:func:`~marginboost.boosting._steps.line_search_step`),
+        one Newton-Raphson step, the Lipschitz step (3) of Theorem 1 (needs the cost's
+        ``lipschitz_constant``), the fixed step ``learning_rate``, or AdaBoost's
+        :math:`\tfrac12\log\frac{1-\varepsilon}{\varepsilon}` from the weighted error.
+    learning_rate : float, default=1.0
+        The step for ``step="fixed"``; a shrinkage factor multiplying the other rules' steps.
+    normalization : {"none", "convex"}, default="none"
+        ``"convex"`` keeps :math:`F` a convex combination as DOOM II does (see :class:`DoomII`).
+    n_estimators : int, default=100
+        Maximum number of rounds.
+    max_depth : int, default=1
+        Depth of the weak decision trees (1 = stumps), ignored when ``estimator`` is given.
+    estimator : weak learner, optional
+        A weak learner such as ``marginboost.weak.DecisionTree(max_depth=2, criterion="gini")``.
+    max_bins : int, default=255
+        Number of feature bins (exact thresholds when a feature has at most this many values).
+    tol : float, optional
+        Stop when the training cost changes by less than ``tol`` in one round.
+    validation_fraction : float, default=0.1
+        Held-out fraction for early stopping when ``n_iter_no_change`` is set.
+    n_iter_no_change : int, optional
+        Early stopping patience (rounds without a lower validation error).
+    random_state : int, optional
+        Seed of the validation split.
+
+    Attributes
+    ----------
+    classes_, estimators_, alphas_, history_, mapper_, stop_reason_, n_estimators_
+    """
+
+    _algorithm_name = "AnyBoost"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "any (line search, Newton, Lipschitz, fixed)"
+    reference = "mason1999boosting"
+
+    def __init__(self, cost: str | MarginCost = "exponential", step: str = "line_search",
+                 learning_rate: float = 1.0, normalization: str = "none", *,
+                 n_estimators: int = 100, max_depth: int = 1, estimator: Any = None,
+                 max_bins: int = 255, tol: float | None = None, validation_fraction: float = 0.1,
+                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
+        self.cost = cost
+        self.step = step
+        self.learning_rate = learning_rate
+        self.normalization = normalization
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.estimator = estimator
+        self.max_bins = max_bins
+        self.tol = tol
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        if self.step not in _steps.STEP_RULES:
+            raise ValueError(f"step must be one of {_steps.STEP_RULES}; got {self.step!r}")
+        if self.normalization not in ("none", "convex"):
+            raise ValueError(f"normalization must be 'none' or 'convex'; got {self.normalization!r}")
+        check_real(self.learning_rate, "learning_rate", 0.0)
+        self._normalization = self.normalization
+
+    def _cost_function(self) -> MarginCost:
+        return get_loss(self.cost)
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        rule, a = self.step, label_times_direction
+        if rule == "fixed":
+            return float(self.learning_rate), False
+        perfect = False
+        if rule == "line_search":
+            step, perfect = _steps.line_search_step(self._cost, margins, a, sample_weight,
+                                                    gradient_weights)
+        elif rule == "adaboost":
+            step, perfect = _steps.adaboost_step(_steps.weighted_edge(gradient_weights, a))
+        else:
+            raw_gradient = sample_weight * -np.asarray(self._cost.derivative(margins), dtype=np.float64)
+            if rule == "newton":
+                step = _steps.newton_step(self._cost, margins, raw_gradient, a, sample_weight)
+            else:
+                step = _steps.lipschitz_step(self._cost, raw_gradient, a, sample_weight)
+        return self.learning_rate * step, perfect
+
+
+class _FixedCostBoosting(_StagewiseBoosting):
+    """Members of the family: common constructor parameters (see :class:`AnyBoost`)."""
+
+    def __init__(self, *, n_estimators: int = 100, max_depth: int = 1, estimator: Any = None,
+                 max_bins: int = 255, tol: float | None = None, validation_fraction: float = 0.1,
+                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.estimator = estimator
+        self.max_bins = max_bins
+        self.tol = tol
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.random_state = random_state
+
+
+_COMMON_PARAMETERS = """
+    n_estimators, max_depth, estimator, max_bins, tol, validation_fraction, n_iter_no_change,
+    random_state
+        As for :class:`AnyBoost`."""
+
+
+class AdaBoost(_FixedCostBoosting):
+    r"""Discrete AdaBoost (Freund & Schapire 1997) as AnyBoost (Mason et al. 1999, Table 1).
+
+    Exponential cost :math:`c(m) = e^{-m}` and exact line search, which along a ±1 weak learner
+    is :math:`\alpha_t = \tfrac12 \log\frac{1-\varepsilon_t}{\varepsilon_t}` (Shen & Li 2010,
+    eq. (7)); example weights :math:`D_t(i) \propto s_i e^{-y_i F_{t-1}(x_i)}`, computed in the
+    log domain so that any number of rounds stays finite.
+
+    A weak learner with zero weighted error (a perfect classifier of the training data) gets the
+    finite weight of the clipped error :data:`~marginboost.boosting._steps.MIN_WEIGHTED_ERROR`
+    (:math:`\approx 11.5`) and ends training (``stop_reason_ = "perfect weak learner"``).
+
+    scikit-learn's ``AdaBoostClassifier`` (SAMME, two classes) uses
+    :math:`\log\frac{1-\varepsilon}{\varepsilon}`, twice our :math:`\alpha_t`; predictions agree.
+
+    Parameters
+    ----------""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "AdaBoost"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "line search"
+    reference = "freund1997decision"
+
+    def _cost_function(self) -> MarginCost:
+        return ExponentialLoss()
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        return _steps.line_search_step(self._cost, margins, label_times_direction, sample_weight,
+                                       gradient_weights)
+
+
+class MadaBoost(_FixedCostBoosting):
+    r"""MadaBoost (Domingo & Watanabe 2000): AdaBoost with example weights capped at 1.
+
+    Weights :math:`D_t(i) \propto s_i \min\{1, e^{-y_i F_{t-1}(x_i)}\} = -s_i c'(m_i)` for the
+    MadaBoost cost (:class:`~marginboost.losses.MadaBoostLoss`); the step is AdaBoost's
+    :math:`\tfrac12\log\frac{1-\varepsilon_t}{\varepsilon_t}` with the weighted error under these
+    capped weights, as in the original algorithm.  ``history_["objective"]`` is the MadaBoost cost.
+
+    Parameters
+    ----------""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "MadaBoost"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "AdaBoost's step under the capped weights"
+    reference = "domingo2000madaboost"
+
+    def _cost_function(self) -> MarginCost:
+        return MadaBoostLoss()
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        return _steps.adaboost_step(_steps.weighted_edge(gradient_weights, label_times_direction))
+
+
+class ArcGv(_FixedCostBoosting):
+    r"""Arc-Gv (Breiman 1999) in the form of Shen & Li (2010), eq. (8).
+
+    The AdaBoost loop (exponential weights :math:`\propto e^{-y_i F(x_i)}` on the unnormalized
+    :math:`F = \sum_s w_s h_s`) with the weight
+
+    .. math:: w_j = \tfrac12\log\frac{1+r_j}{1-r_j} - \tfrac12\log\frac{1+\varrho_j}{1-\varrho_j},
+
+    :math:`r_j` the edge of :math:`h_j` and :math:`\varrho_j` the minimum normalized margin of the
+    current combination (:math:`\varrho_1 = 0`), clipped to :math:`[0, 1]` as Shen & Li state.
+    A clipped weight of 0 ends training (``stop_reason_ = "zero step"``): the weak learner's edge
+    does not exceed the current minimum margin.  A perfect weak learner gets weight 1 and ends
+    training.  ``history_["objective"]`` is the exponential cost.
+
+    Parameters
+    ----------""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "ArcGv"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "Arc-Gv step, Shen & Li eq. (8), clipped to [0, 1]"
+    reference = "breiman1999prediction"
+
+    def _cost_function(self) -> MarginCost:
+        return ExponentialLoss()
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        min_margin = float(margins.min()) / l1_norm if l1_norm > 0 else 0.0
+        return _steps.arc_gv_step(_steps.weighted_edge(gradient_weights, label_times_direction),
+                                  min_margin)
+
+
+class RealAdaBoost(_FixedCostBoosting):
+    r"""Real (confidence-rated) AdaBoost, Schapire & Singer (1999): "ConfidenceBoost" of Mason et al.
+
+    Each round the weak tree is grown on the weights :math:`D_t(i) \propto s_i e^{-y_iF(x_i)}`
+    (split criterion of the weak learner, weighted error by default) and its leaves get the
+    confidence-rated values
+
+    .. math:: c_b = \tfrac12 \log\frac{W_+^b + \epsilon}{W_-^b + \epsilon},
+
+    :math:`W_\pm^b` the weight of class :math:`\pm1` in leaf :math:`b` (weights summing to 1), with
+    the smoothing :math:`\epsilon` = ``smoothing`` (default :math:`1/(2m)`, Schapire & Singer,
+    Sec. 4.2, recommend :math:`\epsilon` of order :math:`1/m`).  The tree enters with weight
+    :math:`\alpha_t = 1`: for these leaf values :math:`\alpha = 1` is the exact line search of
+    :math:`Z = \sum_i D_i e^{-\alpha y_i h(x_i)}` when :math:`\epsilon = 0`.
+
+    Parameters
+    ----------
+    smoothing : float, optional
+        :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "RealAdaBoost"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "line search per leaf (confidence-rated leaves)"
+    reference = "schapire1999improved"
+
+    def __init__(self, smoothing: float | None = None, *, n_estimators: int = 100,
+                 max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
+                 tol: float | None = None, validation_fraction: float = 0.1,
+                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
+        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
+                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
+                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+        self.smoothing = smoothing
+
+    def _check_params(self) -> None:
+        if self.smoothing is not None:
+            check_real(self.smoothing, "smoothing", 0.0)
+
+    def _cost_function(self) -> MarginCost:
+        return ExponentialLoss()
+
+    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+        smoothing = 0.5 / y.shape[0] if self.smoothing is None else float(self.smoothing)
+        tree = learner.fit_binary(codes, y, gradient_weights)
+        leaves = tree.apply(codes)
+        n_leaves = int(tree.n_leaves_)
+        positive = np.bincount(leaves, weights=gradient_weights * (y > 0), minlength=n_leaves)
+        negative = np.bincount(leaves, weights=gradient_weights * (y < 0), minlength=n_leaves)
+        values = 0.5 * np.log((positive + smoothing) / (negative + smoothing))
+        return tree.with_leaf_values(values), values[leaves], gradient_weights
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        return 1.0, False
+
+
+class LogitBoost(_FixedCostBoosting):
+    r"""Binary LogitBoost, Friedman, Hastie & Tibshirani (2000), Algorithm 3.
+
+    With :math:`y^* = (y+1)/2` and :math:`p(x) = e^{F}/(e^{F} + e^{-F})`, each round fits a
+    weighted least-squares regression tree :math:`f` to the working response
+    :math:`z_i = (y^*_i - p_i)/(p_i(1-p_i)) = y_i (1 + e^{-2 y_i F(x_i)})` with weights
+    :math:`s_i p_i (1 - p_i)` and sets :math:`F \leftarrow F + \tfrac12 f` (a Newton step on the
+    logistic cost, Mason et al. 1999, Table 1).  As FHT recommend (Sec. 6), :math:`|z_i|` is
+    clipped at ``z_max`` (between 2 and 4) and the weights are bounded below by twice the machine
+    epsilon.  ``history_["objective"]`` is :math:`\sum_i s_i \log(1 + e^{-2 y_i F(x_i)})` and
+    ``alphas_`` are all :math:`\tfrac12`.
+
+    Parameters
+    ----------
+    z_max : float, default=4.0
+        Clipping threshold of the working response.""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "LogitBoost"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "Newton-Raphson"
+    reference = "friedman2000additive"
+    _cost_scale = 2.0
+    _default_criterion = "squared_error"
+
+    def __init__(self, z_max: float = 4.0, *, n_estimators: int = 100, max_depth: int = 1,
+                 estimator: Any = None, max_bins: int = 255, tol: float | None = None,
+                 validation_fraction: float = 0.1, n_iter_no_change: int | None = None,
+                 random_state: int | None = None) -> None:
+        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
+                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
+                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+        self.z_max = z_max
+
+    def _check_params(self) -> None:
+        check_real(self.z_max, "z_max", 0.0)
+
+    def _cost_function(self) -> MarginCost:
+        return LogisticLoss()
+
+    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+        margins = y * scores
+        with np.errstate(over="ignore"):
+            response = y * np.minimum(1.0 + np.exp(-2.0 * margins), self.z_max)
+        newton_weights = sample_weight * np.maximum(expit(2.0 * margins) * expit(-2.0 * margins),
+                                                    2.0 * np.finfo(np.float64).eps)
+        tree = learner.fit_regression(codes, response, newton_weights)
+        return tree, tree.predict(codes), newton_weights
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        return 0.5, False
+
+
+class L2Boost(_FixedCostBoosting):
+    r"""L2Boost (Bühlmann & Yu 2003): functional gradient descent on the squared loss.
+
+    Cost :math:`c(m) = (1 - m)^2 = (y - F(x))^2` for :math:`y = \pm 1`; :math:`F_0 = 0`.  With
+    residuals :math:`U_i = y_i - F(x_i)`:
+
+    * ``form="regression"`` (Bühlmann & Yu): fit a weighted least-squares regression tree
+      :math:`f` to :math:`U` and set :math:`F \leftarrow F + \nu f`;
+    * ``form="classifier"`` (the ±1-stump form of Guo & Chen, eq. (4)): choose the ±1 weak
+      learner :math:`h` maximizing :math:`\sum_i s_i U_i h(x_i)` (signed example weights
+      :math:`-c'(m_i) = 2 y_i U_i`) and set :math:`F \leftarrow F + \nu\beta h` with the exact
+      line search :math:`\beta = \sum_i s_i U_i h(x_i) / \sum_i s_i h(x_i)^2`.
+
+    Parameters
+    ----------
+    form : {"classifier", "regression"}, default="classifier"
+    learning_rate : float, default=1.0
+        Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "L2Boost"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "least-squares fit (exact line search)"
+    reference = "buhlmann2003boosting"
+
+    def __init__(self, form: str = "classifier", learning_rate: float = 1.0, *,
+                 n_estimators: int = 100, max_depth: int = 1, estimator: Any = None,
+                 max_bins: int = 255, tol: float | None = None, validation_fraction: float = 0.1,
+                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
+        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
+                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
+                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+        self.form = form
+        self.learning_rate = learning_rate
+
+    def _check_params(self) -> None:
+        if self.form not in ("classifier", "regression"):
+            raise ValueError(f"form must be 'classifier' or 'regression'; got {self.form!r}")
+        check_real(self.learning_rate, "learning_rate", 0.0)
+        self._default_criterion = "error" if self.form == "classifier" else "squared_error"
+
+    def _cost_function(self) -> MarginCost:
+        return SquaredLoss()
+
+    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+        if self.form == "classifier":
+            return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
+        tree = learner.fit_regression(codes, y - scores, sample_weight)
+        return tree, tree.predict(codes), sample_weight
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        if self.form == "regression":
+            return float(self.learning_rate), False
+        step, _ = _steps.line_search_step(self._cost, margins, label_times_direction,
+                                          sample_weight, gradient_weights)
+        return self.learning_rate * step, False
+
+
+class ArcX4(_FixedCostBoosting):
+    r"""ARC-x4 (Breiman 1998, "Arcing classifiers") and its AnyBoost form (Mason et al. 1999, Table 1).
+
+    * ``variant="breiman"``: example weights :math:`\propto s_i (1 + k_i^4)`, :math:`k_i` the
+      number of earlier weak learners that misclassify :math:`x_i`; the final classifier is the
+      unweighted vote (every ``alphas_`` entry is 1).
+    * ``variant="anyboost"``: AnyBoost with cost :math:`c(m) = (1 - m)^5` and step :math:`1/t`,
+      i.e. :math:`F_t` is the running average of the first :math:`t` weak learners; then
+      :math:`-c'(m_i) = 5 (2 k_i / t)^4 \propto k_i^4` (Breiman's weights without the "+1").
+
+    ``history_["objective"]`` is :math:`\sum_i s_i (1 - \varrho_i)^5` of the normalized margins
+    :math:`\varrho_i` in both variants.
+
+    Parameters
+    ----------
+    variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "ArcX4"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "1/t (running average)"
+    reference = "breiman1998arcing"
+
+    def __init__(self, variant: str = "breiman", *, n_estimators: int = 100, max_depth: int = 1,
+                 estimator: Any = None, max_bins: int = 255, tol: float | None = None,
+                 validation_fraction: float = 0.1, n_iter_no_change: int | None = None,
+                 random_state: int | None = None) -> None:
+        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
+                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
+                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+        self.variant = variant
+
+    def _check_params(self) -> None:
+        if self.variant not in ("breiman", "anyboost"):
+            raise ValueError(f"variant must be 'breiman' or 'anyboost'; got {self.variant!r}")
+        self._normalization = "average" if self.variant == "anyboost" else "none"
+
+    def _cost_function(self) -> MarginCost:
+        return GeneralizedHingeLoss(p=5.0)
+
+    def _start(self, n_samples: int) -> None:
+        self._mistakes = np.zeros(n_samples)
+
+    def _gradient_weights(self, margins, l1_norm, sample_weight):  # type: ignore[no-untyped-def]
+        if self.variant == "breiman":
+            return sample_weight * (1.0 + self._mistakes**4)
+        return super()._gradient_weights(margins, l1_norm, sample_weight)
+
+    def _after_round(self, label_times_direction: FloatArray) -> None:
+        self._mistakes += label_times_direction < 0
+
+    def _objective(self, margins, l1_norm, sample_weight):  # type: ignore[no-untyped-def]
+        return super()._objective(margins / l1_norm, 1.0, sample_weight)
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        return (1.0 if self.variant == "breiman" else 1.0 / (round_index + 1.0)), False
+
+
+class DoomII(_FixedCostBoosting):
+    r"""DOOM II (Mason et al. 1999, Sec. 5): AnyBoost on the normalized sigmoid cost (4).
+
+    Cost :math:`c(m) = 1 - \tanh(\lambda m)` of the margins of a **convex** combination
+    :math:`F` of the weak learners, inner product (2) and the fixed step
+    :math:`\varepsilon = 0.05` of all the paper's experiments.  The combination is kept
+    normalized as in the full version of the paper (Mason et al. 2000, "AnyBoost.L1"):
+
+    .. math:: F_{t+1} = \frac{F_t + \varepsilon f_{t+1}}{\|F_t + \varepsilon f_{t+1}\|_1},
+
+    where :math:`\|\cdot\|_1` is the sum of the absolute weights (so :math:`F_1 = f_1` and
+    afterwards :math:`F_{t+1} = (F_t + \varepsilon f_{t+1})/(1 + \varepsilon)`).  The weak
+    learner gets the example weights :math:`D(i) \propto -c'(y_i F_t(x_i))`.  ``alphas_`` sum to 1.
+
+    **How the weak learner sees the weights** (``sampling``) is not stated in the seed paper, and
+    it decides whether DOOM II does anything at all:
+
+    * ``"reweight"``: the weak learner minimizes the weighted error under :math:`D` exactly, and
+      training stops when :math:`-\langle \nabla C(F_t), f_{t+1} - F_t\rangle \le 0` (the
+      direction the normalized update moves in).  It stops after **one** round: at
+      :math:`F_1 = f_1` every normalized margin is :math:`\pm 1` and :math:`c'` is even, so
+      :math:`D` is uniform, the weak learner returns :math:`f_1` again and the derivative is 0.
+      :math:`F_1` is a stationary point of the cost over convex combinations (tested).
+    * ``"resample"`` (default): boosting by resampling, the common practice of the time; each
+      round after the first (whose learner is the exact one, as :math:`F_0 = 0`) the weak learner
+      is fitted (unweighted) to :math:`m` examples drawn with replacement from :math:`D` (seeded
+      by ``random_state``), and the algorithm stops with Algorithm 1's
+      test :math:`-\langle \nabla C(F_t), f_{t+1}\rangle \le 0`.  The sampling noise breaks
+      the symmetry above, so the combination grows.  This is our reconstruction, stated as such
+      wherever results of it are shown.
+
+    Parameters
+    ----------
+    steepness : float, default=1.0
+        :math:`\lambda` of eq. (4) (a tuning parameter; the paper does not give its value).
+    step_size : float, default=0.05
+        :math:`\varepsilon`.
+    sampling : {"resample", "reweight"}, default="resample"
+        How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS
+
+    _algorithm_name = "DoomII"
+    #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
+    step_rule = "fixed epsilon = 0.05, convex combination"
+    reference = "mason1999boosting"
+    _normalization = "convex"
+
+    def __init__(self, steepness: float = 1.0, step_size: float = 0.05, *,
+                 sampling: str = "resample", n_estimators: int = 100, max_depth: int = 1,
+                 estimator: Any = None, max_bins: int = 255, tol: float | None = None,
+                 validation_fraction: float = 0.1, n_iter_no_change: int | None = None,
+                 random_state: int | None = None) -> None:
+        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
+                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
+                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+        self.steepness = steepness
+        self.step_size = step_size
+        self.sampling = sampling
+
+    def _check_params(self) -> None:
+        check_real(self.steepness, "steepness", 0.0)
+        check_real(self.step_size, "step_size", 0.0)
+        if self.sampling not in ("resample", "reweight"):
+            raise ValueError(f"sampling must be 'resample' or 'reweight'; got {self.sampling!r}")
+
+    def _cost_function(self) -> MarginCost:
+        return NormalizedSigmoidLoss(steepness=float(self.steepness))
+
+    def _start(self, n_samples: int) -> None:
+        self._sampling_rng = np.random.default_rng(self.random_state)
+
+    def _stop_on_moved_direction(self) -> bool:
+        return self.sampling == "reweight"
+
+    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+        if self.sampling == "reweight" or not np.any(scores):
+            # round 1 (F_0 = 0) fits the exact weighted learner in both variants
+            return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
+        probabilities = np.abs(gradient_weights)
+        probabilities = probabilities / probabilities.sum()
+        drawn = self._sampling_rng.choice(y.shape[0], size=y.shape[0], replace=True,
+                                          p=probabilities)
+        sample_codes = np.asfortranarray(codes[drawn])
+        tree = learner.fit_binary(sample_codes, y[drawn], np.full(drawn.shape[0], 1.0 / drawn.shape[0]))
+        return tree, tree.predict(codes), gradient_weights
+
+    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
+              round_index):  # type: ignore[no-untyped-def]
+        return float(self.step_size), False
+
+
+
+
+def anyboost_members() -> list[dict]:
+    """The registered members of the AnyBoost engine: cost, step rule and normalisation.
+
+    Generated from the estimator classes themselves (their cost object and ``step_rule``), so the
+    book's version of Mason et al.'s Table 1 cannot drift from the code.
+    """
+    rows = []
+    for cls in (AdaBoost, ArcX4, RealAdaBoost, LogitBoost, ArcGv, MadaBoost, L2Boost, DoomII):
+        model = cls()
+        if cls is ArcX4:
+            model.set_params(variant="anyboost")
+        model._check_params()
+        cost = model._cost_function()
+        rows.append({"algorithm": cls._algorithm_name, "cost": cost.name,
+                     "cost_formula": cost.formula, "step_rule": cls.step_rule,
+                     "normalization": model._normalization, "reference": cls.reference})
+    return rows

@@ -1,0 +1,87 @@
+"""The book's performance page, rendered from the benchmark results in ``benchmarks/results``.
+
+Each benchmark script in ``benchmarks/`` writes one JSON file of measured cases; this module turns
+them into a MyST page.  Nothing here measures anything: the page shows what the last run of
+``marginboost bench`` measured, with the machine it ran on.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .._paths import require_project_root
+
+__all__ = ["performance_page_markdown", "load_benchmark_results", "ADABOOST_GOALS"]
+
+#: Speed goals of the AdaBoost benchmark (ratios against scikit-learn measured in the same run).
+ADABOOST_GOALS = {"speedup_per_round": 10.0, "adult_depth3_round_ms": 8.0}
+
+
+def load_benchmark_results(root: Path | None = None) -> dict[str, dict]:
+    """All ``benchmarks/results/*.json`` files of the checkout, by benchmark name."""
+    root = root or require_project_root()
+    results = {}
+    for path in sorted((root / "benchmarks" / "results").glob("*.json")):
+        record = json.loads(path.read_text())
+        results[record.get("benchmark", path.stem)] = record
+    return results
+
+
+def _ms(seconds: float | None) -> str:
+    return "–" if seconds is None else f"{1000 * seconds:.2f}"
+
+
+def _adaboost_section(record: dict) -> list[str]:
+    env = record["environment"]
+    cases = {c["case"]: c for c in record["cases"]}
+    lines = ["## AdaBoost: marginboost vs scikit-learn", "",
+             f"Measured by `benchmarks/bench_adaboost.py` on {env['cpu_count']} CPU cores "
+             f"({env['machine']}), Python {env['python']}, numba {env['numba']}, scikit-learn "
+             f"{env['sklearn']}, marginboost {env['marginboost']}"
+             + (" (quick smoke run: few rounds)" if record.get("quick") else "") + ".",
+             "Both sides grow the same trees (Gini criterion); a round's time is the fit time "
+             "divided by the number of rounds, measured in the same process run for both.", "",
+             "| case | n | d | depth | ours ms/round | scikit-learn ms/round | speed-up | "
+             "goal | peak RSS (MB) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    goal = ADABOOST_GOALS["speedup_per_round"]
+    for name, case in cases.items():
+        if "sklearn_round_s" not in case:
+            continue
+        met = "met" if case["speedup"] >= goal else f"not met (goal {goal:g}x)"
+        if name == "adult-d3":
+            ms_goal = ADABOOST_GOALS["adult_depth3_round_ms"]
+            ok = 1000 * case["ours_round_s"] <= ms_goal
+            met += f"; {ms_goal:g} ms/round: " + ("met" if ok else "not met")
+        lines.append(f"| {name} | {case['n']} | {case['d']} | {case['depth']} | "
+                     f"{_ms(case['ours_round_s'])} | {_ms(case['sklearn_round_s'])} | "
+                     f"{case['speedup']:.1f}x | {met} | {case['peak_rss_mb']:.0f} |")
+    lines += ["", "### How a round's time grows with n and d (depth 3, ours)", "",
+              "| case | n | d | ms/round | ms/round per 10^5 n·d |", "|---|---|---|---|---|"]
+    for name, case in cases.items():
+        if name.startswith("scale-"):
+            per = 1000 * case["ours_round_s"] / (case["n"] * case["d"] / 1e5)
+            lines.append(f"| {name} | {case['n']} | {case['d']} | {_ms(case['ours_round_s'])} "
+                         f"| {per:.3f} |")
+    if "jit" in cases:
+        jit = cases["jit"]
+        lines += ["", "### Compilation",
+                  "", f"First fit in a fresh process (import, numba compilation or cache load, "
+                  f"a 3-round fit): **{jit['cold_first_fit_s']:.1f} s** with an empty numba "
+                  f"cache, **{jit['warm_first_fit_s']:.1f} s** once the cache "
+                  "(`NUMBA_CACHE_DIR`) is filled."]
+    return lines
+
+
+def performance_page_markdown(root: Path | None = None) -> str:
+    """The MyST text of ``book/performance.md``."""
+    results = load_benchmark_results(root)
+    lines = ["# Performance", "",
+             "Speed goals are ratios against a named reference measured in the same run on the "
+             "same machine, never absolute timings asserted in tests. Rerun with "
+             "`marginboost bench NAME`; the page is regenerated from `benchmarks/results/`.", ""]
+    if "adaboost" in results:
+        lines += _adaboost_section(results["adaboost"])
+    if not results:
+        lines += ["No benchmark has been run yet."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,59 @@
+"""The experimental protocols of the reproduced papers: grid cells and their cell functions.
+
+Each module defines, for one paper, functions that build the grid of cells of a table or figure
+for a profile (``quick`` or ``full``) and top-level (picklable) cell functions that compute one
+cell from its spec, for :func:`marginboost.experiments.run_grid`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..._paths import results_dir
+from ...data import load
+from ..runner import run_grid
+from ..store import ResultStore
+
+__all__ = ["dataset_fingerprint", "run_paper_grid", "paper_store"]
+
+
+def paper_store(paper: str, profile: str) -> ResultStore:
+    """The result store of one paper and profile: ``<results>/<paper>/store-<profile>``.
+
+    Full-profile stores are committed as evidence; quick-profile stores are scratch (ignored
+    by git) because the quick grids take seconds to recompute.
+    """
+    if profile not in ("quick", "full"):
+        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+    return ResultStore(results_dir() / paper / f"store-{profile}")
+
+
+def run_paper_grid(paper: str, func: Callable[[dict], dict], cells: Sequence[dict], *,
+                   jobs: int = 1, scheduler: str | None = None, desc: str | None = None,
+                   ) -> list[dict]:
+    """Run a notebook's grid with the executor its parameters ask for.
+
+    ``scheduler`` (a dask address) selects the ``dask`` executor, ``jobs > 1`` the
+    ``processes`` executor, otherwise cells run serially; finished cells go to the paper's
+    result store, so a rerun only computes what is missing.
+    """
+    if scheduler:
+        executor = "dask"
+    elif jobs is not None and jobs != 1:
+        executor = "processes"
+    else:
+        executor = "serial"
+    profiles = {cell["profile"] for cell in cells}
+    if len(profiles) != 1:
+        raise ValueError(f"a grid must belong to one profile; got {sorted(profiles)}")
+    return run_grid(func, list(cells), store=paper_store(paper, profiles.pop()), executor=executor,
+                    n_jobs=int(jobs or 1), scheduler=scheduler or None, desc=desc)
+
+
+def dataset_fingerprint(name: str) -> str:
+    """SHA-256 of the data file a registered dataset is read from (part of every cell key)."""
+    sha = load(name).meta.get("sha256")
+    if isinstance(sha, (list, tuple)):
+        sha = "+".join(sha)
+    if not sha:
+        raise ValueError(f"dataset {name!r} has no sha256 in its metadata")
+    return str(sha)

@@ -1,0 +1,235 @@
+r"""Protocols of Mason, Baxter, Bartlett & Frean (1999), Figures 1-3.
+
+The paper defers its experimental set-up to the full version; what it states is: nine binary
+UCI problems, label noise of 0%, 5% and 15%, decision stumps, DOOM II with the normalized
+sigmoid cost (4) and the fixed step :math:`\varepsilon = 0.05`.  Everything else below is our
+choice, made once and stated in the notebooks:
+
+* **Splits.** ``n_repeats`` random splits 60% train / 20% validation / 20% test of each data set
+  (seeded).  Label noise flips exactly ``round(rate * n)`` labels of the training and the
+  validation part (never the test part): the test error is measured on clean labels.
+* **AdaBoost.** Discrete AdaBoost with stumps for ``n_rounds`` rounds on the training part.
+* **DOOM II.** ``n_rounds`` rounds of :class:`~marginboost.boosting.DoomII` with
+  ``sampling="resample"`` (see its docstring for why), :math:`\lambda` chosen on the validation
+  part from ``steepness_grid`` (ties to the smaller :math:`\lambda`).
+* Both are scored on the test part after the last round.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...data import flip_split_labels, load, random_splits
+from ..store import experiment_spec
+from . import dataset_fingerprint
+
+__all__ = ["FIGURE1_DATASETS", "FIGURE1_NOISE", "figure1_settings", "figure1_cells",
+           "figure1_cell", "figure1_summary", "PROTOCOL_VERSION", "FIGURE2_DATASETS",
+           "FIGURE2_NOISE", "figure2_cells", "figure2_cell", "FIGURE3_DATASETS",
+           "figure3_settings", "figure3_rounds", "figure3_cells", "figure3_cell"]
+
+#: The nine data sets of Figure 1 (paper name -> registry name).
+FIGURE1_DATASETS = {
+    "sonar": "sonar", "cleve": "cleve", "ionosphere": "ionosphere", "vote1": "vote1",
+    "credit": "credit_a", "breast-cancer": "breast_cancer_wisconsin_uci", "pima": "pima",
+    "hypo": "hypothyroid", "splice": "ida_splice",
+}
+FIGURE1_NOISE = (0.0, 0.05, 0.15)
+PROTOCOL_VERSION = "anyboost-v1"
+
+
+def figure1_settings(profile: str) -> dict:
+    """Grid sizes of Figure 1 for a profile."""
+    if profile == "full":
+        return {"datasets": list(FIGURE1_DATASETS), "noise": list(FIGURE1_NOISE),
+                "n_repeats": 20, "n_rounds": 1000, "steepness_grid": [2.0, 5.0, 10.0, 20.0]}
+    if profile == "quick":
+        return {"datasets": ["sonar", "vote1", "breast-cancer"], "noise": [0.0, 0.15],
+                "n_repeats": 2, "n_rounds": 60, "steepness_grid": [5.0]}
+    raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+
+
+def figure1_cells(profile: str) -> list[dict]:
+    """One cell per data set, noise level, repetition and algorithm."""
+    s = figure1_settings(profile)
+    cells = []
+    for paper_name in s["datasets"]:
+        name = FIGURE1_DATASETS[paper_name]
+        sha = dataset_fingerprint(name)
+        for noise in s["noise"]:
+            for rep in range(s["n_repeats"]):
+                for algorithm, params in (
+                        ("AdaBoost", {"n_estimators": s["n_rounds"]}),
+                        ("DoomII", {"n_estimators": s["n_rounds"], "step_size": 0.05,
+                                    "steepness_grid": s["steepness_grid"],
+                                    "sampling": "resample"})):
+                    cells.append(experiment_spec(
+                        algorithm=algorithm, params=params, dataset=name, dataset_sha256=sha,
+                        protocol=f"{PROTOCOL_VERSION}/split-60-20-20", fold=rep, seed=rep,
+                        profile=profile, noise_rate=noise, paper_dataset=paper_name))
+    return cells
+
+
+def _split_and_noise(spec: dict):
+    ds = load(spec["dataset"])
+    X, y = ds.X, ds.y_signed()
+    # One permutation stream per (data set, repetition): both algorithms see the same split.
+    split = random_splits(X.shape[0], (0.6, 0.2, 0.2), 1,
+                          seed=[spec["seed"], 1999])[0]
+    noisy = flip_split_labels(y, split, spec["noise_rate"], [spec["seed"], 2],
+                              parts=("train", "validation"))
+    return X, y, noisy, split
+
+
+def figure1_cell(spec: dict, return_model: bool = False) -> dict:
+    """Test error of one algorithm on one split of one noisy data set (Figure 1).
+
+    With ``return_model`` the fitted model is included under ``"model"`` (not storable).
+    """
+    from ...boosting import AdaBoost, DoomII
+
+    X, y, noisy, split = _split_and_noise(spec)
+    tr, va, te = split.train, split.validation, split.test
+    params = spec["params"]
+    if spec["algorithm"] == "AdaBoost":
+        model = AdaBoost(n_estimators=params["n_estimators"]).fit(X[tr], noisy[tr])
+        chosen = {}
+    elif spec["algorithm"] == "DoomII":
+        best = None
+        for steepness in params["steepness_grid"]:
+            candidate = DoomII(steepness=steepness, step_size=params["step_size"],
+                               sampling=params["sampling"], n_estimators=params["n_estimators"],
+                               random_state=spec["seed"]).fit(X[tr], noisy[tr])
+            val_error = 1.0 - candidate.score(X[va], noisy[va])
+            if best is None or val_error < best[0]:
+                best = (val_error, steepness, candidate)
+        _, steepness, model = best
+        chosen = {"steepness": steepness}
+    else:
+        raise ValueError(f"figure1_cell: unknown algorithm {spec['algorithm']!r}")
+    out = {"test_error": float(1.0 - model.score(X[te], y[te])),
+           "train_error": float(1.0 - model.score(X[tr], noisy[tr])),
+           "n_rounds": int(model.n_estimators_), **chosen}
+    if return_model:
+        out["model"] = model
+    return out
+
+
+def figure1_summary(cells: list[dict], metrics: list[dict]):
+    """Per data set and noise level: mean test errors and the DOOM II advantage with its
+    standard error over repetitions (AdaBoost error minus DOOM II error, in percent)."""
+    import pandas as pd
+
+    rows = [{"dataset": c["paper_dataset"], "noise": c["noise_rate"], "rep": c["fold"],
+             "algorithm": c["algorithm"], "test_error": m["test_error"]}
+            for c, m in zip(cells, metrics)]
+    frame = pd.DataFrame(rows).pivot_table(index=["dataset", "noise", "rep"],
+                                           columns="algorithm", values="test_error")
+    frame["advantage"] = 100 * (frame["AdaBoost"] - frame["DoomII"])
+    grouped = frame.groupby(level=["dataset", "noise"], sort=False)
+    out = grouped.agg(adaboost=("AdaBoost", "mean"), doom2=("DoomII", "mean"),
+                      advantage=("advantage", "mean"), advantage_sd=("advantage", "std"),
+                      n=("advantage", "size"))
+    out["advantage_se"] = out["advantage_sd"] / np.sqrt(out["n"])
+    return out.drop(columns="advantage_sd").reset_index()
+
+
+# ---- Figure 2: cumulative training-margin distributions --------------------------------------
+#: Data sets of Figure 2 (paper name -> registry name) and its noise levels.
+FIGURE2_DATASETS = {"breast-cancer-wisconsin": "breast_cancer_wisconsin_uci",
+                    "splice": "ida_splice"}
+FIGURE2_NOISE = (0.0, 0.15)
+
+
+def figure2_cells(profile: str) -> list[dict]:
+    """One cell per data set and noise level: split 0 of the Figure 1 protocol."""
+    s = figure1_settings(profile)
+    cells = []
+    for paper_name, name in FIGURE2_DATASETS.items():
+        sha = dataset_fingerprint(name)
+        for noise in FIGURE2_NOISE:
+            cells.append(experiment_spec(
+                algorithm="AdaBoost+DoomII",
+                params={"n_estimators": s["n_rounds"], "step_size": 0.05,
+                        "steepness_grid": s["steepness_grid"], "sampling": "resample"},
+                dataset=name, dataset_sha256=sha, protocol=f"{PROTOCOL_VERSION}/split-60-20-20",
+                fold=0, seed=0, profile=profile, noise_rate=noise, paper_dataset=paper_name))
+    return cells
+
+
+def figure2_cell(spec: dict) -> dict:
+    """Normalized training margins (w.r.t. the noisy training labels) of AdaBoost and DOOM II."""
+    params = spec["params"]
+    ada = figure1_cell({**spec, "algorithm": "AdaBoost", "params": {
+        "n_estimators": params["n_estimators"]}}, return_model=True)
+    doom = figure1_cell({**spec, "algorithm": "DoomII"}, return_model=True)
+    X, _, noisy, split = _split_and_noise(spec)
+    tr = split.train
+    return {"adaboost_margins": ada["model"].margins(X[tr], noisy[tr]).tolist(),
+            "doom2_margins": doom["model"].margins(X[tr], noisy[tr]).tolist(),
+            "doom2_steepness": doom["steepness"],
+            "adaboost_test_error": ada["test_error"], "doom2_test_error": doom["test_error"]}
+
+
+# ---- Figure 3: AdaBoost's test error against its exponential and sigmoid costs --------------
+#: Data sets of Figure 3 (paper name -> registry name).
+FIGURE3_DATASETS = {"labor": "labor", "vote1": "vote1"}
+
+
+def figure3_settings(profile: str) -> dict:
+    """Rounds, splits and the lambda values at which the sigmoid cost is evaluated."""
+    if profile == "full":
+        return {"n_rounds": 10_000, "n_repeats": 20, "steepness_grid": [2.0, 5.0, 10.0, 20.0],
+                "n_points": 200}
+    if profile == "quick":
+        return {"n_rounds": 300, "n_repeats": 2, "steepness_grid": [5.0], "n_points": 40}
+    raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+
+
+def figure3_rounds(n_rounds: int, n_points: int) -> np.ndarray:
+    """Log-spaced rounds 1..n_rounds (distinct integers) at which the curves are recorded."""
+    return np.unique(np.geomspace(1, n_rounds, n_points).round().astype(int))
+
+
+def figure3_cells(profile: str) -> list[dict]:
+    """One cell per data set and split (80% train / 20% test, clean labels)."""
+    s = figure3_settings(profile)
+    cells = []
+    for paper_name, name in FIGURE3_DATASETS.items():
+        sha = dataset_fingerprint(name)
+        for rep in range(s["n_repeats"]):
+            cells.append(experiment_spec(
+                algorithm="AdaBoost", params={"n_estimators": s["n_rounds"]}, dataset=name,
+                dataset_sha256=sha, protocol=f"{PROTOCOL_VERSION}/split-80-20", fold=rep,
+                seed=rep, profile=profile, paper_dataset=paper_name,
+                steepness_grid=s["steepness_grid"], n_points=s["n_points"]))
+    return cells
+
+
+def figure3_cell(spec: dict) -> dict:
+    """Staged test error, exponential cost and normalized sigmoid costs of one AdaBoost run."""
+    from ...boosting import AdaBoost
+
+    ds = load(spec["dataset"])
+    X, y = ds.X, ds.y_signed()
+    split = random_splits(X.shape[0], (0.8, 0.0, 0.2), 1, seed=[spec["seed"], 1999])[0]
+    tr, te = split.train, split.test
+    model = AdaBoost(n_estimators=spec["params"]["n_estimators"]).fit(X[tr], y[tr])
+    rounds = figure3_rounds(spec["params"]["n_estimators"], spec["n_points"])
+    rounds = rounds[rounds <= model.n_estimators_]
+    l1 = np.cumsum(np.abs(model.alphas_))
+    record = {"rounds": rounds.tolist(), "test_error": [], "exp_cost": [],
+              "stop_reason": model.stop_reason_}
+    sigmoid = {lam: [] for lam in spec["steepness_grid"]}
+    wanted = set(rounds.tolist())
+    train_scores = model.staged_decision_function(X[tr])
+    test_scores = model.staged_decision_function(X[te])
+    for t, (f_train, f_test) in enumerate(zip(train_scores, test_scores), start=1):
+        if t not in wanted:
+            continue
+        margins = y[tr] * f_train
+        record["test_error"].append(float(np.mean((f_test > 0) != (y[te] > 0))))
+        record["exp_cost"].append(float(np.mean(np.exp(-margins))))
+        for lam in sigmoid:
+            sigmoid[lam].append(float(np.mean(1.0 - np.tanh(lam * margins / l1[t - 1]))))
+    record["sigmoid_cost"] = {f"{lam:g}": values for lam, values in sigmoid.items()}
+    return record

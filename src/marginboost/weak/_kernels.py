@@ -1,0 +1,357 @@
+"""numba kernels of the histogram tree learners (private; the classes in ``tree.py`` use them).
+
+Per-sample statistics are a float64 matrix ``stats`` of shape (n_samples, n_channels) whose
+layout depends on the criterion (see ``tree.py``).  A node histogram is
+``hist[feature, bin, channel]`` (the sum of the channel over the node's samples with that code),
+with one extra last channel holding the number of samples.  The best split of a feature is found from
+cumulative sums over bins; the histogram of one child is built from its samples and the
+sibling's is obtained by subtraction from the parent's.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+# Criterion identifiers shared with tree.py.
+ERROR = 0            # channels [|w|, w*y]            score |sum w*y|
+GINI = 1             # channels [w_k, k = 0..K-1]      score sum_k c_k^2 / W
+ENTROPY = 2          # channels [w_k]                  score sum_k c_k log(c_k / W)
+SQUARED_ERROR = 3    # channels [w, w*t_1, .., w*t_K]  score sum_k S_k^2 / W
+MULTICLASS_ERROR = 4  # channels [W_ik]                score max_k c_k
+
+#: Relative tolerance under which two split scores count as tied (ties go to the lowest
+#: feature, then the lowest bin).  It absorbs the rounding differences of summing the same
+#: numbers in another order, so permuting samples never changes the chosen split.
+TIE_RTOL = 1e-10
+
+
+def build_histogram(codes, stats, sample_index=None):
+    """Per-feature, per-bin sums of ``stats`` over a node's samples, sample count last.
+
+    Returns ``hist`` of shape (n_features, 256, n_channels + 1) whose last channel is the
+    number of samples (as float64, exact below 2**53).  ``sample_index=None`` means all
+    samples (the root node).
+    """
+    if sample_index is None:
+        if stats.shape[1] == 2:
+            return _histogram_all_two_channels(codes, stats)
+        return _histogram_all(codes, stats)
+    if stats.shape[1] == 2:
+        return _histogram_subset_two_channels(codes, stats, sample_index)
+    return _histogram_subset(codes, stats, sample_index)
+
+
+N_BINS = 256  # uint8 codes address at most 256 bins
+
+
+# Each feature's histogram is accumulated in two interleaved copies (even and odd samples),
+# summed at the end: consecutive samples with the same code (frequent for binary or
+# low-cardinality features) then update different memory, which removes the store-to-load
+# dependency that otherwise serializes the additions.
+
+@njit(cache=True, parallel=True)
+def _histogram_all_two_channels(codes, stats):
+    n_samples, n_features = codes.shape
+    hist = np.zeros((n_features, N_BINS, 3))
+    for feature in prange(n_features):
+        n_even = n_samples // 2 * 2
+        column = codes[:, feature]
+        even = np.zeros((N_BINS, 3))
+        odd = np.zeros((N_BINS, 3))
+        for i in range(0, n_even, 2):
+            b_even = column[i]  # load both codes before any store (no aliasing stalls)
+            b_odd = column[i + 1]
+            even[b_even, 0] += stats[i, 0]
+            even[b_even, 1] += stats[i, 1]
+            even[b_even, 2] += 1.0
+            odd[b_odd, 0] += stats[i + 1, 0]
+            odd[b_odd, 1] += stats[i + 1, 1]
+            odd[b_odd, 2] += 1.0
+        for i in range(n_even, n_samples):
+            b = column[i]
+            even[b, 0] += stats[i, 0]
+            even[b, 1] += stats[i, 1]
+            even[b, 2] += 1.0
+        for b in range(N_BINS):
+            for c in range(3):
+                hist[feature, b, c] = even[b, c] + odd[b, c]
+    return hist
+
+
+@njit(cache=True, parallel=True)
+def _histogram_subset_two_channels(codes, stats, sample_index):
+    # The node's statistics are gathered once into contiguous arrays, so the per-feature
+    # loops read them sequentially.
+    n_features = codes.shape[1]
+    n_node = sample_index.shape[0]
+    stat0 = np.empty(n_node)
+    stat1 = np.empty(n_node)
+    for k in range(n_node):
+        stat0[k] = stats[sample_index[k], 0]
+        stat1[k] = stats[sample_index[k], 1]
+    hist = np.zeros((n_features, N_BINS, 3))
+    for feature in prange(n_features):
+        n_even = n_node // 2 * 2
+        column = codes[:, feature]
+        even = np.zeros((N_BINS, 3))
+        odd = np.zeros((N_BINS, 3))
+        for k in range(0, n_even, 2):
+            b_even = column[sample_index[k]]
+            b_odd = column[sample_index[k + 1]]
+            even[b_even, 0] += stat0[k]
+            even[b_even, 1] += stat1[k]
+            even[b_even, 2] += 1.0
+            odd[b_odd, 0] += stat0[k + 1]
+            odd[b_odd, 1] += stat1[k + 1]
+            odd[b_odd, 2] += 1.0
+        for k in range(n_even, n_node):
+            b = column[sample_index[k]]
+            even[b, 0] += stat0[k]
+            even[b, 1] += stat1[k]
+            even[b, 2] += 1.0
+        for b in range(N_BINS):
+            for c in range(3):
+                hist[feature, b, c] = even[b, c] + odd[b, c]
+    return hist
+
+
+@njit(cache=True)
+def _accumulate(column, sample_index, node_stats, n_node, use_all_samples, out):
+    """Two-way interleaved histogram of one feature (any number of channels)."""
+    n_channels = node_stats.shape[1]
+    odd = np.zeros(out.shape)
+    n_even = n_node // 2 * 2
+    for k in range(0, n_even, 2):
+        if use_all_samples:
+            b_even, b_odd = column[k], column[k + 1]
+        else:
+            b_even, b_odd = column[sample_index[k]], column[sample_index[k + 1]]
+        for c in range(n_channels):
+            out[b_even, c] += node_stats[k, c]
+            odd[b_odd, c] += node_stats[k + 1, c]
+        out[b_even, n_channels] += 1.0
+        odd[b_odd, n_channels] += 1.0
+    for k in range(n_even, n_node):
+        b = column[k] if use_all_samples else column[sample_index[k]]
+        for c in range(n_channels):
+            out[b, c] += node_stats[k, c]
+        out[b, n_channels] += 1.0
+    out += odd
+
+
+@njit(cache=True, parallel=True)
+def _histogram_all(codes, stats):
+    n_samples, n_features = codes.shape
+    n_channels = stats.shape[1]
+    hist = np.zeros((n_features, N_BINS, n_channels + 1))
+    no_index = np.zeros(0, dtype=np.int64)
+    for feature in prange(n_features):
+        _accumulate(codes[:, feature], no_index, stats, n_samples, True, hist[feature])
+    return hist
+
+
+@njit(cache=True, parallel=True)
+def _histogram_subset(codes, stats, sample_index):
+    n_features = codes.shape[1]
+    n_channels = stats.shape[1]
+    n_node = sample_index.shape[0]
+    node_stats = np.empty((n_node, n_channels))
+    for k in range(n_node):
+        for c in range(n_channels):
+            node_stats[k, c] = stats[sample_index[k], c]
+    hist = np.zeros((n_features, N_BINS, n_channels + 1))
+    for feature in prange(n_features):
+        _accumulate(codes[:, feature], sample_index, node_stats, n_node, False, hist[feature])
+    return hist
+
+
+@njit(cache=True)
+def node_weight(sums, criterion):
+    """Total weight of a node from its channel sums (used by ``min_weight_leaf``)."""
+    if criterion == ERROR or criterion == SQUARED_ERROR:
+        return sums[0]
+    total = 0.0
+    for c in range(sums.shape[0]):
+        total += sums[c]
+    return total
+
+
+@njit(cache=True)
+def node_score(sums, criterion):
+    """Score of a node as a leaf (higher is better); a split's gain is children minus parent."""
+    n_channels = sums.shape[0]
+    if criterion == ERROR:
+        return abs(sums[1])
+    if criterion == SQUARED_ERROR:
+        weight = sums[0]
+        if weight <= 0.0:
+            return 0.0
+        total = 0.0
+        for c in range(1, n_channels):
+            total += sums[c] * sums[c]
+        return total / weight
+    if criterion == MULTICLASS_ERROR:
+        best = sums[0]
+        for c in range(1, n_channels):
+            if sums[c] > best:
+                best = sums[c]
+        return best
+    weight = 0.0
+    for c in range(n_channels):
+        weight += sums[c]
+    if weight <= 0.0:
+        return 0.0
+    total = 0.0
+    if criterion == GINI:
+        for c in range(n_channels):
+            total += sums[c] * sums[c]
+        return total / weight
+    for c in range(n_channels):  # ENTROPY: -W * H(p) = sum_k c_k log(c_k / W)
+        if sums[c] > 0.0:
+            total += sums[c] * np.log(sums[c] / weight)
+    return total
+
+
+@njit(cache=True, parallel=True)
+def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
+    """Best split ``code <= bin`` over all features of a node histogram (count channel last).
+
+    Returns ``(feature, bin, gain, parent_score, n_left)``; ``feature == -1`` when no split
+    satisfies ``min_samples_leaf`` / ``min_weight_leaf``.  Ties (within ``TIE_RTOL``) go to the
+    lowest bin of a feature, then to the lowest feature: each feature's best bin is found in
+    parallel, then the features are compared in increasing order.
+    """
+    n_features, n_bins, width = hist.shape
+    n_channels = width - 1
+    parent = np.zeros(n_channels)
+    n_node = 0.0
+    for b in range(n_bins):
+        n_node += hist[0, b, n_channels]
+        for c in range(n_channels):
+            parent[c] += hist[0, b, c]
+    parent_score = node_score(parent, criterion)
+    parent_weight = node_weight(parent, criterion)
+    feature_bin = np.full(n_features, -1, dtype=np.int64)
+    feature_gain = np.full(n_features, -np.inf)
+    feature_scale = np.zeros(n_features)
+    feature_n_left = np.zeros(n_features)
+    for feature in prange(n_features):
+        left = np.zeros(n_channels)
+        right = np.zeros(n_channels)
+        n_left = 0.0
+        best_gain = -np.inf
+        best_scale = 0.0
+        for b in range(n_bins - 1):
+            count_b = hist[feature, b, n_channels]
+            if count_b == 0.0:
+                continue  # same partition as the previous bin (or an empty left side)
+            n_left += count_b
+            for c in range(n_channels):
+                left[c] += hist[feature, b, c]
+            n_right = n_node - n_left
+            if n_right < min_samples_leaf:
+                break
+            if n_left < min_samples_leaf:
+                continue
+            left_weight = node_weight(left, criterion)
+            if left_weight < min_weight_leaf or parent_weight - left_weight < min_weight_leaf:
+                continue
+            for c in range(n_channels):
+                right[c] = parent[c] - left[c]
+            score_left = node_score(left, criterion)
+            score_right = node_score(right, criterion)
+            gain = score_left + score_right - parent_score
+            scale = abs(score_left) + abs(score_right) + abs(parent_score)
+            if gain > best_gain + TIE_RTOL * max(scale, best_scale):
+                best_gain = gain
+                best_scale = scale
+                feature_bin[feature] = b
+                feature_n_left[feature] = n_left
+        feature_gain[feature] = best_gain
+        feature_scale[feature] = best_scale
+    best_feature = -1
+    best_gain = -np.inf
+    best_scale = 0.0
+    for feature in range(n_features):
+        if feature_bin[feature] < 0:
+            continue
+        if feature_gain[feature] > best_gain + TIE_RTOL * max(feature_scale[feature], best_scale):
+            best_gain = feature_gain[feature]
+            best_scale = feature_scale[feature]
+            best_feature = feature
+    if best_feature < 0:
+        return -1, -1, -np.inf, parent_score, 0
+    return (best_feature, feature_bin[best_feature], best_gain, parent_score,
+            int(feature_n_left[best_feature]))
+
+
+@njit(cache=True)
+def partition(codes, sample_index, feature, split_bin, n_left):
+    """Split ``sample_index`` into the samples with ``code <= split_bin`` and the others.
+
+    Order within each side is preserved.
+    """
+    left = np.empty(n_left, dtype=sample_index.dtype)
+    right = np.empty(sample_index.shape[0] - n_left, dtype=sample_index.dtype)
+    i_left = 0
+    i_right = 0
+    for k in range(sample_index.shape[0]):
+        i = sample_index[k]
+        if codes[i, feature] <= split_bin:
+            left[i_left] = i
+            i_left += 1
+        else:
+            right[i_right] = i
+            i_right += 1
+    return left, right
+
+
+@njit(cache=True, parallel=True)
+def apply_tree(codes, node_feature, node_bin, node_left, node_right, node_leaf):
+    """Leaf index of every sample of ``codes`` in a tree stored as node arrays."""
+    n_samples = codes.shape[0]
+    out = np.empty(n_samples, dtype=np.int64)
+    for i in prange(n_samples):
+        node = 0
+        while node_leaf[node] < 0:
+            if codes[i, node_feature[node]] <= node_bin[node]:
+                node = node_left[node]
+            else:
+                node = node_right[node]
+        out[i] = node_leaf[node]
+    return out
+
+
+@njit(cache=True)
+def node_is_pure(stats, sample_index, criterion):
+    """Whether no split can make a node purer, decided from the samples themselves.
+
+    Histogram sums obtained by subtraction carry rounding errors (a pure child can show a
+    class weight of 1e-17), so purity is never read off them.  For the class-weight layouts
+    a node is pure when at most one channel is positive on its samples; for the
+    squared-error layout ``[w, w*t_1, ..]`` when all samples of positive weight share the
+    same targets ``stats[i, c] / stats[i, 0]``.
+    """
+    n_channels = stats.shape[1]
+    if criterion == SQUARED_ERROR:
+        first = -1
+        for k in range(sample_index.shape[0]):
+            i = sample_index[k]
+            if stats[i, 0] <= 0.0:
+                continue
+            if first < 0:
+                first = i
+                continue
+            for c in range(1, n_channels):
+                if stats[i, c] / stats[i, 0] != stats[first, c] / stats[first, 0]:
+                    return False
+        return True
+    positive_channel = -1
+    for k in range(sample_index.shape[0]):
+        i = sample_index[k]
+        for c in range(n_channels):
+            if stats[i, c] > 0.0 and c != positive_channel:
+                if positive_channel >= 0:
+                    return False
+                positive_channel = c
+    return True

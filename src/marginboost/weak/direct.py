@@ -1,0 +1,298 @@
+r"""Trees whose splits are chosen by a user objective ("direct" trees).
+
+DirectBoost (Zhai, Xia & Wang 2013) and DMCBoost (Zhai et al. 2014, Alg. 1.2) grow depth-1..3
+trees whose every split minimizes the ensemble's 0-1 loss, or maximizes a margin objective,
+after a line search over the step :math:`\alpha`.  Such criteria are not sums of per-sample
+statistics, so they cannot use the histogram search of :class:`~marginboost.weak.DecisionTree`.
+:class:`DirectTreeBuilder` does the tree bookkeeping and delegates the scoring of candidate
+splits to an *objective* object.
+
+The objective protocol
+----------------------
+An objective implements two methods (see :class:`SplitObjective`):
+
+``split_scores(codes, node, state) -> (scores, left_values, right_values)``
+    Score every candidate split ``codes[:, feature] <= bin`` of one node at once.  ``codes``
+    is the full Fortran-ordered ``uint8`` matrix, ``node.samples`` the (ascending) indices of
+    the node's samples, ``state`` the partially grown tree (below).  The three returned
+    arrays have shape ``(n_features, 255)``; entry ``[f, b]`` is the score of the split
+    ``code_f <= b`` (**higher is better**; ``-inf`` or ``nan`` marks a candidate the
+    objective rejects) and the values the two children would predict.  Computing all bins of a
+    feature from one histogram or one sorted pass is the intended implementation (see
+    :class:`EdgeObjective`, which does it with the numba histogram kernel).
+``leaf_value(codes, node, state) -> float``
+    The prediction of a node that is not split (used for the root only: children get the
+    values returned with their split).
+
+An optional attribute ``kind`` ("binary", "regression" or "multiclass") is copied to the
+returned :class:`~marginboost.weak.FittedTree`.
+
+The builder
+-----------
+* grows the tree **level by level**, nodes of a level left to right; after each split the
+  state is updated at once, so a later node sees the values chosen for earlier ones (the
+  sequential leaf choice of DMCBoost's Alg. 1.2);
+* rejects candidates whose children would hold fewer than ``min_samples_leaf`` samples, and
+  candidates whose left side equals that of a lower bin (so each partition is reported at its
+  lowest bin);
+* splits a node when at least one candidate has a finite score, at the best one; ties (within
+  a relative ``1e-10``) go to the lowest feature, then the lowest bin, as in
+  :class:`~marginboost.weak.DecisionTree`.  An objective that wants a node to stay a leaf
+  returns ``-inf`` everywhere.
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from . import _kernels
+from .binning import check_codes
+from .tree import FittedTree
+
+__all__ = ["DirectNode", "DirectTreeState", "SplitObjective", "DirectTreeBuilder", "EdgeObjective"]
+
+N_CANDIDATE_BINS = 255  # a split code <= b with b = 255 would send every sample left
+
+
+@dataclass
+class DirectNode:
+    """A node of a tree being grown: its id, depth and sample indices (ascending)."""
+
+    node_id: int
+    depth: int
+    samples: NDArray[np.int64]
+
+
+@dataclass
+class DirectTreeState:
+    """The partially grown tree seen by an objective.
+
+    Attributes
+    ----------
+    sample_node : ndarray of int64, shape (n_samples,)
+        Id of the current leaf of every training sample.
+    node_value : dict of int to float
+        Current prediction of every current leaf.
+    """
+
+    sample_node: NDArray[np.int64]
+    node_value: dict[int, float] = field(default_factory=dict)
+
+    def predictions(self) -> NDArray[np.float64]:
+        """Current prediction of the partial tree on every training sample."""
+        ids = np.fromiter(self.node_value.keys(), dtype=np.int64)
+        values = np.fromiter(self.node_value.values(), dtype=np.float64)
+        lookup = np.zeros(int(ids.max()) + 1)
+        lookup[ids] = values
+        return lookup[self.sample_node]
+
+
+class SplitObjective(Protocol):
+    """What :class:`DirectTreeBuilder` needs from an objective (see the module docstring)."""
+
+    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        ...
+
+    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
+                   state: DirectTreeState) -> float:
+        ...
+
+
+@njit(cache=True)
+def _left_counts(codes, samples):
+    """``counts[f, b]`` = number of node samples with ``code_f == b``."""
+    counts = np.zeros((codes.shape[1], 256), dtype=np.int64)
+    for feature in range(codes.shape[1]):
+        for k in range(samples.shape[0]):
+            counts[feature, codes[samples[k], feature]] += 1
+    return counts
+
+
+@njit(cache=True)
+def _select_candidate(scores, valid):
+    """Index ``(feature, bin)`` of the best valid finite score; lowest feature, then bin, on ties."""
+    best_feature = -1
+    best_bin = -1
+    best = -np.inf
+    for feature in range(scores.shape[0]):
+        for b in range(scores.shape[1]):
+            score = scores[feature, b]
+            if not valid[feature, b] or not np.isfinite(score):
+                continue
+            if best_feature < 0 or score > best + _kernels.TIE_RTOL * max(abs(score), abs(best)):
+                best = score
+                best_feature = feature
+                best_bin = b
+    return best_feature, best_bin
+
+
+class DirectTreeBuilder:
+    """Grow a tree whose splits maximize an objective callback (see the module docstring).
+
+    Parameters
+    ----------
+    max_depth : int, default 1
+        Maximum depth (1 to 16).
+    min_samples_leaf : int, default 1
+        Minimum number of samples in each child of a split.
+    """
+
+    def __init__(self, max_depth: int = 1, min_samples_leaf: int = 1) -> None:
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+
+    def __repr__(self) -> str:
+        return f"DirectTreeBuilder(max_depth={self.max_depth}, min_samples_leaf={self.min_samples_leaf})"
+
+    def fit(self, codes: NDArray[np.uint8], objective: SplitObjective) -> FittedTree:
+        """Grow a tree on ``codes`` with splits chosen by ``objective``."""
+        depth = self.max_depth
+        if not isinstance(depth, numbers.Integral) or isinstance(depth, bool) or not 1 <= depth <= 16:
+            raise ValueError(f"max_depth must be an integer in [1, 16]; got {depth!r}")
+        msl = self.min_samples_leaf
+        if not isinstance(msl, numbers.Integral) or isinstance(msl, bool) or msl < 1:
+            raise ValueError(f"min_samples_leaf must be an integer >= 1; got {msl!r}")
+        codes = check_codes(codes)
+        n_samples, n_features = codes.shape
+        root = DirectNode(0, 0, np.arange(n_samples, dtype=np.int64))
+        state = DirectTreeState(np.zeros(n_samples, dtype=np.int64))
+        state.node_value[0] = float(objective.leaf_value(codes, root, state))
+        children: dict[int, tuple[int, int]] = {}
+        split_of: dict[int, tuple[int, int]] = {}
+        node_depth = {0: 0}
+        level = [root]
+        next_id = 1
+        while level:
+            next_level = []
+            for node in level:
+                if node.depth >= self.max_depth or node.samples.shape[0] < 2 * msl:
+                    continue
+                choice = self._best_split(codes, node, state, objective, n_features)
+                if choice is None:
+                    continue
+                feature, split_bin, left_value, right_value = choice
+                goes_left = codes[node.samples, feature] <= split_bin
+                left = DirectNode(next_id, node.depth + 1, node.samples[goes_left])
+                right = DirectNode(next_id + 1, node.depth + 1, node.samples[~goes_left])
+                next_id += 2
+                children[node.node_id] = (left.node_id, right.node_id)
+                split_of[node.node_id] = (feature, split_bin)
+                node_depth[left.node_id] = node_depth[right.node_id] = node.depth + 1
+                del state.node_value[node.node_id]
+                state.sample_node[left.samples] = left.node_id
+                state.sample_node[right.samples] = right.node_id
+                state.node_value[left.node_id] = left_value
+                state.node_value[right.node_id] = right_value
+                next_level += [left, right]
+            level = next_level
+        return self._to_fitted_tree(children, split_of, node_depth, state, n_features,
+                                    getattr(objective, "kind", "regression"))
+
+    def _best_split(self, codes, node, state, objective, n_features):
+        scores, left_values, right_values = (
+            np.asarray(a, dtype=np.float64) for a in objective.split_scores(codes, node, state))
+        expected = (n_features, N_CANDIDATE_BINS)
+        for name, array in (("scores", scores), ("left_values", left_values),
+                            ("right_values", right_values)):
+            if array.shape != expected:
+                raise ValueError(f"objective.split_scores returned {name} of shape {array.shape}; "
+                                 f"expected {expected}")
+        counts = _left_counts(codes, node.samples)
+        n_left = np.cumsum(counts, axis=1)[:, :N_CANDIDATE_BINS]
+        n_node = node.samples.shape[0]
+        valid = ((counts[:, :N_CANDIDATE_BINS] > 0) & (n_left >= self.min_samples_leaf)
+                 & (n_node - n_left >= self.min_samples_leaf))
+        feature, split_bin = _select_candidate(scores, valid)
+        if feature < 0:
+            return None
+        return (int(feature), int(split_bin), float(left_values[feature, split_bin]),
+                float(right_values[feature, split_bin]))
+
+    @staticmethod
+    def _to_fitted_tree(children, split_of, node_depth, state, n_features, kind) -> FittedTree:
+        """Renumber nodes and leaves in depth-first pre-order, as DecisionTree does."""
+        order: list[int] = []
+        stack = [0]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            if node in children:
+                left, right = children[node]
+                stack.extend((right, left))
+        position = {node: i for i, node in enumerate(order)}
+        n_nodes = len(order)
+        arrays = {name: np.full(n_nodes, -1, dtype=np.int64)
+                  for name in ("feature", "bin", "left", "right", "leaf")}
+        leaf_values = []
+        for node in order:
+            i = position[node]
+            if node in children:
+                arrays["feature"][i], arrays["bin"][i] = split_of[node]
+                arrays["left"][i] = position[children[node][0]]
+                arrays["right"][i] = position[children[node][1]]
+            else:
+                arrays["leaf"][i] = len(leaf_values)
+                leaf_values.append(state.node_value[node])
+        values = np.array(leaf_values, dtype=np.float64)
+        for array in (*arrays.values(), values):
+            array.setflags(write=False)
+        depth = max(node_depth[node] for node in order)
+        return FittedTree(arrays["feature"], arrays["bin"], arrays["left"], arrays["right"],
+                          arrays["leaf"], values, kind, "direct", n_features, depth, None)
+
+
+class EdgeObjective:
+    r"""The edge :math:`\sum_i g_i h(x_i)` of a tree with leaves in {-1, +1}, split by split.
+
+    With ``g = w * y`` this objective makes :class:`DirectTreeBuilder` reproduce
+    ``DecisionTree(criterion="error").fit_binary(codes, y, w)`` split for split: a candidate
+    scores its edge gain :math:`|G_L| + |G_R| - |G|` when that gain is positive, ``-inf``
+    otherwise.  It doubles as the reference example of an efficient objective: one histogram
+    pass per node gives the scores of every (feature, bin).
+
+    Parameters
+    ----------
+    g : array (n_samples,)
+        Signed per-sample weights :math:`g_i = w_i y_i`.
+    min_weight_leaf : float, default 0.0
+        Minimum of :math:`\sum |g_i|` in each child.
+    """
+
+    kind = "binary"
+
+    def __init__(self, g: NDArray[np.float64], min_weight_leaf: float = 0.0) -> None:
+        g = np.asarray(g, dtype=np.float64)
+        if g.ndim != 1 or not np.isfinite(g).all():
+            raise ValueError("g must be a finite 1-D array")
+        self.stats = np.ascontiguousarray(np.column_stack([np.abs(g), g]))
+        self.min_weight_leaf = float(min_weight_leaf)
+
+    def _check(self, codes):
+        if self.stats.shape[0] != codes.shape[0]:
+            raise ValueError(f"g has {self.stats.shape[0]} entries but codes has {codes.shape[0]} rows")
+
+    def split_scores(self, codes, node, state):
+        self._check(codes)
+        hist = _kernels.build_histogram(codes, self.stats, node.samples)
+        cumulative = np.cumsum(hist[:, :N_CANDIDATE_BINS, :2], axis=1)
+        total = hist[0, :, :2].sum(axis=0)
+        left_g = cumulative[:, :, 1]
+        right_g = total[1] - left_g
+        parent = abs(total[1])
+        score_left, score_right = np.abs(left_g), np.abs(right_g)
+        gain = score_left + score_right - parent
+        ok = ((gain > _kernels.TIE_RTOL * parent)
+              & (cumulative[:, :, 0] >= self.min_weight_leaf)
+              & (total[0] - cumulative[:, :, 0] >= self.min_weight_leaf))
+        scores = np.where(ok, gain, -np.inf)
+        return scores, np.where(left_g >= 0, 1.0, -1.0), np.where(right_g >= 0, 1.0, -1.0)
+
+    def leaf_value(self, codes, node, state):
+        self._check(codes)
+        return 1.0 if self.stats[node.samples, 1].sum() >= 0 else -1.0

@@ -1,0 +1,470 @@
+r"""Histogram decision stumps and depth-k trees on binned features.
+
+:class:`DecisionTree` is the weak learner of every stage-wise and column-generation booster in
+the project.  It is configured once (depth, criterion, leaf constraints) and fitted many times
+on the same ``uint8`` codes (from :class:`~marginboost.weak.BinMapper`) with new weights; each
+fit returns an immutable, picklable :class:`FittedTree`.
+
+Criteria
+--------
+``"error"``
+    Binary labels :math:`y_i \in \{-1,+1\}`, weights :math:`w_i` (possibly negative).  The tree
+    maximizes the edge :math:`\sum_i w_i y_i h(x_i)` over trees with leaves in
+    :math:`\{-1,+1\}`, one split at a time; with non-negative weights this minimizes the
+    weighted training error :math:`\sum_i w_i [h(x_i) \ne y_i]` (AdaBoost's weak learner,
+    Freund & Schapire 1997; the gradient weak learner of AnyBoost, Mason et al. 1999, eq. (4)
+    with :math:`g_i = w_i y_i`).  Leaf value: the sign of the leaf's :math:`\sum w_i y_i`
+    (+1 when it is zero).  A node is split only if the edge strictly increases.
+``"gini"``, ``"entropy"``
+    Weighted impurity decrease exactly as scikit-learn's ``DecisionTreeClassifier``:
+    a node is split while it is impure and a split satisfying the leaf constraints exists, even
+    when the best decrease is zero.  Binary leaves predict the weighted majority (+1 on ties),
+    multi-class leaves the class with the largest weight (lowest index on ties).
+``"squared_error"``
+    Weighted least squares (``fit_regression``, ``fit_vector``): leaves are weighted means; the
+    split maximizes :math:`\sum_{\text{children}} \lVert S\rVert^2 / W` as scikit-learn's
+    ``DecisionTreeRegressor`` (split while the targets of a node are not constant).
+``"multiclass_error"``
+    A weight :math:`W_{ik} \ge 0` per (sample, class); the tree maximizes
+    :math:`\sum_i \sum_k W_{ik} [h(x_i) = k]` (AdaBoost.M1/SAMME with :math:`W_{ik} = w_i
+    [y_i = k]`, pseudo-loss style weights otherwise).  Split only on a strict increase.
+
+Ties between equally good splits (within a relative ``1e-10``) go to the lowest feature index,
+then to the lowest bin; a split is reported at the lowest bin that produces its partition of
+the node.  Growth is depth-first; for each split the histogram of the child with fewer samples
+is built and the other child's is the parent's minus it.  Children at the maximum depth need
+no histogram (nor a partition of the samples): their sums come from the parent's histogram.
+Purity (which stops the impurity criteria) is decided from the node's samples, never from
+subtracted histograms, whose rounding errors could make a pure node look impure.
+
+Performance (two cores, after JIT compilation): a stump on 100,000 x 50 codes takes about
+3 ms, a depth-3 tree on 48,842 x 100 about 6 ms (random 255-bin codes; the one-hot Adult data
+is similar).  The cost is dominated by one pass over the samples per level.
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _kernels
+from .binning import BinMapper, check_codes
+
+__all__ = ["DecisionTree", "FittedTree", "CRITERIA"]
+
+CRITERIA = {
+    "error": _kernels.ERROR,
+    "gini": _kernels.GINI,
+    "entropy": _kernels.ENTROPY,
+    "squared_error": _kernels.SQUARED_ERROR,
+    "multiclass_error": _kernels.MULTICLASS_ERROR,
+}
+_BINARY_CRITERIA = ("error", "gini", "entropy")
+_MULTICLASS_CRITERIA = ("gini", "entropy", "multiclass_error")
+
+
+@dataclass(frozen=True, eq=False)
+class FittedTree:
+    """An immutable fitted tree: node arrays plus leaf values.
+
+    Internal node ``i`` sends a sample left when ``codes[:, node_feature[i]] <= node_bin[i]``.
+    ``node_leaf[i]`` is the leaf index of node ``i`` (``-1`` for internal nodes).
+
+    Attributes
+    ----------
+    leaf_values_ : ndarray, shape (n_leaves,) or (n_leaves, K)
+        Prediction of each leaf (vector-valued for ``kind == "vector"``).
+    leaf_statistics_ : ndarray, shape (n_leaves, n_channels)
+        Sums of the fitting statistics in each leaf: ``[|w|, w y]`` for ``"error"``, class
+        weights for ``"gini"``/``"entropy"``/``"multiclass_error"`` (binary: ``[w_-, w_+]``),
+        ``[w, w t_1, ..]`` for ``"squared_error"``.  ``None`` after :meth:`with_leaf_values`.
+    kind : {"binary", "regression", "multiclass", "vector"}
+    criterion : str
+    n_features_in_ : int
+    depth_ : int
+    """
+
+    node_feature: NDArray[np.int64]
+    node_bin: NDArray[np.int64]
+    node_left: NDArray[np.int64]
+    node_right: NDArray[np.int64]
+    node_leaf: NDArray[np.int64]
+    leaf_values_: NDArray[np.float64]
+    kind: str
+    criterion: str
+    n_features_in_: int
+    depth_: int
+    leaf_statistics_: NDArray[np.float64] | None = field(default=None, repr=False)
+
+    @property
+    def n_leaves_(self) -> int:
+        """Number of leaves."""
+        return int(self.leaf_values_.shape[0])
+
+    @property
+    def n_nodes_(self) -> int:
+        """Number of nodes (internal and leaves)."""
+        return int(self.node_leaf.shape[0])
+
+    def apply(self, codes: ArrayLike) -> NDArray[np.int64]:
+        """Leaf index (``0..n_leaves_-1``) of every sample of ``codes``."""
+        codes = check_codes(codes, self.n_features_in_)
+        return _kernels.apply_tree(codes, self.node_feature, self.node_bin, self.node_left,
+                                   self.node_right, self.node_leaf)
+
+    def predict(self, codes: ArrayLike) -> NDArray[np.float64]:
+        """Leaf value of every sample: +-1 (binary), real (regression), class index (multi-class)."""
+        if self.leaf_values_.ndim != 1:
+            raise ValueError("this tree has vector-valued leaves; use predict_vector")
+        return self.leaf_values_[self.apply(codes)]
+
+    def predict_vector(self, codes: ArrayLike) -> NDArray[np.float64]:
+        """Leaf vector of every sample, shape (n_samples, K), for vector-valued leaves."""
+        if self.leaf_values_.ndim != 2:
+            raise ValueError("this tree has scalar leaves; use predict")
+        return self.leaf_values_[self.apply(codes)]
+
+    def with_leaf_values(self, values: ArrayLike) -> FittedTree:
+        """The same splits with other leaf values (shape (n_leaves,) or (n_leaves, K)).
+
+        A 1-D ``values`` gives a tree whose :meth:`predict` returns them; a 2-D one gives a
+        vector-valued tree (``kind == "vector"``).
+        """
+        values = np.array(values, dtype=np.float64)
+        if values.ndim not in (1, 2) or values.shape[0] != self.n_leaves_:
+            raise ValueError(
+                f"values must have shape ({self.n_leaves_},) or ({self.n_leaves_}, K); "
+                f"got {values.shape}"
+            )
+        if not np.isfinite(values).all():
+            raise ValueError("leaf values must be finite")
+        values.setflags(write=False)
+        if values.ndim == 2:
+            kind = "vector"
+        elif self.kind == "vector":
+            kind = "regression"
+        else:
+            kind = self.kind
+        return FittedTree(self.node_feature, self.node_bin, self.node_left, self.node_right,
+                          self.node_leaf, values, kind, self.criterion, self.n_features_in_,
+                          self.depth_, None)
+
+    def splits(self) -> list[tuple[int, int]]:
+        """``(feature, bin)`` of the internal nodes in depth-first (pre-)order."""
+        result: list[tuple[int, int]] = []
+        stack = [0]
+        while stack:
+            node = stack.pop()
+            if self.node_leaf[node] < 0:
+                result.append((int(self.node_feature[node]), int(self.node_bin[node])))
+                stack.extend((int(self.node_right[node]), int(self.node_left[node])))
+        return result
+
+    def describe(self, mapper: BinMapper | None = None,
+                 feature_names: list[str] | None = None) -> str:
+        """Human-readable splits, with raw thresholds when ``mapper`` is given."""
+        lines: list[str] = []
+
+        def name(feature: int) -> str:
+            return feature_names[feature] if feature_names is not None else f"x[{feature}]"
+
+        def condition(node: int) -> str:
+            feature, bin_index = int(self.node_feature[node]), int(self.node_bin[node])
+            if mapper is not None:
+                return f"{name(feature)} <= {mapper.threshold(feature, bin_index):.6g}"
+            return f"code({name(feature)}) <= {bin_index}"
+
+        def value(leaf: int) -> str:
+            v = self.leaf_values_[leaf]
+            return np.array2string(v, precision=4) if np.ndim(v) else f"{float(v):.6g}"
+
+        def visit(node: int, indent: str) -> None:
+            leaf = int(self.node_leaf[node])
+            if leaf >= 0:
+                lines.append(f"{indent}leaf {leaf}: {value(leaf)}")
+                return
+            lines.append(f"{indent}if {condition(node)}:")
+            visit(int(self.node_left[node]), indent + "    ")
+            lines.append(f"{indent}else:")
+            visit(int(self.node_right[node]), indent + "    ")
+
+        visit(0, "")
+        return "\n".join(lines)
+
+
+class DecisionTree:
+    """Histogram decision tree on binned features (``max_depth=1`` is a decision stump).
+
+    Parameters
+    ----------
+    max_depth : int, default 1
+        Maximum depth (1 to 16).
+    criterion : {"error", "gini", "entropy", "squared_error", "multiclass_error"}
+        Split criterion (see the module docstring).
+    min_samples_leaf : int, default 1
+        Minimum number of samples in each leaf.
+    min_weight_leaf : float, default 0.0
+        Minimum total weight in each leaf (``|w|`` for ``"error"``, the sample weight for
+        ``"squared_error"``, the sum of class weights otherwise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.asfortranarray(np.array([[0], [1], [2], [3]], dtype=np.uint8))
+    >>> tree = DecisionTree(max_depth=1).fit_binary(codes, np.array([-1, -1, 1, 1]))
+    >>> tree.predict(codes)
+    array([-1., -1.,  1.,  1.])
+    """
+
+    def __init__(self, max_depth: int = 1, criterion: str = "error", min_samples_leaf: int = 1,
+                 min_weight_leaf: float = 0.0) -> None:
+        self.max_depth = max_depth
+        self.criterion = criterion
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_leaf = min_weight_leaf
+
+    def __repr__(self) -> str:
+        return (f"DecisionTree(max_depth={self.max_depth}, criterion={self.criterion!r}, "
+                f"min_samples_leaf={self.min_samples_leaf}, min_weight_leaf={self.min_weight_leaf})")
+
+    # ------------------------------------------------------------------ parameter checks
+    def _check_params(self, allowed: tuple[str, ...], method: str) -> None:
+        depth = self.max_depth
+        if not isinstance(depth, numbers.Integral) or isinstance(depth, bool) or not 1 <= depth <= 16:
+            raise ValueError(f"max_depth must be an integer in [1, 16]; got {depth!r}")
+        if self.criterion not in allowed:
+            raise ValueError(f"{method} supports criterion in {allowed}; got {self.criterion!r}")
+        msl = self.min_samples_leaf
+        if not isinstance(msl, numbers.Integral) or isinstance(msl, bool) or msl < 1:
+            raise ValueError(f"min_samples_leaf must be an integer >= 1; got {msl!r}")
+        mwl = self.min_weight_leaf
+        if not isinstance(mwl, numbers.Real) or not np.isfinite(mwl) or mwl < 0:
+            raise ValueError(f"min_weight_leaf must be a finite number >= 0; got {mwl!r}")
+
+    # ------------------------------------------------------------------ public fit methods
+    def fit_binary(self, codes: ArrayLike, y: ArrayLike,
+                   sample_weight: ArrayLike | None = None) -> FittedTree:
+        """Fit to labels ``y`` in {-1, +1} with ``sample_weight`` (signed for ``"error"``).
+
+        Returns a :class:`FittedTree` whose leaves are -1 or +1.
+        """
+        self._check_params(_BINARY_CRITERIA, "fit_binary")
+        codes = check_codes(codes)
+        n = codes.shape[0]
+        y = _check_vector(y, n, "y")
+        if (np.abs(y) != 1.0).any():
+            bad = y[np.abs(y) != 1.0][0]
+            raise ValueError(f"y must contain only -1 and +1; found {bad!r}")
+        weight = _check_weight(sample_weight, n, allow_negative=self.criterion == "error")
+        if self.criterion == "error":
+            stats = np.empty((n, 2))
+            stats[:, 0] = np.abs(weight)
+            stats[:, 1] = weight * y
+        else:
+            stats = np.zeros((n, 2))
+            stats[:, 0] = np.where(y < 0, weight, 0.0)
+            stats[:, 1] = np.where(y > 0, weight, 0.0)
+        return self._grow(codes, stats, "binary")
+
+    def fit_regression(self, codes: ArrayLike, target: ArrayLike,
+                       sample_weight: ArrayLike | None = None) -> FittedTree:
+        """Weighted least-squares fit to real ``target`` (criterion ``"squared_error"``)."""
+        self._check_params(("squared_error",), "fit_regression")
+        codes = check_codes(codes)
+        n = codes.shape[0]
+        target = _check_vector(target, n, "target")
+        weight = _check_weight(sample_weight, n, allow_negative=False)
+        stats = np.empty((n, 2))
+        stats[:, 0] = weight
+        stats[:, 1] = weight * target
+        return self._grow(codes, stats, "regression")
+
+    def fit_vector(self, codes: ArrayLike, targets: ArrayLike,
+                   sample_weight: ArrayLike | None = None) -> FittedTree:
+        """Weighted least squares to vector ``targets`` (n, K); leaves are weighted mean K-vectors.
+
+        The split maximizes the decrease of :math:`\\sum_i w_i \\lVert t_i - v_{leaf(i)}\\rVert^2`
+        (scikit-learn's multi-output ``squared_error`` up to a factor ``1/K``).
+        """
+        self._check_params(("squared_error",), "fit_vector")
+        codes = check_codes(codes)
+        n = codes.shape[0]
+        targets = _check_matrix(targets, n, "targets")
+        weight = _check_weight(sample_weight, n, allow_negative=False)
+        stats = np.empty((n, targets.shape[1] + 1))
+        stats[:, 0] = weight
+        stats[:, 1:] = weight[:, None] * targets
+        return self._grow(codes, stats, "vector")
+
+    def fit_multiclass(self, codes: ArrayLike, y: ArrayLike,
+                       class_weight: ArrayLike | None = None) -> FittedTree:
+        """Fit a K-class tree; leaves predict a class index (as float).
+
+        Parameters
+        ----------
+        codes : uint8 array (n, d)
+        y : int array (n,)
+            Class indices in ``0..K-1``.
+        class_weight : array (n, K) or (n,), optional
+            Non-negative weight of each (sample, class) pair.  A 1-D array is a weight per
+            sample on its own class (``W_ik = w_i [y_i = k]``); ``None`` means unit weights.
+            ``K`` is ``class_weight.shape[1]`` when 2-D, else ``max(y) + 1``.
+        """
+        self._check_params(_MULTICLASS_CRITERIA, "fit_multiclass")
+        codes = check_codes(codes)
+        n = codes.shape[0]
+        y = _check_vector(y, n, "y")
+        if (y < 0).any() or (y != np.round(y)).any():
+            raise ValueError("y must contain class indices 0..K-1 (non-negative integers)")
+        y_int = y.astype(np.int64)
+        if class_weight is not None and np.ndim(class_weight) == 2:
+            stats = _check_matrix(class_weight, n, "class_weight")
+            if (stats < 0).any():
+                raise ValueError("class_weight must be non-negative")
+            if y_int.max() >= stats.shape[1]:
+                raise ValueError(
+                    f"y contains class {int(y_int.max())} but class_weight has {stats.shape[1]} columns"
+                )
+            if stats.sum() <= 0:
+                raise ValueError("class_weight is all zero")
+            stats = np.ascontiguousarray(stats)
+        else:
+            weight = _check_weight(class_weight, n, allow_negative=False)
+            n_classes = max(int(y_int.max()) + 1, 2)
+            stats = np.zeros((n, n_classes))
+            stats[np.arange(n), y_int] = weight
+        return self._grow(codes, stats, "multiclass")
+
+    # ------------------------------------------------------------------ growth
+    def _grow(self, codes: NDArray[np.uint8], stats: NDArray[np.float64], kind: str) -> FittedTree:
+        criterion = CRITERIA[self.criterion]
+        min_samples_leaf = int(self.min_samples_leaf)
+        min_weight_leaf = float(self.min_weight_leaf)
+        splits_only_on_gain = self.criterion in ("error", "multiclass_error")
+        n = codes.shape[0]
+        n_channels = stats.shape[1]
+        all_samples = np.arange(n, dtype=np.int64)
+        root_hist = _kernels.build_histogram(codes, stats)
+
+        node_feature: list[int] = []
+        node_bin: list[int] = []
+        node_left: list[int] = []
+        node_right: list[int] = []
+        node_leaf: list[int] = []
+        leaf_sums: list[NDArray[np.float64]] = []
+        max_depth_reached = 0
+
+        def new_node() -> int:
+            for array in (node_feature, node_bin, node_left, node_right, node_leaf):
+                array.append(-1)
+            return len(node_leaf) - 1
+
+        def make_leaf(node: int, sums: NDArray[np.float64], depth: int) -> None:
+            nonlocal max_depth_reached
+            node_leaf[node] = len(leaf_sums)
+            leaf_sums.append(sums[:n_channels])
+            max_depth_reached = max(max_depth_reached, depth)
+
+        # Stack items: (node, sample indices, histogram, depth).  Children at the maximum
+        # depth are leaves: their sums come from the parent histogram, without a partition.
+        stack = [(new_node(), all_samples, root_hist, 0)]
+        while stack:
+            node, samples, hist, depth = stack.pop()
+            split = None
+            if depth < self.max_depth and samples.shape[0] >= 2 * min_samples_leaf:
+                if splits_only_on_gain or not self._is_pure(stats, samples):
+                    feature, split_bin, gain, parent_score, n_left = _kernels.find_best_split(
+                        hist, criterion, min_samples_leaf, min_weight_leaf)
+                    if feature >= 0 and (not splits_only_on_gain
+                                         or gain > _kernels.TIE_RTOL * abs(parent_score)):
+                        split = feature, split_bin, n_left
+            if split is None:
+                make_leaf(node, hist[0].sum(axis=0), depth)
+                continue
+            feature, split_bin, n_left = split
+            left_node, right_node = new_node(), new_node()
+            node_feature[node], node_bin[node] = feature, split_bin
+            node_left[node], node_right[node] = left_node, right_node
+            if depth + 1 == self.max_depth:
+                left_sums = hist[feature, :split_bin + 1].sum(axis=0)
+                make_leaf(left_node, left_sums, depth + 1)
+                make_leaf(right_node, hist[0].sum(axis=0) - left_sums, depth + 1)
+                continue
+            left_samples, right_samples = _kernels.partition(codes, samples, feature, split_bin,
+                                                             n_left)
+            if n_left <= samples.shape[0] - n_left:
+                left_hist = _kernels.build_histogram(codes, stats, left_samples)
+                right_hist = hist - left_hist
+            else:
+                right_hist = _kernels.build_histogram(codes, stats, right_samples)
+                left_hist = hist - right_hist
+            # Right pushed first so the left subtree is numbered first (depth-first pre-order).
+            stack.append((right_node, right_samples, right_hist, depth + 1))
+            stack.append((left_node, left_samples, left_hist, depth + 1))
+
+        statistics = np.array(leaf_sums)
+        values = _leaf_values(statistics, self.criterion, kind)
+        arrays = [np.array(a, dtype=np.int64) for a in
+                  (node_feature, node_bin, node_left, node_right, node_leaf)]
+        for array in (*arrays, values, statistics):
+            array.setflags(write=False)
+        return FittedTree(*arrays, values, kind, self.criterion, codes.shape[1],
+                          max_depth_reached, statistics)
+
+    def _is_pure(self, stats: NDArray[np.float64], samples: NDArray[np.int64]) -> bool:
+        """Whether a node cannot be improved (impurity criteria only)."""
+        return bool(_kernels.node_is_pure(stats, samples, CRITERIA[self.criterion]))
+
+
+def _leaf_values(statistics: NDArray[np.float64], criterion: str, kind: str) -> NDArray[np.float64]:
+    if kind == "binary":
+        if criterion == "error":
+            return np.where(statistics[:, 1] >= 0, 1.0, -1.0)
+        return np.where(statistics[:, 1] >= statistics[:, 0], 1.0, -1.0)
+    if kind == "multiclass":
+        return np.argmax(statistics, axis=1).astype(np.float64)
+    weight = statistics[:, :1]
+    safe = np.where(weight > 0, weight, 1.0)
+    means = np.where(weight > 0, statistics[:, 1:] / safe, 0.0)
+    return means[:, 0].copy() if kind == "regression" else means
+
+
+def _check_vector(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric: {exc}") from exc
+    if array.ndim != 1 or array.shape[0] != n:
+        raise ValueError(f"{name} must have shape ({n},) to match codes; got {array.shape}")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} contains NaN or inf (first at index "
+                         f"{int(np.flatnonzero(~np.isfinite(array))[0])})")
+    return array
+
+
+def _check_matrix(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric: {exc}") from exc
+    if array.ndim != 2 or array.shape[0] != n or array.shape[1] < 1:
+        raise ValueError(f"{name} must have shape ({n}, K) to match codes; got {array.shape}")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} contains NaN or inf")
+    return array
+
+
+def _check_weight(sample_weight: ArrayLike | None, n: int, allow_negative: bool) -> NDArray[np.float64]:
+    if sample_weight is None:
+        return np.ones(n)
+    weight = _check_vector(sample_weight, n, "sample_weight")
+    if not allow_negative and (weight < 0).any():
+        raise ValueError(
+            f"sample_weight must be non-negative for this criterion; found "
+            f"{weight[weight < 0][0]!r} at index {int(np.flatnonzero(weight < 0)[0])}"
+        )
+    if not (weight != 0).any():
+        raise ValueError("sample_weight is all zero")
+    return weight

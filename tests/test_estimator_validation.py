@@ -1,0 +1,117 @@
+"""scikit-learn conventions and input validation of the stage-wise estimators."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from marginboost.boosting import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost,
+                                  MadaBoost, RealAdaBoost)
+
+ESTIMATORS = [AdaBoost(n_estimators=5), ArcGv(n_estimators=5), ArcX4(n_estimators=5),
+              RealAdaBoost(n_estimators=5), LogitBoost(n_estimators=5), DoomII(n_estimators=5),
+              DoomII(n_estimators=5, sampling="reweight"),
+              L2Boost(n_estimators=5), MadaBoost(n_estimators=5),
+              AnyBoost(cost="logistic", step="newton", n_estimators=5)]
+
+
+def expected_failures(estimator):
+    """Checks that fail by design (array-API checks skip themselves without SCIPY_ARRAY_API)."""
+    if isinstance(estimator, RealAdaBoost) and estimator.smoothing is None:
+        return {"check_sample_weight_equivalence_on_dense_data":
+                "the default smoothing 1/(2m) depends on the number of rows m, so repeating a "
+                "row is not the same as doubling its weight"}
+    if isinstance(estimator, DoomII) and estimator.sampling == "resample":
+        return {"check_sample_weight_equivalence_on_dense_data":
+                "boosting by resampling draws m rows from the weights; with repeated rows m "
+                "changes, so the random draws (and the fitted stumps) differ"}
+    return {}
+
+
+# The estimators are binary: their tag classifier_tags.multi_class is False, so scikit-learn
+# runs its classifier checks on binary data and checks the "Only binary classification is
+# supported" error.
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failures)
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def data(n=30, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X, np.where(X[:, 0] > 0, "yes", "no")
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_three_classes_are_refused_with_a_pointer_to_multiclass_boosters(estimator):
+    X, _ = data()
+    y = np.arange(30) % 3
+    name = type(estimator).__name__
+    with pytest.raises(ValueError, match=f"y has 3 classes; {name} is binary, use a multi-class"):
+        clone(estimator).fit(X, y)
+
+
+@pytest.mark.parametrize("bad, message", [
+    (lambda X, y: (X, np.full(30, "yes")), "only one class"),
+    (lambda X, y: (np.where(np.arange(90).reshape(30, 3) == 4, np.nan, X), y), "NaN"),
+    (lambda X, y: (np.where(np.arange(90).reshape(30, 3) == 4, np.inf, X), y), "infinity"),
+    (lambda X, y: (X[:29], y), "inconsistent numbers of samples"),
+])
+def test_bad_training_data(bad, message):
+    X, y = data()
+    X_bad, y_bad = bad(X, y)
+    with pytest.raises(ValueError, match=message):
+        AdaBoost().fit(X_bad, y_bad)
+
+
+@pytest.mark.parametrize("weights, message", [
+    (np.ones(29), r"sample_weight.shape == \(29,\), expected \(30,\)"),
+    (-np.ones(30), "Negative values in data passed to `sample_weight`"),
+    (np.zeros(30), "at least one non-zero"),
+    (np.r_[np.nan, np.ones(29)], "NaN"),
+])
+def test_bad_sample_weight(weights, message):
+    X, y = data()
+    with pytest.raises(ValueError, match=message):
+        AdaBoost().fit(X, y, sample_weight=weights)
+
+
+@pytest.mark.parametrize("estimator, message", [
+    (AdaBoost(n_estimators=0), "n_estimators must be an integer >= 1"),
+    (AdaBoost(max_depth=0), "max_depth must be an integer >= 1"),
+    (AdaBoost(tol=-1.0), "tol must lie in"),
+    (AdaBoost(validation_fraction=1.0), "validation_fraction must be < 1"),
+    (AnyBoost(step="gradient"), "step must be one of"),
+    (AnyBoost(cost="cubic"), "unknown loss 'cubic'"),
+    (AnyBoost(normalization="l2"), "normalization must be 'none' or 'convex'"),
+    (AnyBoost(cost="exponential", step="lipschitz"), "needs a cost whose derivative is Lipschitz"),
+    (ArcX4(variant="x5"), "variant must be 'breiman' or 'anyboost'"),
+    (L2Boost(form="tree"), "form must be 'classifier' or 'regression'"),
+    (DoomII(step_size=0.0), "step_size must lie in"),
+    (RealAdaBoost(smoothing=-1.0), "smoothing must lie in"),
+])
+def test_bad_parameters_are_named(estimator, message):
+    X, y = data()
+    with pytest.raises(ValueError, match=message):
+        estimator.fit(X, y)
+
+
+def test_labels_are_mapped_through_classes_and_checked_in_margins():
+    X, y = data()
+    model = AdaBoost(n_estimators=10).fit(X, y)
+    np.testing.assert_array_equal(model.classes_, ["no", "yes"])
+    assert set(model.predict(X)) <= {"no", "yes"}
+    margins = model.margins(X, y)
+    signed = np.where(y == "yes", 1.0, -1.0)
+    np.testing.assert_allclose(margins, signed * model.decision_function(X) / model.alphas_.sum())
+    with pytest.raises(ValueError, match="not seen in fit"):
+        model.margins(X, np.where(y == "yes", "maybe", "no"))
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X[:, :2])
+
+
+def test_validation_data_must_come_in_pairs():
+    X, y = data()
+    with pytest.raises(ValueError, match="pass both X_val and y_val"):
+        AdaBoost().fit(X, y, X_val=X)
