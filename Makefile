@@ -4,7 +4,7 @@
 
 PYTHON  ?= python3
 VENV    ?= .venv
-PROFILE ?= quick
+PROFILE ?= full
 BIN      = $(VENV)/bin
 STAMP    = $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/_build/numba-cache

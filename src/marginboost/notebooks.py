@@ -183,7 +183,7 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
     from nbclient import NotebookClient
 
     nb = _read_as_notebook(source.path)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(source.path.parent)}})
     saved_env = _enter_kernel_environment()
     try:
@@ -191,6 +191,10 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
     finally:
         os.environ.clear()
         os.environ.update(saved_env)
+    # Stable cell ids (jupytext draws random ones), so that a refresh without a change of the
+    # source or the outputs leaves the committed file byte-identical.
+    for index, cell in enumerate(nb.cells):
+        cell.id = f"cell-{index:03d}"
     nbformat.write(nb, source.paired_ipynb)
     return source.paired_ipynb
 

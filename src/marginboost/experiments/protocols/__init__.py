@@ -6,6 +6,7 @@ cell from its spec, for :func:`marginboost.experiments.run_grid`.
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 
 from ..._paths import results_dir
@@ -13,7 +14,18 @@ from ...data import load
 from ..runner import run_grid
 from ..store import ResultStore
 
-__all__ = ["dataset_fingerprint", "run_paper_grid", "paper_store"]
+__all__ = ["dataset_fingerprint", "run_paper_grid", "paper_store", "cell_function"]
+
+#: Papers whose protocols are implemented here (module name = paper id).
+PAPERS = ("anyboost",)
+
+
+def cell_function(paper: str, spec: dict):
+    """The function that computes a stored cell of ``paper`` (used to re-execute records)."""
+    if paper not in PAPERS:
+        raise ValueError(f"no protocols for paper {paper!r}; implemented: {PAPERS}")
+    module = importlib.import_module(f"{__name__}.{paper}")
+    return module.cell_function(spec)
 
 
 def paper_store(paper: str, profile: str) -> ResultStore:

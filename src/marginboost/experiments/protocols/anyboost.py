@@ -233,3 +233,14 @@ def figure3_cell(spec: dict) -> dict:
             sigmoid[lam].append(float(np.mean(1.0 - np.tanh(lam * margins / l1[t - 1]))))
     record["sigmoid_cost"] = {f"{lam:g}": values for lam, values in sigmoid.items()}
     return record
+
+
+def cell_function(spec: dict):
+    """The cell function that computed a stored record of this paper (for re-execution)."""
+    if spec["algorithm"] == "AdaBoost+DoomII":
+        return figure2_cell
+    if spec["protocol"].endswith("split-80-20"):
+        return figure3_cell
+    if spec["algorithm"] in ("AdaBoost", "DoomII"):
+        return figure1_cell
+    raise ValueError(f"no anyboost cell function for the spec {spec!r}")

@@ -1,0 +1,61 @@
+"""Committed full-profile results are evidence: a sample of them is recomputed and must agree.
+
+For every paper with a committed ``data/results/<paper>/store-full``, a random (seeded) sample
+of records is recomputed with the cell function that produced them, from the same spec, and the
+metrics must be equal (to 1e-9: the computations are deterministic, the tolerance only absorbs
+the last bit of floating-point summation order between machines).  Set
+``MARGINBOOST_RESULTS_SAMPLE`` to change the sample size (default 4 per paper) and
+``MARGINBOOST_RESULTS_SEED`` to draw another sample.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from marginboost.experiments import ResultStore
+from marginboost.experiments.protocols import PAPERS, cell_function
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
+SAMPLE = int(os.environ.get("MARGINBOOST_RESULTS_SAMPLE", "4"))
+SEED = int(os.environ.get("MARGINBOOST_RESULTS_SEED", "20261121"))
+
+
+def _sampled_records():
+    params = []
+    for paper in PAPERS:
+        store_dir = ROOT / "data" / "results" / paper / "store-full"
+        if not store_dir.is_dir():
+            continue
+        records = sorted(ResultStore(store_dir), key=lambda r: r["key"])
+        rng = np.random.default_rng(SEED)
+        chosen = rng.choice(len(records), size=min(SAMPLE, len(records)), replace=False)
+        params += [pytest.param(paper, records[i], id=f"{paper}-{records[i]['key'][:10]}")
+                   for i in sorted(chosen)]
+    return params
+
+
+def _assert_same(stored, fresh, path=""):
+    if isinstance(stored, dict):
+        assert set(stored) == set(fresh), f"{path}: keys differ"
+        for key in stored:
+            _assert_same(stored[key], fresh[key], f"{path}.{key}")
+    elif isinstance(stored, list):
+        np.testing.assert_allclose(np.asarray(fresh, dtype=float), np.asarray(stored, dtype=float),
+                                   rtol=1e-9, atol=1e-12, err_msg=path)
+    elif isinstance(stored, (int, float)) and not isinstance(stored, bool):
+        assert fresh == pytest.approx(stored, rel=1e-9, abs=1e-12), path
+    else:
+        assert fresh == stored, path
+
+
+@pytest.mark.skipif(not MIRROR or not Path(MIRROR).is_dir(),
+                    reason="MARGINBOOST_DATA_MIRROR does not point at the data mirror")
+@pytest.mark.parametrize(("paper", "record"), _sampled_records())
+def test_stored_full_profile_cell_reproduces(paper, record):
+    spec = record["spec"]
+    fresh = cell_function(paper, spec)(spec)
+    _assert_same(record["metrics"], fresh)
