@@ -115,9 +115,10 @@ def test_public_estimators_are_importable_from_the_package():
     import marginboost
 
     for name in ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost",
-                 "DoomII", "L2Boost", "MadaBoost"]:
+                 "DoomII", "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG",
+                 "LogitBoostCG", "AdaBoostL1", "AdaBoostQP"]:
         estimator = getattr(marginboost, name)
-        assert hasattr(estimator, "fit") and hasattr(estimator, "staged_decision_function")
+        assert hasattr(estimator, "fit") and hasattr(estimator, "decision_function")
         assert name in marginboost.__all__
     import pytest
 

@@ -26,6 +26,9 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 _ESTIMATORS = {name: "marginboost.boosting.stagewise" for name in (
     "AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII", "L2Boost",
     "MadaBoost")}
+_ESTIMATORS |= {name: "marginboost.boosting.corrective" for name in (
+    "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG")}
+_ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
 
 __all__ = ["__version__", *_ESTIMATORS]
 

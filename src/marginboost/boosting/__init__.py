@@ -2,11 +2,18 @@
 
 * :mod:`~marginboost.boosting.stagewise`: the AnyBoost engine (Mason et al. 1999) and its
   members AdaBoost, Arc-Gv, ARC-x4, RealAdaBoost, LogitBoost, DOOM II, L2Boost and MadaBoost.
+* :mod:`~marginboost.boosting.corrective`: totally-corrective column generation (LPBoost,
+  AdaBoost-CG, LogitBoost-CG, generalized-hinge LPBoost; Shen & Li 2010).
+* :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
 """
 from __future__ import annotations
 
+from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
+                         adaboost_T_heuristic)
+from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost, MadaBoost,
                         RealAdaBoost)
 
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
-           "L2Boost", "MadaBoost"]
+           "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
+           "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic"]

@@ -1,0 +1,441 @@
+r"""Restricted master problems of totally-corrective boosting (Shen & Li 2010, Sec. 3).
+
+Every solver takes the matrix :math:`A_{ij} = y_i h_j(x_i)` of the columns selected so far
+(shape ``(M, J)``) and returns a :class:`MasterSolution`: the primal hypothesis weights ``w``,
+the dual example weights ``u`` (the weights handed to the weak learner next), the dual
+variable ``r`` (the largest edge :math:`\max_j (A^\top u)_j` allowed by the dual constraints)
+and the optimal value.
+
+* :func:`solve_lpboost_dual`: the LP duals (20) (hard margin) and (22) (soft margin,
+  :math:`0 \le u_i \le D`) with HiGHS; ``w`` are the multipliers of the edge constraints.
+* :func:`solve_lpboost_primal`: the primal LPs (19)/(21), used to check strong duality.
+* :func:`solve_simplex_smooth`: a projected accelerated gradient method (FISTA with function
+  restarts and backtracking) for a smooth convex loss over the scaled simplex
+  :math:`\{w \ge 0, \mathbf 1^\top w = 1/T\}`, stopped by the Frank-Wolfe duality gap.  It
+  solves the AdaBoost-:math:`\ell_1` primal (5) (:func:`solve_adaboost_l1`) and the LogitBoost
+  primal (32) (:func:`solve_logitboost`); the duals (15)/(31) follow from the KKT conditions
+  (24)/(33).
+* :func:`solve_hinge_dual`: the generalized-hinge dual (27)/(28) with cvxpy (Clarabel).
+* :func:`solve_adaboost_qp`: AdaBoost-QP (41) with cvxpy (Clarabel).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import linprog
+from scipy.special import expit, logsumexp, softmax
+
+__all__ = ["MasterSolution", "MasterSolverError", "solve_lpboost_dual", "solve_lpboost_primal",
+           "solve_simplex_smooth", "solve_adaboost_l1", "solve_logitboost", "solve_hinge_dual",
+           "solve_adaboost_qp", "project_scaled_simplex"]
+
+FloatArray = NDArray[np.float64]
+
+
+class MasterSolverError(RuntimeError):
+    """A restricted master problem could not be solved (infeasible, unbounded, no convergence)."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+@dataclass
+class MasterSolution:
+    r"""Solution of a restricted master problem.
+
+    Attributes
+    ----------
+    w : ndarray (J,)
+        Primal hypothesis weights (non-negative).
+    u : ndarray (M,)
+        Dual example weights.
+    r : float
+        Dual variable: the edge bound :math:`\max_j (A^\top u)_j` (restricted columns).
+    objective : float
+        Optimal value of the problem the solver states (see each solver).
+    duality_gap : float
+        Certified gap of the restricted problem (0 for the LP/QP solvers, which report their own
+        tolerances through the solver status).
+    iterations : int
+        Solver iterations.
+    """
+
+    w: FloatArray
+    u: FloatArray
+    r: float
+    objective: float
+    duality_gap: float = 0.0
+    iterations: int = 0
+
+
+def _check_matrix(A: FloatArray) -> FloatArray:
+    A = np.asarray(A, dtype=np.float64)
+    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
+        raise ValueError("A must be a non-empty 2-D array (examples x columns); "
+                         f"got shape {A.shape}")
+    if not np.isfinite(A).all():
+        raise ValueError("A contains NaN or inf")
+    return A
+
+
+# ------------------------------------------------------------------------------ LPBoost
+def solve_lpboost_dual(A: FloatArray, D: float | None = None) -> MasterSolution:
+    r"""LPBoost restricted dual, Shen & Li eq. (20) (``D=None``) or eq. (22).
+
+    .. math:: \min_{r,u}\ r \quad\text{s.t.}\quad A^\top u \le r\mathbf 1,\quad
+              \mathbf 1^\top u = 1,\quad 0 \le u_i \le D.
+
+    Solved with HiGHS (``scipy.optimize.linprog``).  The primal weights are the multipliers of
+    the edge constraints: HiGHS reports :math:`\partial\,\mathrm{opt}/\partial b_{ub} \le 0`
+    for a minimisation, so :math:`w = -\text{marginals}` (non-negative, summing to 1).
+
+    Raises
+    ------
+    MasterSolverError
+        When HiGHS does not report an optimum (e.g. infeasible for ``D < 1/M``).
+    """
+    A = _check_matrix(A)
+    M, J = A.shape
+    cost = np.zeros(M + 1)
+    cost[-1] = 1.0
+    A_ub = np.hstack([A.T, -np.ones((J, 1))])
+    A_eq = np.zeros((1, M + 1))
+    A_eq[0, :M] = 1.0
+    upper = np.inf if D is None else float(D)
+    bounds = [(0.0, upper)] * M + [(None, None)]
+    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(J), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
+                  method="highs")
+    if res.status != 0:
+        raise MasterSolverError(f"HiGHS status {res.status}: {res.message}")
+    u = np.clip(res.x[:M], 0.0, None)
+    w = np.clip(-np.asarray(res.ineqlin.marginals, dtype=np.float64), 0.0, None)
+    return MasterSolution(w=w, u=u, r=float(res.x[-1]), objective=float(res.fun),
+                          iterations=int(getattr(res, "nit", 0)))
+
+
+def solve_lpboost_primal(A: FloatArray, D: float | None = None) -> tuple[float, FloatArray]:
+    r"""LPBoost primal, Shen & Li eq. (19) (``D=None``) or eq. (21); returns ``(value, w)``.
+
+    .. math:: \max_{w,\varrho,\xi}\ \varrho - D\mathbf 1^\top\xi \quad\text{s.t.}\quad
+              A w \ge \varrho\mathbf 1 - \xi,\ w \ge 0,\ \mathbf 1^\top w = 1,\ \xi \ge 0.
+    """
+    A = _check_matrix(A)
+    M, J = A.shape
+    soft = D is not None
+    n_xi = M if soft else 0
+    # variables: w (J), rho (1), xi (n_xi); minimise -rho + D sum xi
+    cost = np.zeros(J + 1 + n_xi)
+    cost[J] = -1.0
+    if soft:
+        cost[J + 1:] = float(D)
+    # rho - A w - xi <= 0
+    A_ub = np.hstack([-A, np.ones((M, 1))] + ([-np.eye(M)] if soft else []))
+    A_eq = np.zeros((1, J + 1 + n_xi))
+    A_eq[0, :J] = 1.0
+    bounds = [(0.0, None)] * J + [(None, None)] + [(0.0, None)] * n_xi
+    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(M), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
+                  method="highs")
+    if res.status != 0:
+        raise MasterSolverError(f"HiGHS status {res.status}: {res.message}")
+    return float(-res.fun), np.clip(res.x[:J], 0.0, None)
+
+
+# ------------------------------------------------------------------------------ smooth masters
+def project_scaled_simplex(v: FloatArray, scale: float) -> FloatArray:
+    r"""Euclidean projection of ``v`` onto :math:`\{w \ge 0, \mathbf 1^\top w = s\}`."""
+    v = np.asarray(v, dtype=np.float64)
+    descending = np.sort(v)[::-1]
+    cumulative = np.cumsum(descending) - scale
+    index = np.arange(1, v.size + 1)
+    rho = np.flatnonzero(descending - cumulative / index > 0)[-1]
+    shift = cumulative[rho] / (rho + 1.0)
+    return np.maximum(v - shift, 0.0)
+
+
+def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
+                         n: int, scale: float, w0: FloatArray | None = None, *,
+                         rtol: float = 1e-10, stall_rtol: float = 1e-6, max_iter: int = 50_000,
+                         hessian: Callable[[FloatArray, NDArray[np.intp]], FloatArray]
+                         | None = None,
+                         ) -> tuple[FloatArray, float, float, int]:
+    r"""Minimise a smooth convex function over :math:`\{w \ge 0, \mathbf 1^\top w = s\}`.
+
+    FISTA (Beck & Teboulle 2009) with backtracking on the Lipschitz constant and a function-
+    value restart (O'Donoghue & Candès 2015), warm-started from ``w0``.  Stops when the
+    Frank-Wolfe gap :math:`g^\top w - s\min_j g_j` (an upper bound on
+    :math:`f(w) - \min f`) is at most ``rtol * max(1, |f(w)|)``.  The gap bound is pessimistic:
+    when the objective stops decreasing (no decrease above rounding in 100 iterations, or a
+    plain projected gradient step fails to descend) the point is accepted if the gap is at most
+    ``stall_rtol * max(1, |f(w)|)``.
+
+    With ``hessian(w, S)`` (the Hessian block on the columns ``S``), once the gap is below
+    ``1e-3 * max(1, |f|)`` the iterate is polished by Newton steps on its support (an active-set
+    method, :func:`_newton_polish`), which reaches high accuracy in a few steps; FISTA resumes
+    from the polished point if the gap is still too large.
+
+    Returns
+    -------
+    w, value, gap, iterations
+
+    Raises
+    ------
+    MasterSolverError
+        If the gap is not reached within ``max_iter`` iterations or the values stop being finite.
+    """
+    if w0 is None or np.asarray(w0).size != n:
+        w = np.full(n, scale / n)
+    else:
+        w = project_scaled_simplex(np.asarray(w0, dtype=np.float64), scale)
+    f_w, g_w = value_grad(w)
+    lipschitz = 1.0
+    y, f_y, g_y = w, f_w, g_w
+    momentum = 1.0
+    gap = np.inf
+    reference, last_progress = f_w, 0
+    last_polish = -np.inf
+    for iteration in range(1, max_iter + 1):
+        gap = float(g_w @ w - scale * g_w.min())
+        if not np.isfinite(gap) or not np.isfinite(f_w):
+            raise MasterSolverError(f"non-finite objective or gradient after {iteration} "
+                                    "iterations")
+        if gap <= rtol * max(1.0, abs(f_w)):
+            return w, f_w, gap, iteration
+        if (hessian is not None and gap <= 1e-3 * max(1.0, abs(f_w))
+                and iteration - last_polish >= 20):
+            last_polish = iteration
+            w, f_w, g_w = _newton_polish(value_grad, hessian, w, f_w, g_w, scale,
+                                         rtol * max(1.0, abs(f_w)))
+            y, f_y, g_y, momentum = w, f_w, g_w, 1.0
+            gap = float(g_w @ w - scale * g_w.min())
+            if gap <= rtol * max(1.0, abs(f_w)):
+                return w, f_w, gap, iteration
+        if f_w < reference - 1e-15 * max(1.0, abs(reference)):
+            reference, last_progress = f_w, iteration
+        elif iteration - last_progress >= 100:
+            if gap <= stall_rtol * max(1.0, abs(f_w)):
+                return w, f_w, gap, iteration
+            raise MasterSolverError(f"FISTA stalled at iteration {iteration} with duality gap "
+                                    f"{gap:.3g}")
+        while True:
+            z = project_scaled_simplex(y - g_y / lipschitz, scale)
+            f_z, g_z = value_grad(z)
+            step = z - y
+            bound = f_y + g_y @ step + 0.5 * lipschitz * (step @ step)
+            if f_z <= bound + 1e-14 * max(1.0, abs(f_y)) or lipschitz > 1e16:
+                break
+            lipschitz *= 2.0
+        if f_z > f_w:  # restart: no momentum, retry from the best point
+            if y is w:  # even a plain projected gradient step does not descend
+                if gap <= stall_rtol * max(1.0, abs(f_w)):
+                    return w, f_w, gap, iteration  # stalled at rounding level
+                raise MasterSolverError(f"projected gradient step failed to descend at "
+                                        f"iteration {iteration} (gap {gap:.3g})")
+            momentum = 1.0
+            y, f_y, g_y = w, f_w, g_w
+            continue
+        next_momentum = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * momentum ** 2))
+        y = z + ((momentum - 1.0) / next_momentum) * (z - w)
+        f_y, g_y = value_grad(y)
+        w, f_w, g_w = z, f_z, g_z
+        momentum = next_momentum
+        lipschitz *= 0.9
+    raise MasterSolverError(f"FISTA did not reach the duality gap {rtol:g} in {max_iter} "
+                            f"iterations (gap {gap:.3g})")
+
+
+def _newton_polish(value_grad, hessian, w, f, g, scale, target,  # type: ignore[no-untyped-def]
+                   max_steps=30):
+    r"""Active-set Newton steps on the support of ``w`` (plus the column of smallest gradient).
+
+    Each step solves the equality-constrained Newton system on the support
+    (:math:`\mathbf 1^\top d = 0`), cuts the step where a weight reaches 0 (the column leaves
+    the support) and backtracks (Armijo).  Returns an iterate no worse than the input.
+    """
+    for _ in range(max_steps):
+        if float(g @ w - scale * g.min()) <= target:
+            break
+        support = w > 0
+        support[int(np.argmin(g))] = True
+        S = np.flatnonzero(support)
+        k = S.size
+        system = np.zeros((k + 1, k + 1))
+        block = hessian(w, S)
+        system[:k, :k] = block + 1e-12 * (np.trace(block) / k + 1e-300) * np.eye(k)
+        system[:k, k] = 1.0
+        system[k, :k] = 1.0
+        rhs = np.append(-g[S], 0.0)
+        try:
+            direction = np.linalg.solve(system, rhs)[:k]
+        except np.linalg.LinAlgError:  # singular (e.g. duplicate columns): least squares
+            direction = np.linalg.lstsq(system, rhs, rcond=None)[0][:k]
+        if not np.isfinite(direction).all():
+            break
+        slope = float(g[S] @ direction)
+        if not slope < 0:
+            break
+        shrinking = direction < 0
+        alpha = min(1.0, float(np.min(w[S][shrinking] / -direction[shrinking]))) \
+            if shrinking.any() else 1.0
+        while alpha > 1e-12:
+            trial = w.copy()
+            trial[S] = np.maximum(w[S] + alpha * direction, 0.0)
+            trial *= scale / trial.sum()
+            f_trial, g_trial = value_grad(trial)
+            if f_trial <= f + 1e-4 * alpha * slope:
+                break
+            alpha *= 0.5
+        else:
+            break
+        w, f, g = trial, f_trial, g_trial
+    return w, f, g
+
+
+def _check_T(T: float) -> float:
+    if not (np.isfinite(T) and T > 0):
+        raise ValueError(f"T must be a positive finite number; got {T!r}")
+    return float(T)
+
+
+def solve_adaboost_l1(A: FloatArray, T: float, w0: FloatArray | None = None, *,
+                      rtol: float = 1e-10) -> MasterSolution:
+    r"""AdaBoost-:math:`\ell_1` primal (Shen & Li eq. (5)) and its dual (15).
+
+    .. math:: \min_w\ \log\sum_i \exp(-(A w)_i) \quad\text{s.t.}\quad w \ge 0,\
+              \mathbf 1^\top w = 1/T.
+
+    ``objective`` is the value of (5); ``u = softmax(-A w)`` (KKT (24)); ``r`` is the largest
+    edge :math:`\max_j (A^\top u)_j`, so that :math:`(r, u)` is feasible for (15) and
+    ``duality_gap`` :math:`= r + T\sum_i u_i\log u_i + T\cdot\mathrm{Opt}(5) \ge 0`.
+    """
+    A = _check_matrix(A)
+    T = _check_T(T)
+
+    def value_grad(w: FloatArray) -> tuple[float, FloatArray]:
+        z = -(A @ w)
+        value = float(logsumexp(z))
+        return value, -(A.T @ np.exp(z - value))
+
+    def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
+        u = softmax(-(A @ w))
+        block = A[:, S]
+        edges = block.T @ u
+        return (block.T * u) @ block - np.outer(edges, edges)
+
+    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol,
+                                                   hessian=hessian)
+    u = softmax(-(A @ w))
+    r = float((A.T @ u).max())
+    entropy_term = float(np.sum(u[u > 0] * np.log(u[u > 0])))
+    gap = max(0.0, r + T * entropy_term + T * value)
+    return MasterSolution(w=w, u=u, r=r, objective=value, duality_gap=gap, iterations=iterations)
+
+
+def solve_logitboost(A: FloatArray, T: float, w0: FloatArray | None = None, *,
+                     rtol: float = 1e-10) -> MasterSolution:
+    r"""LogitBoost primal (Shen & Li eq. (32)) and its dual (31).
+
+    .. math:: \min_w\ \sum_i \log(1 + \exp(-(A w)_i)) \quad\text{s.t.}\quad w \ge 0,\
+              \mathbf 1^\top w = 1/T.
+
+    ``u_i = 1/(1 + exp(z_i))`` with ``z = A w`` (KKT (33), not normalised); ``r`` is the largest
+    edge; ``duality_gap`` :math:`= r + T\sum_i[u_i\log u_i + (1-u_i)\log(1-u_i)] + T\cdot
+    \mathrm{Opt}(32) \ge 0`.
+    """
+    A = _check_matrix(A)
+    T = _check_T(T)
+
+    def value_grad(w: FloatArray) -> tuple[float, FloatArray]:
+        z = A @ w
+        return float(np.logaddexp(0.0, -z).sum()), -(A.T @ expit(-z))
+
+    def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
+        p = expit(-(A @ w))
+        block = A[:, S]
+        return (block.T * (p * (1.0 - p))) @ block
+
+    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol,
+                                                   hessian=hessian)
+    z = A @ w
+    u = expit(-z)
+    r = float((A.T @ u).max())
+    # log u = -log(1 + e^{z}) and log(1 - u) = -log(1 + e^{-z})
+    binary_entropy = -(u * np.logaddexp(0.0, z) + (1.0 - u) * np.logaddexp(0.0, -z))
+    gap = max(0.0, r + T * float(binary_entropy.sum()) + T * value)
+    return MasterSolution(w=w, u=u, r=r, objective=value, duality_gap=gap, iterations=iterations)
+
+
+# ------------------------------------------------------------------------------ conic masters
+def _solve_cvxpy(problem, what: str) -> None:  # type: ignore[no-untyped-def]
+    import cvxpy as cp
+
+    try:
+        problem.solve(solver=cp.CLARABEL)
+    except cp.error.SolverError as error:
+        raise MasterSolverError(f"{what}: Clarabel failed ({error})") from error
+    if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+        raise MasterSolverError(f"{what}: Clarabel status {problem.status}")
+
+
+def solve_hinge_dual(A: FloatArray, D: float, p: float = 2.0) -> MasterSolution:
+    r"""Generalized-hinge LPBoost dual (Shen & Li eqs. (27), (28)) with Clarabel.
+
+    .. math:: \min_{r,u}\ r + D^{1-q}(p^{1-q} - p^{-q})\sum_i u_i^q \quad\text{s.t.}\quad
+              A^\top u \le r\mathbf 1,\ u \ge 0,\ \mathbf 1^\top u = 1,\qquad 1/p + 1/q = 1.
+
+    ``w`` are the multipliers of the edge constraints (the primal weights of
+    :math:`\max \varrho - D\sum_i\xi_i^p`); ``objective`` is the common optimal value.
+    """
+    import cvxpy as cp
+
+    A = _check_matrix(A)
+    if not (np.isfinite(D) and D > 0):
+        raise ValueError(f"D must be a positive finite number; got {D!r}")
+    if not (np.isfinite(p) and p > 1):
+        raise ValueError(f"p must be a finite number > 1; got {p!r}")
+    q = p / (p - 1.0)
+    coefficient = D ** (1.0 - q) * (p ** (1.0 - q) - p ** (-q))
+    M = A.shape[0]
+    u, r = cp.Variable(M, nonneg=True), cp.Variable()
+    penalty = cp.sum_squares(u) if p == 2.0 else cp.sum(cp.power(u, q))
+    edges = A.T @ u <= r
+    problem = cp.Problem(cp.Minimize(r + coefficient * penalty), [edges, cp.sum(u) == 1])
+    _solve_cvxpy(problem, "generalized-hinge dual")
+    w = np.clip(np.asarray(edges.dual_value, dtype=np.float64).ravel(), 0.0, None)
+    return MasterSolution(w=w, u=np.clip(np.asarray(u.value).ravel(), 0.0, None), r=float(r.value),
+                          objective=float(problem.value))
+
+
+def solve_adaboost_qp(A: FloatArray, T: float) -> tuple[FloatArray, float]:
+    r"""AdaBoost-QP (Shen & Li eq. (41)) on a fixed pool; returns ``(w, objective)``.
+
+    .. math:: \min_w\ \tfrac12 w^\top C w - T b^\top w \quad\text{s.t.}\quad w \ge 0,\
+              \mathbf 1^\top w = 1,
+
+    with :math:`b = \frac1M\sum_i A_i^\top` (so :math:`b^\top w` is the mean normalized margin)
+    and :math:`C = \frac1M\sum_i (A_i - b^\top)^\top(A_i - b^\top)` (so :math:`w^\top C w` is
+    their population variance).  ``objective`` is the QP value
+    :math:`= -T^2(\bar\varrho/T - \sigma^2/(2T^2))`.  The quadratic form is passed as
+    :math:`\frac1{2M}\lVert(A - \mathbf 1 b^\top) w\rVert^2`, which keeps it PSD exactly.
+    Weights below :math:`10^{-10}` (interior-point residue of inactive columns) are set to 0
+    and the rest renormalised before the value is computed.
+    """
+    import cvxpy as cp
+
+    A = _check_matrix(A)
+    T = _check_T(T)
+    M, J = A.shape
+    b = A.mean(axis=0)
+    centred = A - b
+    w = cp.Variable(J, nonneg=True)
+    objective = 0.5 / M * cp.sum_squares(centred @ w) - T * (b @ w)
+    problem = cp.Problem(cp.Minimize(objective), [cp.sum(w) == 1])
+    _solve_cvxpy(problem, "AdaBoost-QP")
+    weights = np.asarray(w.value, dtype=np.float64)
+    weights[weights < 1e-10] = 0.0  # interior-point residue of inactive columns
+    weights /= weights.sum()
+    value = 0.5 / M * float(np.sum((centred @ weights) ** 2)) - T * float(b @ weights)
+    return weights, value

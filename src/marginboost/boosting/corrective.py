@@ -1,0 +1,361 @@
+r"""Totally-corrective boosting by column generation: LPBoost, AdaBoost-CG, LogitBoost-CG.
+
+Shen & Li (2010), "On the dual formulation of boosting algorithms", IEEE TPAMI 32(12), Sec. 3.7
+(Algorithm 2), and Demiriz, Bennett & Shawe-Taylor (2002) solve a convex problem over the
+non-negative combinations of *all* weak hypotheses through its dual, adding one dual
+constraint (one column of :math:`A_{ij} = y_i h_j(x_i)`) at a time:
+
+1. start from uniform example weights :math:`u_i = 1/M`;
+2. ask the weak learner for :math:`h = \arg\max_h \sum_i u_i y_i h(x_i)` (the most violated
+   dual constraint, eq. (42));
+3. if its edge is below :math:`r + \varepsilon` (``r``: the dual variable of the restricted
+   master, the largest edge it allows) no dual constraint is violated by more than
+   :math:`\varepsilon` and the current combination is optimal up to :math:`\varepsilon`: stop;
+4. otherwise add the column, re-solve the restricted master for :math:`(w, u, r)` (every
+   weight is re-optimised: "totally corrective") and go to 2.
+
+The masters (:mod:`marginboost.boosting._masters`):
+
+* :class:`LPBoost`: hard-margin dual (20) or soft-margin dual (22) (HiGHS);
+* :class:`AdaBoostCG`: the AdaBoost-:math:`\ell_1` primal (5) over
+  :math:`\{w\ge0, \mathbf 1^\top w = 1/T\}`, dual (15), :math:`u = \mathrm{softmax}(-Aw)` (24);
+* :class:`LogitBoostCG`: the LogitBoost primal (32), dual (31), :math:`u_i = 1/(1+e^{(Aw)_i})`;
+* :class:`HingeLPBoost`: the generalized-hinge dual (27)/(28) (Clarabel).
+
+``history_`` holds one entry per iteration (per master solve): ``objective`` (the master's
+optimal value: (20)/(22) min-max edge, (5), (32), or (28)), ``duality_gap`` (certified gap
+of the *full* problem after the iteration, from the edge ``e`` of the next oracle column: the
+restricted dual solution with :math:`r' = \max(r, e)` is feasible for the full dual, so the gap is
+``max(0, e - r)`` for the LPs and :math:`r' + T\,\psi(u) + T\,\mathrm{Opt}` for (15)/(31),
+:math:`\psi` the (binary) negative entropy; exact when the weak learner is an exact oracle, e.g.
+stumps), ``n_active`` (columns with :math:`w_j > 10^{-9}`), ``time`` (seconds since the start of
+``fit``), ``train_error``, ``min_margin`` and ``mean_margin`` (normalized margins of the master's
+combination), and ``edge`` (edge of the column added in that iteration under the example
+weights that selected it).
+
+``staged_decision_function`` yields, after iteration ``t``, the master solution of iteration
+``t`` (the weights are re-optimised every iteration, so the stages are not partial sums of the
+final ``alphas_``).  Failures of a master raise :class:`ColumnGenerationError`.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _masters
+from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+
+__all__ = ["ColumnGenerationBoosting", "LPBoost", "AdaBoostCG", "LogitBoostCG", "HingeLPBoost",
+           "ColumnGenerationError", "adaboost_T_heuristic"]
+
+FloatArray = NDArray[np.float64]
+
+_HISTORY_KEYS = ("objective", "duality_gap", "n_active", "time", "train_error", "min_margin",
+                 "mean_margin", "edge")
+
+#: Hypothesis weights above this count as active.
+ACTIVE_WEIGHT = 1e-9
+
+
+class ColumnGenerationError(RuntimeError):
+    """The restricted master problem failed at some column-generation iteration.
+
+    Attributes
+    ----------
+    iteration : int
+        1-based column-generation iteration (number of columns in the master).
+    status : str
+        The solver's status message.
+    """
+
+    def __init__(self, algorithm: str, iteration: int, status: str) -> None:
+        super().__init__(f"{algorithm}: the restricted master failed at column-generation "
+                         f"iteration {iteration}: {status}")
+        self.iteration = iteration
+        self.status = status
+
+
+class ColumnGenerationBoosting(BinaryBoostingClassifier):
+    """Column-generation loop shared by the totally-corrective estimators (not used directly).
+
+    Subclasses implement ``_check_params(n_samples)`` and ``_solve_master(A, w0)`` returning a
+    :class:`~marginboost.boosting._masters.MasterSolution`, and ``_gap(solution, edge)``.
+    """
+
+    def _check_params(self, n_samples: int) -> None:
+        raise NotImplementedError
+
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
+        raise NotImplementedError
+
+    def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
+        """Duality gap of the full problem certified by the next column's ``edge``."""
+        return max(0.0, edge - solution.r)
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> "ColumnGenerationBoosting":
+        """Run column generation until no dual constraint is violated by more than ``epsilon``.
+
+        Parameters
+        ----------
+        X : array of shape (n_samples, n_features)
+            Training inputs (finite values).
+        y : array of shape (n_samples,)
+            Labels, exactly two distinct values.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ColumnGenerationError
+            When a restricted master cannot be solved (names the iteration and the status).
+        """
+        X, y_signed, _ = self._validate_training_data(X, y, None)
+        n_iterations = check_positive_int(self.n_estimators, "n_estimators")
+        epsilon = check_real(self.epsilon, "epsilon", 0.0, low_inclusive=True)
+        self._check_params(X.shape[0])
+        codes = self._bin(X)
+        learner = self._weak_learner_template("error")
+        M = y_signed.shape[0]
+        u = np.full(M, 1.0 / M)
+        columns: list[FloatArray] = []
+        estimators: list = []
+        stage_weights: list[FloatArray] = []
+        history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
+        tree = learner.fit_binary(codes, y_signed, u)
+        h = tree.predict(codes)
+        edge = float(u @ (y_signed * h))
+        w = None
+        self.stop_reason_ = "n_estimators"
+        self.converged_ = False
+        start = time.perf_counter()
+        for iteration in range(1, n_iterations + 1):
+            estimators.append(tree)
+            columns.append(y_signed * h)
+            A = np.column_stack(columns)
+            w0 = None if w is None else np.append(w, 0.0)
+            try:
+                solution = self._solve_master(A, w0)
+            except _masters.MasterSolverError as error:
+                raise ColumnGenerationError(type(self).__name__, iteration, error.status) from error
+            w, u = solution.w, solution.u
+            stage_weights.append(w.copy())
+            margins = A @ w
+            norm = float(w.sum())
+            history["objective"].append(solution.objective)
+            history["n_active"].append(int(np.count_nonzero(w > ACTIVE_WEIGHT)))
+            history["train_error"].append(float(np.count_nonzero(margins <= 0)) / M)
+            history["min_margin"].append(float(margins.min() / norm))
+            history["mean_margin"].append(float(margins.mean() / norm))
+            history["edge"].append(edge)
+            # the next oracle call also certifies the current solution
+            next_tree = learner.fit_binary(codes, y_signed, np.clip(u, 0.0, None))
+            next_h = next_tree.predict(codes)
+            next_edge = float(u @ (y_signed * next_h))
+            history["duality_gap"].append(self._gap(solution, next_edge))
+            history["time"].append(time.perf_counter() - start)
+            if next_edge < solution.r + epsilon:
+                self.stop_reason_ = "no violated dual constraint"
+                self.converged_ = True
+                break
+            tree, h, edge = next_tree, next_h, next_edge
+        self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
+        self._set_stages(estimators, np.ones(len(estimators)), w)
+        self._stage_weights = stage_weights
+        self.dual_weights_ = u
+        self.n_iterations_ = len(stage_weights)
+        return self
+
+    def staged_decision_function(self, X: ArrayLike) -> Iterator[FloatArray]:
+        """Yield, after each iteration ``t``, the score of the master solution of iteration t."""
+        codes = self._codes(X)
+        predictions = np.column_stack([tree.predict(codes) for tree in self.estimators_])
+        for weights in self._stage_weights:
+            yield predictions[:, :weights.size] @ weights
+
+
+_COMMON_DOC = """
+    n_estimators : int, default=100
+        Maximum number of column-generation iterations (columns).
+    max_depth : int, default=1
+        Depth of the weak decision trees (1 = stumps), ignored when ``estimator`` is given.
+    estimator : weak learner, optional
+        A weak learner with ``fit_binary`` (e.g. ``marginboost.weak.DecisionTree``).
+    max_bins : int, default=255
+        Number of feature bins.
+    epsilon : float, default=1e-5
+        Stop when the next column's edge is below ``r + epsilon`` (Shen & Li use 1e-5).
+    random_state : int, optional
+        Unused (the method is deterministic); kept for a uniform interface.
+
+    Attributes
+    ----------
+    classes_, estimators_, alphas_ (the master's w), history_, mapper_, stop_reason_,
+    converged_ (bool), n_iterations_, dual_weights_ (final u)
+"""
+
+
+class _CGParams(ColumnGenerationBoosting):
+    def _set_common(self, n_estimators: int, max_depth: int, estimator: Any, max_bins: int,
+                    epsilon: float, random_state: int | None) -> None:
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.estimator = estimator
+        self.max_bins = max_bins
+        self.epsilon = epsilon
+        self.random_state = random_state
+
+
+class LPBoost(_CGParams):
+    __doc__ = r"""LPBoost by column generation (Grove & Schuurmans 1998; Demiriz et al. 2002).
+
+    Hard margin (``D`` and ``nu`` both ``None``): maximise the minimum normalized margin, dual
+    (20).  Soft margin: maximise :math:`\varrho - D\sum_i\xi_i`, dual (22) with
+    :math:`0 \le u_i \le D`, equivalently the average of the :math:`1/D` smallest margins;
+    ``nu`` gives :math:`D = 1/(\nu M)`.  ``alphas_`` sum to 1.
+
+    Parameters
+    ----------
+    D : float, optional
+        Upper bound on the example weights; must be at least :math:`1/M` (else the dual is
+        infeasible and :class:`ColumnGenerationError` is raised).
+    nu : float in (0, 1], optional
+        Alternative to ``D``: :math:`D = 1/(\nu M)`.
+    """ + _COMMON_DOC
+
+    _algorithm_name = "LPBoost"
+
+    def __init__(self, D: float | None = None, nu: float | None = None, *, n_estimators: int = 100,
+                 max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
+                 epsilon: float = 1e-5, random_state: int | None = None) -> None:
+        self.D = D
+        self.nu = nu
+        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+
+    def _check_params(self, n_samples: int) -> None:
+        if self.D is not None and self.nu is not None:
+            raise ValueError(f"give D or nu, not both; got D={self.D!r}, nu={self.nu!r}")
+        if self.nu is not None:
+            self.D_ = 1.0 / (check_real(self.nu, "nu", 0.0, 1.0) * n_samples)
+        elif self.D is not None:
+            self.D_ = check_real(self.D, "D", 0.0)
+        else:
+            self.D_ = None
+
+    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+        return _masters.solve_lpboost_dual(A, self.D_)
+
+
+class AdaBoostCG(_CGParams):
+    __doc__ = r"""AdaBoost-CG (Shen & Li 2010, Algorithm 2): totally-corrective AdaBoost-l1.
+
+    Minimises :math:`\log\sum_i\exp(-y_iF(x_i))` over :math:`F = \sum_j w_jh_j`,
+    :math:`w \ge 0`, :math:`\mathbf 1^\top w = 1/T` (eq. (5)) by column generation on the
+    entropy-regularised dual (15).  The restricted master is solved in the primal with a
+    projected accelerated gradient method warm-started from the previous weights
+    (:func:`~marginboost.boosting._masters.solve_adaboost_l1`); ``u = softmax(-Aw)`` (24).
+
+    Parameters
+    ----------
+    T : float
+        Regularisation: ``alphas_`` sum to ``1/T``.  Shen & Li (Table IV) take
+        ``T = 1 / sum(w)`` of a 1000-round AdaBoost (:func:`adaboost_T_heuristic`).
+    """ + _COMMON_DOC
+
+    _algorithm_name = "AdaBoost-CG"
+
+    def __init__(self, T: float = 0.05, *, n_estimators: int = 100, max_depth: int = 1,
+                 estimator: Any = None, max_bins: int = 255, epsilon: float = 1e-5,
+                 random_state: int | None = None) -> None:
+        self.T = T
+        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+
+    def _check_params(self, n_samples: int) -> None:
+        check_real(self.T, "T", 0.0)
+
+    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+        return _masters.solve_adaboost_l1(A, float(self.T), w0)
+
+    def _gap(self, solution, edge):  # type: ignore[no-untyped-def]
+        return solution.duality_gap + max(0.0, edge - solution.r)
+
+
+class LogitBoostCG(AdaBoostCG):
+    __doc__ = r"""LogitBoost-CG (Shen & Li 2010, Sec. 3.4): totally-corrective LogitBoost.
+
+    Minimises :math:`\sum_i\log(1+\exp(-y_iF(x_i)))` with :math:`w \ge 0`,
+    :math:`\mathbf 1^\top w = 1/T` (eq. (32)); dual (31); example weights
+    :math:`u_i = 1/(1+\exp(y_iF(x_i)))` (33), not normalised.
+
+    Parameters
+    ----------
+    T : float
+        Regularisation: ``alphas_`` sum to ``1/T``.
+    """ + _COMMON_DOC
+
+    _algorithm_name = "LogitBoost-CG"
+
+    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+        return _masters.solve_logitboost(A, float(self.T), w0)
+
+
+class HingeLPBoost(_CGParams):
+    __doc__ = r"""Soft-margin LPBoost with a generalized hinge loss (Shen & Li 2010, eqs. 27-28).
+
+    Maximises :math:`\varrho - D\sum_i\xi_i^p` (``p = 2``: squared hinge) over
+    :math:`\mathbf 1^\top w = 1`, :math:`w \ge 0`, by column generation on the
+    Tsallis-regularised dual (28), solved with Clarabel.
+
+    Parameters
+    ----------
+    D : float, default=1.0
+        Weight of the slack penalty (positive).
+    p : float, default=2.0
+        Exponent of the hinge, ``p > 1``.
+    """ + _COMMON_DOC
+
+    _algorithm_name = "HingeLPBoost"
+
+    def __init__(self, D: float = 1.0, p: float = 2.0, *, n_estimators: int = 100,
+                 max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
+                 epsilon: float = 1e-5, random_state: int | None = None) -> None:
+        self.D = D
+        self.p = p
+        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+
+    def _check_params(self, n_samples: int) -> None:
+        check_real(self.D, "D", 0.0)
+        check_real(self.p, "p", 1.0)
+
+    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+        return _masters.solve_hinge_dual(A, float(self.D), float(self.p))
+
+
+def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
+                         max_depth: int = 1, max_bins: int = 255) -> float:
+    """``T = 1 / sum(w)`` of an ``n_rounds`` AdaBoost run (Shen & Li 2010, Table IV).
+
+    Parameters
+    ----------
+    X, y : arrays
+        Training data (binary labels).
+    n_rounds : int, default=1000
+        AdaBoost rounds (it may stop earlier on a perfect weak learner).
+    max_depth, max_bins : int
+        Weak learner depth and binning, as for :class:`~marginboost.boosting.AdaBoost`.
+
+    Returns
+    -------
+    float
+        The regularisation parameter ``T`` for :class:`AdaBoostCG` and the pool methods.
+    """
+    from .stagewise import AdaBoost
+
+    model = AdaBoost(n_estimators=check_positive_int(n_rounds, "n_rounds"), max_depth=max_depth,
+                     max_bins=max_bins).fit(X, y)
+    return 1.0 / float(np.sum(model.alphas_))

@@ -1,0 +1,164 @@
+r"""Boosting over a fixed pool of weak hypotheses: AdaBoost-:math:`\ell_1` and AdaBoost-QP.
+
+Shen & Li (2010), "On the dual formulation of boosting algorithms", IEEE TPAMI 32(12), solve
+some problems directly on a finite pool :math:`h_1, \dots, h_N` known in advance (Tables II and
+III): with :math:`A_{ij} = y_i h_j(x_i)`,
+
+* :class:`AdaBoostL1`: eq. (5), :math:`\min_w \log\sum_i\exp(-(Aw)_i)` s.t. :math:`w \ge 0`,
+  :math:`\mathbf 1^\top w = 1/T` (solved exactly by
+  :func:`~marginboost.boosting._masters.solve_adaboost_l1`);
+* :class:`AdaBoostQP`: eq. (41), :math:`\min_w \tfrac12 w^\top C w - T b^\top w` s.t.
+  :math:`w \ge 0`, :math:`\mathbf 1^\top w = 1`, i.e. maximise the mean normalized margin over
+  ``T`` minus their variance over :math:`2T^2` (eq. (39)); the solution is stored scaled to
+  :math:`\mathbf 1^\top w = 1/T` like AdaBoost-:math:`\ell_1` (the classifier and the normalized
+  margins do not depend on the scale).
+
+The pool (``pool=``) is either ``"all_stumps"``, every distinct stump on the binned training
+data (:meth:`marginboost.weak.WeakPool.all_stumps`, Table III), or ``"adaboost"``, the
+``n_pool`` stumps chosen by an ``n_pool``-round :class:`~marginboost.boosting.AdaBoost` run
+(Table II uses 1500).  Only hypotheses with a positive weight are kept in ``estimators_``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _masters
+from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+
+__all__ = ["AdaBoostL1", "AdaBoostQP"]
+
+FloatArray = NDArray[np.float64]
+
+_POOLS = ("all_stumps", "adaboost")
+
+
+class _PoolBoosting(BinaryBoostingClassifier):
+    """Fit on a fixed pool: build the pool, solve one problem, keep the used hypotheses."""
+
+    def __init__(self, T: float = 0.05, pool: str = "all_stumps", *, n_pool: int = 1500,
+                 max_bins: int = 255) -> None:
+        self.T = T
+        self.pool = pool
+        self.n_pool = n_pool
+        self.max_bins = max_bins
+
+    def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
+        raise NotImplementedError
+
+    def _build_pool(self, X: FloatArray, y_signed: FloatArray) -> tuple[Any, NDArray[np.uint8]]:
+        from ..weak import WeakPool
+
+        if self.pool == "all_stumps":
+            codes = self._bin(X)
+            return WeakPool.all_stumps(codes), codes
+        from .stagewise import AdaBoost
+
+        n_pool = check_positive_int(self.n_pool, "n_pool")
+        booster = AdaBoost(n_estimators=n_pool, max_depth=1,
+                           max_bins=check_positive_int(self.max_bins, "max_bins", minimum=2))
+        booster.fit(X, y_signed)
+        self.mapper_ = booster.mapper_
+        codes = self.mapper_.transform(X)
+        return WeakPool.from_hypotheses(booster.estimators_, codes), codes
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> "_PoolBoosting":
+        """Build the pool on ``(X, y)`` and solve the problem on it.
+
+        Parameters
+        ----------
+        X : array of shape (n_samples, n_features)
+            Training inputs (finite values).
+        y : array of shape (n_samples,)
+            Labels, exactly two distinct values.
+
+        Returns
+        -------
+        self
+        """
+        X, y_signed, _ = self._validate_training_data(X, y, None)
+        T = check_real(self.T, "T", 0.0)
+        if self.pool not in _POOLS:
+            raise ValueError(f"pool must be one of {_POOLS}; got {self.pool!r}")
+        pool, codes = self._build_pool(X, y_signed)
+        if len(pool) == 0:
+            raise ValueError("the pool is empty: every feature is constant on the training data")
+        A = y_signed[:, None] * np.asarray(pool.matrix(codes), dtype=np.float64)
+        weights, objective = self._solve(A, T)
+        used = np.flatnonzero(weights > 0)
+        self.pool_ = pool
+        self.pool_weights_ = weights
+        self.objective_ = objective
+        self._set_stages([pool.hypothesis(int(j)) for j in used], np.ones(used.size),
+                         weights[used])
+        margins = A @ weights
+        self.history_ = {"objective": np.array([objective]),
+                         "train_error": np.array([np.count_nonzero(margins <= 0) / A.shape[0]]),
+                         "min_margin": np.array([margins.min() / weights.sum()]),
+                         "mean_margin": np.array([margins.mean() / weights.sum()])}
+        return self
+
+
+_POOL_DOC = """
+    pool : {"all_stumps", "adaboost"}, default="all_stumps"
+        All distinct stumps of the training data, or the stumps of an ``n_pool``-round AdaBoost.
+    n_pool : int, default=1500
+        AdaBoost rounds for ``pool="adaboost"``.
+    max_bins : int, default=255
+        Number of feature bins.
+
+    Attributes
+    ----------
+    classes_, estimators_ (hypotheses with positive weight), alphas_ (their weights, summing to
+    1/T), pool_ (the WeakPool), pool_weights_ (weights of all pool columns), objective_,
+    history_ (one entry: objective, train_error, min_margin, mean_margin), mapper_
+"""
+
+
+class AdaBoostL1(_PoolBoosting):
+    __doc__ = r"""AdaBoost-:math:`\ell_1` solved exactly on a fixed pool (Shen & Li 2010, eq. (5)).
+
+    Parameters
+    ----------
+    T : float, default=0.05
+        The weights sum to ``1/T``.""" + _POOL_DOC + """
+    ``objective_`` is the optimal value of (5), :math:`\\log\\sum_i\\exp(-y_iF(x_i))`.
+    """
+
+    _algorithm_name = "AdaBoost-l1"
+
+    def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
+        try:
+            solution = _masters.solve_adaboost_l1(A, T)
+        except _masters.MasterSolverError as error:
+            raise RuntimeError(f"AdaBoostL1: the pool problem (5) failed: {error.status}"
+                               ) from error
+        return solution.w, solution.objective
+
+
+class AdaBoostQP(_PoolBoosting):
+    __doc__ = r"""AdaBoost-QP (Shen & Li 2010, eq. (41)) on a fixed pool.
+
+    Maximises :math:`\bar\varrho/T - \sigma^2/(2T^2)` (mean and population variance of the
+    normalized margins, eq. (39)) over the simplex; ``alphas_`` are the solution scaled by
+    ``1/T``.
+
+    Parameters
+    ----------
+    T : float, default=0.05
+        Trade-off between mean and variance (Shen & Li: 1/10 ... 1/500 by validation).""" \
+        + _POOL_DOC + """
+    ``objective_`` is the QP value (41) at the simplex solution.
+    """
+
+    _algorithm_name = "AdaBoost-QP"
+
+    def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
+        try:
+            weights, value = _masters.solve_adaboost_qp(A, T)
+        except _masters.MasterSolverError as error:
+            raise RuntimeError(f"AdaBoostQP: the pool problem (41) failed: {error.status}"
+                               ) from error
+        return weights / T, value

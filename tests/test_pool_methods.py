@@ -1,0 +1,107 @@
+"""Fixed-pool methods: AdaBoost-l1 solved exactly on a pool and AdaBoost-QP (Shen & Li eq. 41)."""
+from __future__ import annotations
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from marginboost.boosting import AdaBoost
+from marginboost.boosting._masters import solve_adaboost_qp
+from marginboost.boosting.pool import AdaBoostL1, AdaBoostQP
+from marginboost.weak import WeakPool
+
+
+def data(seed=0, n=60, d=3):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] + 0.6 * X[:, 1] ** 2 + 0.3 * rng.normal(size=n) > 0.4, 1, -1)
+    return X, y
+
+
+def pool_matrix(model, X, y):
+    codes = model.mapper_.transform(X)
+    return y[:, None] * np.asarray(model.pool_.matrix(codes), dtype=float)
+
+
+def test_adaboost_l1_on_all_stumps_is_the_exact_pool_optimum():
+    X, y = data()
+    T = 0.05
+    model = AdaBoostL1(T=T).fit(X, y)
+    A = pool_matrix(model, X, y)
+    assert A.shape[1] == len(WeakPool.all_stumps(model.mapper_.transform(X)))
+    w = cp.Variable(A.shape[1], nonneg=True)
+    reference = cp.Problem(cp.Minimize(cp.log_sum_exp(-A @ w)), [cp.sum(w) == 1 / T])
+    reference.solve(solver=cp.CLARABEL)
+    assert abs(model.objective_ - reference.value) <= 1e-6 * abs(reference.value)
+    assert (model.alphas_ > 0).all() and model.alphas_.sum() == pytest.approx(1 / T, rel=1e-12)
+    # the kept hypotheses reproduce the pool combination
+    np.testing.assert_allclose(y * model.decision_function(X), A @ model.pool_weights_,
+                               atol=1e-12)
+
+
+def test_adaboost_qp_solution_is_the_mean_variance_optimum():
+    X, y = data(seed=1)
+    T = 0.1
+    model = AdaBoostQP(T=T).fit(X, y)
+    A = pool_matrix(model, X, y)
+    w = model.pool_weights_ * T  # the simplex solution
+    assert w.sum() == pytest.approx(1.0, abs=1e-12) and (w >= 0).all()
+    assert model.alphas_.sum() == pytest.approx(1 / T, rel=1e-12)
+    margins = A @ w
+    mean, variance = margins.mean(), margins.var()
+    # eq. (41) value = -T^2 (mean/T - var/(2 T^2))
+    assert model.objective_ == pytest.approx(-T ** 2 * (mean / T - variance / (2 * T ** 2)),
+                                             abs=1e-12)
+    # an independent solve (OSQP, explicit covariance matrix) gives the same optimum
+    b = A.mean(axis=0)
+    C = (A - b).T @ (A - b) / A.shape[0]
+    v = cp.Variable(A.shape[1], nonneg=True)
+    reference = cp.Problem(cp.Minimize(0.5 * cp.quad_form(v, cp.psd_wrap(C)) - T * b @ v),
+                           [cp.sum(v) == 1])
+    reference.solve(solver=cp.OSQP, eps_abs=1e-10, eps_rel=1e-10, max_iter=200_000)
+    assert model.objective_ == pytest.approx(reference.value, abs=1e-6)
+    assert np.mean(model.margins(X, y)) == pytest.approx(mean, abs=1e-12)
+
+
+def test_adaboost_qp_on_the_adaboost_pool_beats_adaboosts_own_weights():
+    X, y = data(seed=2)
+    T, n_pool = 0.05, 30
+    model = AdaBoostQP(T=T, pool="adaboost", n_pool=n_pool).fit(X, y)
+    booster = AdaBoost(n_estimators=n_pool).fit(X, y)
+    assert len(model.pool_) == len(booster.estimators_)
+    A = pool_matrix(model, X, y)
+    ada_w = booster.alphas_ / booster.alphas_.sum()  # feasible for (41) on the same pool
+    np.testing.assert_allclose(A @ ada_w, booster.margins(X, y), atol=1e-12)
+    margins = A @ ada_w
+    ada_value = -T ** 2 * (margins.mean() / T - margins.var() / (2 * T ** 2))
+    assert model.objective_ <= ada_value + 1e-9
+    assert model.objective_ == pytest.approx(solve_adaboost_qp(A, T)[1], abs=1e-9)
+
+
+def test_adaboost_l1_on_the_adaboost_pool():
+    X, y = data(seed=3)
+    model = AdaBoostL1(T=0.1, pool="adaboost", n_pool=20).fit(X, y)
+    A = pool_matrix(model, X, y)
+    w = cp.Variable(A.shape[1], nonneg=True)
+    reference = cp.Problem(cp.Minimize(cp.log_sum_exp(-A @ w)), [cp.sum(w) == 10])
+    reference.solve(solver=cp.CLARABEL)
+    assert abs(model.objective_ - reference.value) <= 1e-6 * abs(reference.value)
+
+
+@pytest.mark.parametrize("estimator, message", [
+    (AdaBoostL1(T=0.0), "T must lie in"),
+    (AdaBoostQP(T=-1.0), "T must lie in"),
+    (AdaBoostL1(pool="trees"), "pool must be one of"),
+    (AdaBoostQP(pool="adaboost", n_pool=0), "n_pool must be an integer >= 1"),
+])
+def test_bad_parameters_are_refused(estimator, message):
+    X, y = data()
+    with pytest.raises(ValueError, match=message):
+        estimator.fit(X, y)
+
+
+def test_constant_features_give_an_empty_pool_error():
+    X = np.ones((10, 2))
+    y = np.array([1, -1] * 5)
+    with pytest.raises(ValueError, match="the pool is empty"):
+        AdaBoostL1().fit(X, y)
