@@ -25,6 +25,12 @@ from .conjugates import (
     numeric_conjugate_vector,
 )
 from .entropy import binary_relative_entropy, q_logarithm, shannon_entropy, tsallis_entropy
+from . import pairs_adaboost, pairs_logit, pairs_lpboost, pairs_mcboost
+from ._common import DualitySolverError, VerifyResult
+from .pairs_adaboost import *  # noqa: F401,F403
+from .pairs_logit import *  # noqa: F401,F403
+from .pairs_lpboost import *  # noqa: F401,F403
+from .pairs_mcboost import *  # noqa: F401,F403
 
 __all__ = [
     # conjugates
@@ -32,4 +38,7 @@ __all__ = [
     "check_conjugate", "check_lse_conjugate",
     # entropies
     "shannon_entropy", "binary_relative_entropy", "tsallis_entropy", "q_logarithm",
+    # primal/dual pairs
+    "VerifyResult", "DualitySolverError",
+    *pairs_adaboost.__all__, *pairs_lpboost.__all__, *pairs_logit.__all__, *pairs_mcboost.__all__,
 ]
