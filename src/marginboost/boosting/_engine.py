@@ -5,6 +5,7 @@ See that module for the algorithm, the stopping rules and the recorded history.
 from __future__ import annotations
 
 import time
+from abc import ABCMeta, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ _HISTORY_KEYS = ("train_error", "objective", "edge", "min_margin", "mean_margin"
                  "weight_entropy", "step", "time")
 
 
-class StagewiseBoosting(BinaryBoostingClassifier):
+class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """AnyBoost loop shared by all stage-wise estimators; subclasses supply the hooks."""
 
     #: ``"none"`` (F_{t+1} = F_t + w f), ``"convex"`` (DOOM II) or ``"average"`` (ARC-x4).
@@ -35,8 +36,9 @@ class StagewiseBoosting(BinaryBoostingClassifier):
     _default_criterion = "error"
 
     # ---- hooks ------------------------------------------------------------------------------
+    @abstractmethod
     def _cost_function(self) -> MarginCost:
-        raise NotImplementedError
+        """The margin cost :math:`c` of the member."""
 
     def _check_params(self) -> None:
         """Validate the algorithm-specific parameters."""
@@ -55,10 +57,11 @@ class StagewiseBoosting(BinaryBoostingClassifier):
         tree = learner.fit_binary(codes, y, gradient_weights)
         return tree, tree.predict(codes), gradient_weights
 
+    @abstractmethod
     def _step(self, margins: FloatArray, label_times_direction: FloatArray,
               gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
               round_index: int) -> tuple[float, bool]:
-        raise NotImplementedError
+        """Step size of the round and whether the weak learner was perfect."""
 
     def _stop_on_moved_direction(self) -> bool:
         """Whether the downhill test uses f - F_t (convex updates) instead of f."""

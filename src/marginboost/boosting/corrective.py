@@ -40,6 +40,7 @@ final ``alphas_``).  Failures of a master raise :class:`ColumnGenerationError`.
 from __future__ import annotations
 
 import time
+from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
 from typing import Any
 
@@ -79,18 +80,20 @@ class ColumnGenerationError(RuntimeError):
         self.status = status
 
 
-class ColumnGenerationBoosting(BinaryBoostingClassifier):
+class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """Column-generation loop shared by the totally-corrective estimators (not used directly).
 
     Subclasses implement ``_check_params(n_samples)`` and ``_solve_master(A, w0)`` returning a
     :class:`~marginboost.boosting._masters.MasterSolution`, and ``_gap(solution, edge)``.
     """
 
+    @abstractmethod
     def _check_params(self, n_samples: int) -> None:
-        raise NotImplementedError
+        """Validate the algorithm's parameters for ``n_samples`` training examples."""
 
+    @abstractmethod
     def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
-        raise NotImplementedError
+        """Solve the restricted master over the columns ``A`` (warm start ``w0``)."""
 
     def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
         """Duality gap of the full problem certified by the next column's ``edge``."""

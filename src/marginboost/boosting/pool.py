@@ -20,6 +20,7 @@ data (:meth:`marginboost.weak.WeakPool.all_stumps`, Table III), or ``"adaboost"`
 """
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,7 @@ FloatArray = NDArray[np.float64]
 _POOLS = ("all_stumps", "adaboost")
 
 
-class _PoolBoosting(BinaryBoostingClassifier):
+class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """Fit on a fixed pool: build the pool, solve one problem, keep the used hypotheses."""
 
     def __init__(self, T: float = 0.05, pool: str = "all_stumps", *, n_pool: int = 1500,
@@ -45,8 +46,9 @@ class _PoolBoosting(BinaryBoostingClassifier):
         self.n_pool = n_pool
         self.max_bins = max_bins
 
+    @abstractmethod
     def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
-        raise NotImplementedError
+        """Optimal weights on the pool columns ``A`` and the optimal value."""
 
     def _build_pool(self, X: FloatArray, y_signed: FloatArray) -> tuple[Any, NDArray[np.uint8]]:
         from ..weak import WeakPool
