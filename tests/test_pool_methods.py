@@ -105,3 +105,56 @@ def test_constant_features_give_an_empty_pool_error():
     y = np.array([1, -1] * 5)
     with pytest.raises(ValueError, match="the pool is empty"):
         AdaBoostL1().fit(X, y)
+
+
+@pytest.mark.parametrize("T", [0.5, 0.05, 0.002])
+def test_dedicated_qp_solver_matches_cvxpy(T):
+    rng = np.random.default_rng(7)
+    A = rng.choice([-1.0, 1.0], size=(40, 25))
+    w, value = solve_adaboost_qp(A, T)
+    assert (w >= 0).all() and w.sum() == pytest.approx(1.0, abs=1e-12)
+    b = A.mean(axis=0)
+    v = cp.Variable(A.shape[1], nonneg=True)
+    reference = cp.Problem(cp.Minimize(0.5 / A.shape[0] * cp.sum_squares((A - b) @ v) - T * (b @ v)),
+                           [cp.sum(v) == 1])
+    reference.solve(solver=cp.CLARABEL)
+    assert value <= reference.value + 1e-9
+    assert value == pytest.approx(reference.value, abs=1e-7)
+
+
+def test_duplicate_pool_columns_share_their_weight_equally():
+    X, y = data(seed=4)
+    model = AdaBoostQP(T=0.05, pool="adaboost", n_pool=60).fit(X, y)
+    A = pool_matrix(model, X, y)
+    assert model.n_distinct_columns_ < A.shape[1]  # AdaBoost repeats stumps
+    # the merged solve is optimal for the problem on the full, repeated pool
+    b = A.mean(axis=0)
+    v = cp.Variable(A.shape[1], nonneg=True)
+    reference = cp.Problem(cp.Minimize(0.5 / A.shape[0] * cp.sum_squares((A - b) @ v)
+                                       - 0.05 * (b @ v)), [cp.sum(v) == 1])
+    reference.solve(solver=cp.CLARABEL)
+    assert model.objective_ == pytest.approx(reference.value, abs=1e-7)
+    _, first, inverse = np.unique(A, axis=1, return_index=True, return_inverse=True)
+    for group in np.unique(inverse):
+        members = model.pool_weights_[inverse.ravel() == group]
+        np.testing.assert_allclose(members, members[0], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("cls", [AdaBoostQP, AdaBoostL1])
+def test_with_T_equals_a_fresh_fit(cls):
+    X, y = data(seed=5)
+    model = cls(T=0.1, pool="adaboost", n_pool=40).fit(X, y)
+    for T in (0.02, 0.5):
+        swept = model.with_T(T)
+        fresh = cls(T=T, pool="adaboost", n_pool=40).fit(X, y)
+        assert swept.T == T and model.T == 0.1
+        assert swept.objective_ == pytest.approx(fresh.objective_, rel=1e-8, abs=1e-10)
+        np.testing.assert_allclose(swept.decision_function(X), fresh.decision_function(X),
+                                   rtol=1e-6, atol=1e-6)
+
+
+def test_with_T_needs_a_fitted_estimator():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        AdaBoostQP().with_T(0.1)

@@ -108,11 +108,11 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _weak_learner_template(self, default_criterion: str = "error") -> Any:
         """The weak learner to fit each round: ``estimator`` (copied) or a ``DecisionTree``."""
         if self.estimator is not None:
-            for method in ("fit_binary", "fit_regression"):
-                if not callable(getattr(self.estimator, method, None)):
-                    raise TypeError(
-                        f"estimator must be a weak learner with fit_binary/fit_regression methods "
-                        f"(e.g. marginboost.weak.DecisionTree); got {self.estimator!r}")
+            method = "fit_binary" if default_criterion == "error" else "fit_regression"
+            if not callable(getattr(self.estimator, method, None)):
+                raise TypeError(
+                    f"{self._algorithm_name} needs a weak learner with a {method} method "
+                    f"(e.g. marginboost.weak.DecisionTree); got {self.estimator!r}")
             return copy.deepcopy(self.estimator)
         from ..weak import DecisionTree
 
@@ -120,8 +120,13 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         return DecisionTree(max_depth=depth, criterion=default_criterion)
 
     def _bin(self, X: FloatArray) -> NDArray[np.uint8]:
-        from ..weak import BinMapper
+        """Inputs of the weak learner: ``uint8`` bin codes, or the raw features for a learner
+        that declares ``uses_raw_features = True`` (such as :class:`~marginboost.weak.LDALearner`)."""
+        from ..weak import BinMapper, RawFeatures
 
+        if getattr(getattr(self, "estimator", None), "uses_raw_features", False):
+            self.mapper_ = RawFeatures().fit(X)
+            return self.mapper_.transform(X)
         max_bins = check_positive_int(self.max_bins, "max_bins", minimum=2)
         self.mapper_ = BinMapper(max_bins=max_bins).fit(X)
         return self.mapper_.transform(X)

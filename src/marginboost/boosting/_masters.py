@@ -6,8 +6,11 @@ the dual example weights ``u`` (the weights handed to the weak learner next), th
 variable ``r`` (the largest edge :math:`\max_j (A^\top u)_j` allowed by the dual constraints)
 and the optimal value.
 
-* :func:`solve_lpboost_dual`: the LP duals (20) (hard margin) and (22) (soft margin,
-  :math:`0 \le u_i \le D`) with HiGHS; ``w`` are the multipliers of the edge constraints.
+* :class:`LPBoostMaster`: the LP duals (20) (hard margin) and (22) (soft margin,
+  :math:`0 \le u_i \le D`) kept in a HiGHS model (``highspy``) that grows by one edge
+  constraint per column and is re-solved by the dual simplex method from the last optimal
+  basis; ``w`` are the multipliers of the edge constraints.  :func:`solve_lpboost_dual` is
+  its one-shot (cold) form.
 * :func:`solve_lpboost_primal`: the primal LPs (19)/(21), used to check strong duality.
 * :func:`solve_simplex_smooth`: a projected accelerated gradient method (FISTA with function
   restarts and backtracking) for a smooth convex loss over the scaled simplex
@@ -26,11 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import linprog
-from scipy.special import expit, logsumexp, softmax
+from scipy.special import expit, softmax
 
-__all__ = ["MasterSolution", "MasterSolverError", "solve_lpboost_dual", "solve_lpboost_primal",
-           "solve_simplex_smooth", "solve_adaboost_l1", "solve_logitboost", "solve_hinge_dual",
-           "solve_adaboost_qp", "project_scaled_simplex"]
+__all__ = ["MasterSolution", "MasterSolverError", "LPBoostMaster", "solve_lpboost_dual",
+           "solve_lpboost_primal", "solve_simplex_smooth", "solve_adaboost_l1",
+           "solve_logitboost", "solve_hinge_dual", "solve_adaboost_qp", "project_scaled_simplex"]
 
 FloatArray = NDArray[np.float64]
 
@@ -83,15 +86,179 @@ def _check_matrix(A: FloatArray) -> FloatArray:
 
 
 # ------------------------------------------------------------------------------ LPBoost
+#: HiGHS model statuses as ``scipy.optimize.linprog`` numbers them (0 optimal, 1 limit reached,
+#: 2 infeasible, 3 unbounded, 4 numerical or other trouble), so that the messages of
+#: :class:`LPBoostMaster` read like those of :func:`solve_lpboost_primal`.
+_LINPROG_STATUS = {"kOptimal": (0, "Optimization terminated successfully."),
+                   "kTimeLimit": (1, "Time limit reached."),
+                   "kIterationLimit": (1, "Iteration limit reached."),
+                   "kInfeasible": (2, "The problem is infeasible."),
+                   "kUnbounded": (3, "The problem is unbounded."),
+                   "kUnboundedOrInfeasible": (4, "The problem is unbounded or infeasible.")}
+
+
+def _most_frequent(values: FloatArray) -> float:
+    """The most frequent entry of ``values`` (the smallest on ties)."""
+    distinct, counts = np.unique(values, return_counts=True)
+    return float(distinct[np.argmax(counts)])
+
+
+class LPBoostMaster:
+    r"""Incremental LPBoost restricted dual, Shen & Li eq. (20) (``D=None``) or eq. (22).
+
+    .. math:: \min_{r,u}\ r \quad\text{s.t.}\quad \sum_i u_i A_{ij} \le r \ \ (j = 1..J),\quad
+              \mathbf 1^\top u = 1,\quad 0 \le u_i \le D.
+
+    Column generation adds one column of :math:`A` per iteration, i.e. one *row* (edge
+    constraint) of this LP.  The HiGHS model is kept between iterations
+    (:meth:`add_column` then :meth:`solve`): after a row is added the previous optimal basis,
+    extended by the new row's slack, is still dual feasible, so the dual simplex method
+    restarts from it and needs far fewer pivots than a cold solve over the whole matrix.
+    This is what ``scipy.optimize.linprog`` cannot do (no model kept, no basis passed in),
+    hence the direct use of ``highspy``.  Two more savings, neither of which changes the
+    optimum: each edge row is stored relative to its column's most frequent entry (see
+    :meth:`add_columns`), and the dual simplex runs without cost perturbation unless it
+    stalls (see :meth:`solve`).
+
+    ``solve`` returns a :class:`MasterSolution`: ``u`` and ``r`` the LP solution, ``objective``
+    :math:`= r`, and ``w`` the primal hypothesis weights (19)/(21): the multipliers of the edge
+    constraints.  HiGHS reports :math:`\partial\,\mathrm{opt}/\partial\,\text{rhs} \le 0` for
+    a :math:`\le` row of a minimisation, so :math:`w = -\text{row duals}` (non-negative and
+    summing to 1, the reduced cost of the free variable :math:`r`).
+
+    Parameters
+    ----------
+    n_examples : int
+        Number of examples :math:`M` (rows of :math:`A`).
+    D : float, optional
+        Upper bound on :math:`u_i` (soft margin); ``None`` for the hard margin.  The LP is
+        infeasible for :math:`D < 1/M`, which :meth:`solve` reports.
+
+    Attributes
+    ----------
+    n_columns : int
+        Columns (edge constraints) added so far.
+    perturbed_restarts : int
+        Solves that were continued with cost perturbation after the unperturbed dual
+        simplex reached its pivot limit.
+    """
+
+    #: pivot limit of an unperturbed run: ``base + per_row * (n_columns + 1)``
+    _unperturbed_pivot_limit = (1000, 50)
+
+    def __init__(self, n_examples: int, D: float | None = None) -> None:
+        import highspy
+
+        if isinstance(n_examples, bool) or not isinstance(n_examples, (int, np.integer)) \
+                or n_examples < 1:
+            raise ValueError(f"n_examples must be an integer >= 1; got {n_examples!r}")
+        if D is not None and not (np.isfinite(D) and D > 0):
+            raise ValueError(f"D must be a positive finite number or None; got {D!r}")
+        self.n_examples = M = int(n_examples)
+        self.D = None if D is None else float(D)
+        self.n_columns = 0
+        self.perturbed_restarts = 0
+        highs = highspy.Highs()
+        for name, value in (("output_flag", False), ("presolve", "off"), ("solver", "simplex"),
+                            ("simplex_strategy", 1)):  # serial dual simplex: warm-startable
+            highs.setOptionValue(name, value)
+        self._default_iteration_limit = int(highspy.kHighsIInf)
+        self._infinity = infinity = highspy.kHighsInf
+        # variables u_0 .. u_{M-1} in [0, D], r free; objective r
+        cost = np.zeros(M + 1)
+        cost[M] = 1.0
+        lower = np.zeros(M + 1)
+        lower[M] = -infinity
+        upper = np.full(M + 1, infinity if D is None else float(D))
+        upper[M] = infinity
+        highs.addCols(M + 1, cost, lower, upper, 0, np.zeros(M + 1, dtype=np.int32),
+                      np.zeros(0, dtype=np.int32), np.zeros(0))
+        # row 0: sum u = 1
+        highs.addRow(1.0, 1.0, M, np.arange(M, dtype=np.int32), np.ones(M))
+        self._highs = highs
+        self._status_names = {value: name for name, value
+                              in highspy.HighsModelStatus.__members__.items()}
+
+    def add_columns(self, A: FloatArray) -> None:
+        """Add the columns of ``A`` (shape ``(M, k)``), i.e. ``k`` edge constraints."""
+        A = _check_matrix(A)
+        M, k = A.shape
+        if M != self.n_examples:
+            raise ValueError(f"columns must have {self.n_examples} entries; got {M}")
+        # Row j: sum_i A_ij u_i - r <= 0.  Given sum_i u_i = 1 it equals
+        # sum_i (A_ij - c_j) u_i - r <= -c_j for any constant c_j; with c_j the most frequent
+        # entry of the column the row keeps only the other entries (for a +-1 column: the
+        # minority sign, at most M/2), which makes every simplex iteration cheaper (2.4 times
+        # on Adult with depth-3 trees).  The multiplier of the row (the primal weight w_j) is
+        # the same in both forms.
+        shift = np.array([_most_frequent(column) for column in A.T])
+        block = np.hstack([A.T - shift[:, None], -np.ones((k, 1))])
+        rows, cols = np.nonzero(block)
+        starts = np.searchsorted(rows, np.arange(k)).astype(np.int32)
+        self._highs.addRows(k, np.full(k, -self._infinity), -shift, rows.size, starts,
+                            cols.astype(np.int32), block[rows, cols])
+        self.n_columns += k
+
+    def add_column(self, a: FloatArray) -> None:
+        """Add one column :math:`a_i = y_i h(x_i)` (one edge constraint)."""
+        a = np.asarray(a, dtype=np.float64)
+        if a.ndim != 1:
+            raise ValueError(f"a column must be 1-D; got shape {a.shape}")
+        self.add_columns(a[:, None])
+
+    def solve(self) -> MasterSolution:
+        """Re-solve from the last basis (dual simplex) and return the solution.
+
+        Raises
+        ------
+        MasterSolverError
+            When HiGHS does not report an optimum (e.g. infeasible for ``D < 1/M``); the
+            message starts with ``HiGHS status N`` numbered as by ``scipy.optimize.linprog``.
+        """
+        if self.n_columns == 0:
+            raise ValueError("add at least one column before solving (min r is unbounded)")
+        highs = self._highs
+        # Without cost perturbation the warm-started dual simplex needed up to half the
+        # pivots on LPBoost masters of real +-1 columns (Adult, depth-3 trees); perturbation is
+        # HiGHS's guard against stalling on degenerate LPs, so an unperturbed run that reaches
+        # the pivot limit is continued, from the basis it reached, with the default
+        # perturbation.
+        base, per_row = self._unperturbed_pivot_limit
+        highs.setOptionValue("dual_simplex_cost_perturbation_multiplier", 0.0)
+        highs.setOptionValue("simplex_iteration_limit", int(base + per_row * (self.n_columns + 1)))
+        highs.run()
+        iterations = int(highs.getInfo().simplex_iteration_count)
+        if self._status_names.get(highs.getModelStatus()) == "kIterationLimit":
+            self.perturbed_restarts += 1
+            highs.setOptionValue("dual_simplex_cost_perturbation_multiplier", 1.0)
+            highs.setOptionValue("simplex_iteration_limit", self._default_iteration_limit)
+            highs.run()
+            iterations += int(highs.getInfo().simplex_iteration_count)
+        status = highs.getModelStatus()
+        name = self._status_names.get(status, str(status))
+        if name != "kOptimal":
+            code, message = _LINPROG_STATUS.get(name, (4, "HiGHS did not reach an optimum."))
+            raise MasterSolverError(f"HiGHS status {code}: {message} (HiGHS model status "
+                                    f"{highs.modelStatusToString(status)})")
+        solution = highs.getSolution()
+        values = np.asarray(solution.col_value, dtype=np.float64)
+        row_duals = np.asarray(solution.row_dual, dtype=np.float64)
+        M = self.n_examples
+        return MasterSolution(w=np.clip(-row_duals[1:], 0.0, None),
+                              u=np.clip(values[:M], 0.0, None), r=float(values[M]),
+                              objective=float(highs.getInfo().objective_function_value),
+                              iterations=iterations)
+
+
 def solve_lpboost_dual(A: FloatArray, D: float | None = None) -> MasterSolution:
-    r"""LPBoost restricted dual, Shen & Li eq. (20) (``D=None``) or eq. (22).
+    r"""LPBoost restricted dual, Shen & Li eq. (20) (``D=None``) or eq. (22), solved cold.
 
     .. math:: \min_{r,u}\ r \quad\text{s.t.}\quad A^\top u \le r\mathbf 1,\quad
               \mathbf 1^\top u = 1,\quad 0 \le u_i \le D.
 
-    Solved with HiGHS (``scipy.optimize.linprog``).  The primal weights are the multipliers of
-    the edge constraints: HiGHS reports :math:`\partial\,\mathrm{opt}/\partial b_{ub} \le 0`
-    for a minimisation, so :math:`w = -\text{marginals}` (non-negative, summing to 1).
+    The one-shot form of :class:`LPBoostMaster` (same model, options and solution map, all
+    columns at once, dual simplex from the slack basis).  The primal weights ``w`` are the
+    multipliers of the edge constraints (non-negative, summing to 1).
 
     Raises
     ------
@@ -99,22 +266,9 @@ def solve_lpboost_dual(A: FloatArray, D: float | None = None) -> MasterSolution:
         When HiGHS does not report an optimum (e.g. infeasible for ``D < 1/M``).
     """
     A = _check_matrix(A)
-    M, J = A.shape
-    cost = np.zeros(M + 1)
-    cost[-1] = 1.0
-    A_ub = np.hstack([A.T, -np.ones((J, 1))])
-    A_eq = np.zeros((1, M + 1))
-    A_eq[0, :M] = 1.0
-    upper = np.inf if D is None else float(D)
-    bounds = [(0.0, upper)] * M + [(None, None)]
-    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(J), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
-                  method="highs")
-    if res.status != 0:
-        raise MasterSolverError(f"HiGHS status {res.status}: {res.message}")
-    u = np.clip(res.x[:M], 0.0, None)
-    w = np.clip(-np.asarray(res.ineqlin.marginals, dtype=np.float64), 0.0, None)
-    return MasterSolution(w=w, u=u, r=float(res.x[-1]), objective=float(res.fun),
-                          iterations=int(getattr(res, "nit", 0)))
+    master = LPBoostMaster(A.shape[0], D)
+    master.add_columns(A)
+    return master.solve()
 
 
 def solve_lpboost_primal(A: FloatArray, D: float | None = None) -> tuple[float, FloatArray]:
@@ -156,6 +310,21 @@ def project_scaled_simplex(v: FloatArray, scale: float) -> FloatArray:
     return np.maximum(v - shift, 0.0)
 
 
+def _single_blas_thread(function: Callable) -> Callable:
+    """Run ``function`` with BLAS limited to one thread (see :func:`solve_simplex_smooth`)."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1, user_api="blas"):
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+@_single_blas_thread
 def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
                          n: int, scale: float, w0: FloatArray | None = None, *,
                          rtol: float = 1e-10, stall_rtol: float = 1e-6, max_iter: int = 50_000,
@@ -170,12 +339,23 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
     :math:`f(w) - \min f`) is at most ``rtol * max(1, |f(w)|)``.  The gap bound is pessimistic:
     when the objective stops decreasing (no decrease above rounding in 100 iterations, or a
     plain projected gradient step fails to descend) the point is accepted if the gap is at most
-    ``stall_rtol * max(1, |f(w)|)``.
+    ``stall_rtol * max(1, |f(w)|, s)``.  The last term matters for large ``s``: near the
+    optimum the gap is about ``s`` times the spread of the gradient over the support, while the
+    objective only changes by the square of it, so rounding in ``f`` stops the descent at a gap
+    of order :math:`s\sqrt{\varepsilon L |f|}`.  For the boosting masters the gap divided by
+    ``s`` is the excess of the best column's edge over the weight-averaged edge, the quantity
+    column generation compares with its absolute threshold (``1e-5``); ``stall_rtol = 1e-6``
+    keeps it a tenth of that.
 
-    With ``hessian(w, S)`` (the Hessian block on the columns ``S``), once the gap is below
-    ``1e-3 * max(1, |f|)`` the iterate is polished by Newton steps on its support (an active-set
-    method, :func:`_newton_polish`), which reaches high accuracy in a few steps; FISTA resumes
-    from the polished point if the gap is still too large.
+    With ``hessian(w, S)`` (the Hessian block on the columns ``S``) the iterate is polished by
+    Newton steps on its support (an active-set method, :func:`_newton_polish`) at the first
+    iteration -- from a warm start that is often all it takes -- and then, at most every 20
+    iterations, whenever the gap is below ``1e-3 * max(1, |f|)`` or has halved since the last
+    polish; FISTA resumes from the polished point if the gap is still too large.
+
+    The matrices of restricted masters are small, so BLAS runs single-threaded here: with
+    several threads (and other processes on the cores) the many small products were up to
+    10 times slower.
 
     Returns
     -------
@@ -197,6 +377,7 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
     gap = np.inf
     reference, last_progress = f_w, 0
     last_polish = -np.inf
+    polished_gap = np.inf  # gap right after the last Newton polish
     for iteration in range(1, max_iter + 1):
         gap = float(g_w @ w - scale * g_w.min())
         if not np.isfinite(gap) or not np.isfinite(f_w):
@@ -204,19 +385,20 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
                                     "iterations")
         if gap <= rtol * max(1.0, abs(f_w)):
             return w, f_w, gap, iteration
-        if (hessian is not None and gap <= 1e-3 * max(1.0, abs(f_w))
-                and iteration - last_polish >= 20):
+        if hessian is not None and (iteration == 1 or (
+                iteration - last_polish >= 20
+                and (gap <= 1e-3 * max(1.0, abs(f_w)) or gap <= 0.5 * polished_gap))):
             last_polish = iteration
             w, f_w, g_w = _newton_polish(value_grad, hessian, w, f_w, g_w, scale,
                                          rtol * max(1.0, abs(f_w)))
             y, f_y, g_y, momentum = w, f_w, g_w, 1.0
-            gap = float(g_w @ w - scale * g_w.min())
+            gap = polished_gap = float(g_w @ w - scale * g_w.min())
             if gap <= rtol * max(1.0, abs(f_w)):
                 return w, f_w, gap, iteration
         if f_w < reference - 1e-15 * max(1.0, abs(reference)):
             reference, last_progress = f_w, iteration
         elif iteration - last_progress >= 100:
-            if gap <= stall_rtol * max(1.0, abs(f_w)):
+            if gap <= stall_rtol * max(1.0, abs(f_w), scale):
                 return w, f_w, gap, iteration
             raise MasterSolverError(f"FISTA stalled at iteration {iteration} with duality gap "
                                     f"{gap:.3g}")
@@ -230,8 +412,18 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
             lipschitz *= 2.0
         if f_z > f_w:  # restart: no momentum, retry from the best point
             if y is w:  # even a plain projected gradient step does not descend
-                if gap <= stall_rtol * max(1.0, abs(f_w)):
+                if gap <= stall_rtol * max(1.0, abs(f_w), scale):
                     return w, f_w, gap, iteration  # stalled at rounding level
+                if hessian is not None and last_polish < iteration:
+                    # rounding limits the first-order steps; Newton steps may still descend
+                    last_polish = iteration
+                    w, f_w, g_w = _newton_polish(value_grad, hessian, w, f_w, g_w, scale,
+                                                 rtol * max(1.0, abs(f_w)))
+                    gap = float(g_w @ w - scale * g_w.min())
+                    if gap <= stall_rtol * max(1.0, abs(f_w), scale):
+                        return w, f_w, gap, iteration
+                    y, f_y, g_y, momentum = w, f_w, g_w, 1.0
+                    continue
                 raise MasterSolverError(f"projected gradient step failed to descend at "
                                         f"iteration {iteration} (gap {gap:.3g})")
             momentum = 1.0
@@ -256,7 +448,8 @@ def _newton_polish(value_grad, hessian, w, f, g, scale, target,  # type: ignore[
     the support) and backtracks (Armijo).  Returns an iterate no worse than the input.
     """
     for _ in range(max_steps):
-        if float(g @ w - scale * g.min()) <= target:
+        gap = float(g @ w - scale * g.min())
+        if gap <= target:
             break
         support = w > 0
         support[int(np.argmin(g))] = True
@@ -287,6 +480,11 @@ def _newton_polish(value_grad, hessian, w, f, g, scale, target,  # type: ignore[
             f_trial, g_trial = value_grad(trial)
             if f_trial <= f + 1e-4 * alpha * slope:
                 break
+            if (alpha == 1.0 and abs(f_trial - f) <= 1e-13 * max(1.0, abs(f))
+                    and float(g_trial @ trial - scale * g_trial.min()) < gap):
+                # the full Newton step changes f only at rounding level, where the Armijo
+                # test cannot see progress; accept it when the gap (from gradients) shrinks
+                break
             alpha *= 0.5
         else:
             break
@@ -316,7 +514,8 @@ def solve_adaboost_l1(A: FloatArray, T: float, w0: FloatArray | None = None, *,
 
     def value_grad(w: FloatArray) -> tuple[float, FloatArray]:
         z = -(A @ w)
-        value = float(logsumexp(z))
+        top = float(z.max())  # log-sum-exp by hand: scipy's is ~50x slower on small vectors
+        value = top + float(np.log(np.exp(z - top).sum()))
         return value, -(A.T @ np.exp(z - value))
 
     def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
@@ -409,7 +608,8 @@ def solve_hinge_dual(A: FloatArray, D: float, p: float = 2.0) -> MasterSolution:
                           objective=float(problem.value))
 
 
-def solve_adaboost_qp(A: FloatArray, T: float) -> tuple[FloatArray, float]:
+def solve_adaboost_qp(A: FloatArray, T: float, w0: FloatArray | None = None, *,
+                      rtol: float = 1e-12) -> tuple[FloatArray, float]:
     r"""AdaBoost-QP (Shen & Li eq. (41)) on a fixed pool; returns ``(w, objective)``.
 
     .. math:: \min_w\ \tfrac12 w^\top C w - T b^\top w \quad\text{s.t.}\quad w \ge 0,\
@@ -418,24 +618,28 @@ def solve_adaboost_qp(A: FloatArray, T: float) -> tuple[FloatArray, float]:
     with :math:`b = \frac1M\sum_i A_i^\top` (so :math:`b^\top w` is the mean normalized margin)
     and :math:`C = \frac1M\sum_i (A_i - b^\top)^\top(A_i - b^\top)` (so :math:`w^\top C w` is
     their population variance).  ``objective`` is the QP value
-    :math:`= -T^2(\bar\varrho/T - \sigma^2/(2T^2))`.  The quadratic form is passed as
-    :math:`\frac1{2M}\lVert(A - \mathbf 1 b^\top) w\rVert^2`, which keeps it PSD exactly.
-    Weights below :math:`10^{-10}` (interior-point residue of inactive columns) are set to 0
-    and the rest renormalised before the value is computed.
-    """
-    import cvxpy as cp
+    :math:`= -T^2(\bar\varrho/T - \sigma^2/(2T^2))`.
 
+    Solved by :func:`solve_simplex_smooth` with the exact Hessian :math:`C` on the support:
+    its Newton polish is then a primal active-set method, which for a QP ends at the exact
+    optimum of the final support.  Warm-starting from ``w0`` (the solution for a neighbouring
+    ``T``) makes a sweep over ``T`` cheap.  On the pools of Shen & Li's Table III (about 1,700
+    stumps) this is some 20 times faster than Clarabel through cvxpy; the tests check both agree.
+    """
     A = _check_matrix(A)
     T = _check_T(T)
-    M, J = A.shape
+    M, _ = A.shape
     b = A.mean(axis=0)
     centred = A - b
-    w = cp.Variable(J, nonneg=True)
-    objective = 0.5 / M * cp.sum_squares(centred @ w) - T * (b @ w)
-    problem = cp.Problem(cp.Minimize(objective), [cp.sum(w) == 1])
-    _solve_cvxpy(problem, "AdaBoost-QP")
-    weights = np.asarray(w.value, dtype=np.float64)
-    weights[weights < 1e-10] = 0.0  # interior-point residue of inactive columns
-    weights /= weights.sum()
-    value = 0.5 / M * float(np.sum((centred @ weights) ** 2)) - T * float(b @ weights)
+
+    def value_grad(w: FloatArray) -> tuple[float, FloatArray]:
+        z = centred @ w
+        return 0.5 / M * float(z @ z) - T * float(b @ w), (centred.T @ z) / M - T * b
+
+    def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
+        block = centred[:, S]
+        return (block.T @ block) / M
+
+    weights, value, _, _ = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0, rtol=rtol,
+                                                hessian=hessian)
     return weights, value

@@ -16,7 +16,8 @@ constraint (one column of :math:`A_{ij} = y_i h_j(x_i)`) at a time:
 
 The masters (:mod:`marginboost.boosting._masters`):
 
-* :class:`LPBoost`: hard-margin dual (20) or soft-margin dual (22) (HiGHS);
+* :class:`LPBoost`: hard-margin dual (20) or soft-margin dual (22) (HiGHS, one model per fit
+  that grows by a row per column and is re-solved warm by the dual simplex method);
 * :class:`AdaBoostCG`: the AdaBoost-:math:`\ell_1` primal (5) over
   :math:`\{w\ge0, \mathbf 1^\top w = 1/T\}`, dual (15), :math:`u = \mathrm{softmax}(-Aw)` (24);
 * :class:`LogitBoostCG`: the LogitBoost primal (32), dual (31), :math:`u_i = 1/(1+e^{(Aw)_i})`;
@@ -250,8 +251,27 @@ class LPBoost(_CGParams):
         else:
             self.D_ = None
 
+    def fit(self, X: ArrayLike, y: ArrayLike) -> "LPBoost":
+        """Run column generation (see :meth:`ColumnGenerationBoosting.fit`).
+
+        The restricted master is one :class:`~marginboost.boosting._masters.LPBoostMaster`
+        per fit: each iteration adds the new column as one edge constraint and re-solves from
+        the previous optimal basis.  It is dropped when ``fit`` returns (a HiGHS model is
+        neither picklable nor needed for prediction).
+        """
+        self._master = None
+        try:
+            return super().fit(X, y)
+        finally:
+            del self._master
+
     def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
-        return _masters.solve_lpboost_dual(A, self.D_)
+        master = getattr(self, "_master", None)
+        if master is None or master.n_examples != A.shape[0] or master.n_columns > A.shape[1]:
+            master = self._master = _masters.LPBoostMaster(A.shape[0], self.D_)
+        # the loop appends one column per call; add whatever the master has not seen yet
+        master.add_columns(A[:, master.n_columns:])
+        return master.solve()
 
 
 class AdaBoostCG(_CGParams):

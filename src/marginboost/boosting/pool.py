@@ -20,11 +20,13 @@ data (:meth:`marginboost.weak.WeakPool.all_stumps`, Table III), or ``"adaboost"`
 """
 from __future__ import annotations
 
+import copy
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.utils.validation import check_is_fitted
 
 from . import _masters
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
@@ -87,11 +89,42 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         pool, codes = self._build_pool(X, y_signed)
         if len(pool) == 0:
             raise ValueError("the pool is empty: every feature is constant on the training data")
-        A = y_signed[:, None] * np.asarray(pool.matrix(codes), dtype=np.float64)
-        weights, objective = self._solve(A, T)
-        used = np.flatnonzero(weights > 0)
         self.pool_ = pool
+        self._simplex_weights = None  # no warm start from an earlier fit
+        self._A = y_signed[:, None] * np.asarray(pool.matrix(codes), dtype=np.float64)
+        self._fit_weights(T)
+        return self
+
+    def with_T(self, T: float) -> "_PoolBoosting":
+        """A copy of this fitted estimator re-solved for another ``T`` on the same pool.
+
+        Building the pool (an AdaBoost run, or enumerating every stump) is the expensive part
+        of a fit; choosing ``T`` on a validation set re-solves only the pool problem.
+        """
+        check_is_fitted(self, "pool_")
+        other = copy.copy(self)
+        other.T = T
+        other._fit_weights(check_real(T, "T", 0.0))
+        return other
+
+    def _fit_weights(self, T: float) -> None:
+        A = self._A
+        # Columns that coincide on the training data enter both problems only through A w,
+        # so they are merged for the solve (an AdaBoost pool repeats its stumps many times)
+        # and their weight is then split equally among them -- the symmetric solution, which
+        # an interior-point solver would also return, and deterministic.
+        unique, first, inverse, counts = np.unique(A, axis=1, return_index=True,
+                                                   return_inverse=True, return_counts=True)
+        order = np.argsort(first)  # keep the pool's order among the merged columns
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        merged, objective = self._solve(unique[:, order], T)
+        weights = merged[rank[inverse.ravel()]] / counts[inverse.ravel()]
+        used = np.flatnonzero(weights > 0)
+        pool = self.pool_
         self.pool_weights_ = weights
+        self.n_distinct_columns_ = int(unique.shape[1])
+        self.n_distinct_used_ = int(np.count_nonzero(merged > 0))
         self.objective_ = objective
         self._set_stages([pool.hypothesis(int(j)) for j in used], np.ones(used.size),
                          weights[used])
@@ -100,7 +133,6 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                          "train_error": np.array([np.count_nonzero(margins <= 0) / A.shape[0]]),
                          "min_margin": np.array([margins.min() / weights.sum()]),
                          "mean_margin": np.array([margins.mean() / weights.sum()])}
-        return self
 
 
 _POOL_DOC = """
@@ -115,7 +147,8 @@ _POOL_DOC = """
     ----------
     classes_, estimators_ (hypotheses with positive weight), alphas_ (their weights, summing to
     1/T), pool_ (the WeakPool), pool_weights_ (weights of all pool columns), objective_,
-    history_ (one entry: objective, train_error, min_margin, mean_margin), mapper_
+    n_distinct_columns_ (pool columns distinct on the training data), n_distinct_used_ (those
+    with a positive weight), history_ (one entry: objective, train_error, min_margin, mean_margin), mapper_
 """
 
 
@@ -159,7 +192,11 @@ class AdaBoostQP(_PoolBoosting):
 
     def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
         try:
-            weights, value = _masters.solve_adaboost_qp(A, T)
+            # warm start from the solution for the previous T (see with_T)
+            previous = getattr(self, "_simplex_weights", None)
+            w0 = previous if previous is not None and previous.size == A.shape[1] else None
+            weights, value = _masters.solve_adaboost_qp(A, T, w0)
+            self._simplex_weights = weights
         except _masters.MasterSolverError as error:
             raise RuntimeError(f"AdaBoostQP: the pool problem (41) failed: {error.status}"
                                ) from error

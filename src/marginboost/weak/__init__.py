@@ -10,13 +10,13 @@ Typical use by a boosting engine::
 """
 from __future__ import annotations
 
-from .binning import BinMapper
+from .binning import BinMapper, RawFeatures
 from .direct import DirectNode, DirectTreeBuilder, DirectTreeState, EdgeObjective, SplitObjective
 from .lda import FittedLDA, LDALearner
 from .pool import WeakPool
 from .tree import DecisionTree, FittedTree
 
 __all__ = [
-    "BinMapper", "DecisionTree", "FittedTree", "DirectTreeBuilder", "DirectNode",
+    "BinMapper", "RawFeatures", "DecisionTree", "FittedTree", "DirectTreeBuilder", "DirectNode",
     "DirectTreeState", "SplitObjective", "EdgeObjective", "LDALearner", "FittedLDA", "WeakPool",
 ]

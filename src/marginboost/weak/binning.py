@@ -26,7 +26,7 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["BinMapper", "check_codes"]
+__all__ = ["BinMapper", "RawFeatures", "check_codes"]
 
 #: Largest number of bins a ``uint8`` code can address.
 MAX_BINS_LIMIT = 256
@@ -186,3 +186,37 @@ class BinMapper:
 
     def __repr__(self) -> str:
         return f"BinMapper(max_bins={self.max_bins})"
+
+
+class RawFeatures:
+    """The identity "mapper" for weak learners that work on raw feature values (e.g. LDA).
+
+    Same interface as :class:`BinMapper`: :meth:`fit` records the number of features and
+    :meth:`transform` returns a C-ordered ``float64`` copy after checking the shape and that
+    every value is finite.
+    """
+
+    def fit(self, X: ArrayLike) -> RawFeatures:
+        """Record the number of features of ``X``."""
+        self.n_features_in_ = self._check(X, None).shape[1]
+        return self
+
+    def transform(self, X: ArrayLike) -> NDArray[np.float64]:
+        """``X`` as a ``float64`` array (n_samples, n_features)."""
+        return self._check(X, getattr(self, "n_features_in_", None))
+
+    def fit_transform(self, X: ArrayLike) -> NDArray[np.float64]:
+        """:meth:`fit` then :meth:`transform`."""
+        return self.fit(X).transform(X)
+
+    @staticmethod
+    def _check(X: ArrayLike, n_features: int | None) -> NDArray[np.float64]:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}")
+        if n_features is not None and X.shape[1] != n_features:
+            raise ValueError(f"X has {X.shape[1]} features but the mapper was fitted on "
+                             f"{n_features}")
+        if not np.isfinite(X).all():
+            raise ValueError("X contains NaN or infinite values")
+        return X

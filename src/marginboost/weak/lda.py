@@ -80,6 +80,9 @@ class LDALearner:
     array([-1., -1.,  1.,  1.])
     """
 
+    #: Boosting estimators hand this learner the raw features, not bin codes.
+    uses_raw_features = True
+
     def __init__(self, ridge: float = 1e-4) -> None:
         self.ridge = ridge
 

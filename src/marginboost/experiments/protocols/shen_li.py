@@ -306,10 +306,15 @@ def figure4_claims(cells: list[dict], metrics: list[dict]) -> dict:
 
 def cell_function(spec: dict):
     """The cell function that computed a stored record of this paper (for re-execution)."""
+    from .shen_li_tables import cell_function as table_cell_function
+
+    table = table_cell_function(spec)
+    if table is not None:
+        return table
     figure = spec.get("figure")
     if figure == "figure3":
         return figure3_cell
     if figure == "figure4":
         return figure4_cell
     raise ValueError(f"no shen_li cell function for the spec {spec!r}; expected "
-                     f"figure 'figure3' or 'figure4'")
+                     f"figure 'figure3' or 'figure4', or a table of shen_li_tables")
