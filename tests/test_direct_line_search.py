@@ -1,0 +1,133 @@
+"""DirectBoost's 0-1 loss line search (Zhai et al. 2013, Alg. 1) against brute force."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from marginboost.boosting.direct import zero_one_error_at, zero_one_line_search
+
+
+def brute_force(a, b):
+    """Errors on every open interval between the critical points, by evaluating its midpoint."""
+    points = np.unique(np.abs(a[a * b < 0]))
+    edges = np.concatenate([[0.0], points])
+    probes = [(lo + hi) / 2 for lo, hi in zip(edges[:-1], edges[1:])] + [edges[-1] + 1.0]
+    return [zero_one_error_at(a, b, p) for p in probes], edges
+
+
+def test_paper_figure1_example():
+    # x1: falling line below 0; x2: rising line below 0; x3: falling line above 0; x4 rising
+    # above 0 -- errors 50% at alpha = 0, 25% on [e2, e3], back to 50% after e3.
+    a = np.array([-1.0, -0.5, 1.5, 0.8])
+    b = np.array([-1.0, 1.0, -1.0, 1.0])
+    result = zero_one_line_search(a, b)
+    assert result.initial_errors == 2
+    assert result.errors == 1
+    assert (result.low, result.high) == (0.5, 1.5)
+    assert result.alpha == 1.0
+    assert zero_one_error_at(a, b, result.alpha) == 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_matches_brute_force_on_random_instances(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 30))
+    # integer-valued margins create ties between critical points and zeros
+    a = rng.integers(-4, 5, size=n).astype(float) * (0.5 if seed % 2 else 1.0)
+    b = rng.choice([-1.0, 1.0], size=n)
+    errors, edges = brute_force(a, b)
+    result = zero_one_line_search(a, b)
+    best = int(np.argmin(errors))  # first (smallest-alpha) interval with the fewest errors
+    assert result.errors == errors[best]
+    assert result.low == edges[best]
+    assert result.high == (edges[best + 1] if best + 1 < len(edges) else np.inf)
+    assert zero_one_error_at(a, b, result.alpha) == result.errors
+    assert result.errors <= result.initial_errors
+
+
+def test_fine_alpha_grid_never_beats_the_search():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        a = rng.normal(size=25)
+        b = rng.choice([-1.0, 1.0], size=25)
+        result = zero_one_line_search(a, b)
+        grid = np.linspace(1e-9, 4 * np.abs(a).max() + 1, 4001)
+        assert min(zero_one_error_at(a, b, x) for x in grid) == result.errors
+
+
+def test_given_order_is_used_and_checked():
+    a = np.array([0.3, -0.2, 0.1])
+    b = np.array([-1.0, 1.0, 1.0])
+    order = np.argsort(np.abs(a))
+    assert zero_one_line_search(a, b, order) == zero_one_line_search(a, b)
+    with pytest.raises(ValueError, match="order must have shape"):
+        zero_one_line_search(a, b, order[:2])
+
+
+def test_first_round_all_zero_margins():
+    a = np.zeros(4)
+    b = np.array([1.0, 1.0, -1.0, 1.0])
+    result = zero_one_line_search(a, b)
+    assert result.errors == 1 and result.high == np.inf and result.alpha == 1.0
+
+
+@pytest.mark.parametrize("a, b, message", [
+    (np.array([0.1, np.nan]), np.array([1.0, 1.0]), "NaN"),
+    (np.array([0.1, 0.2]), np.array([1.0, 0.5]), "only -1 and"),
+    (np.array([0.1, 0.2]), np.array([1.0]), "same length"),
+    (np.zeros(0), np.zeros(0), "at least one"),
+])
+def test_bad_input(a, b, message):
+    with pytest.raises(ValueError, match=message):
+        zero_one_line_search(a, b)
+
+
+from marginboost.boosting.direct import (  # noqa: E402
+    bottom_average_line_search, bottom_average_margin, zero_error_end)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_bottom_average_search_matches_a_fine_grid(seed):
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(2, 25))
+    b = rng.choice([-1.0, 1.0], size=n)
+    c = float(rng.uniform(0.5, 3.0))
+    a = rng.uniform(0.05, 1.0, size=n) * c  # a correctly classified start (zero error)
+    n_prime = int(rng.integers(1, n + 1))
+    d = zero_error_end(a, b)
+    result = bottom_average_line_search(a, b, c, n_prime)
+    assert result.value == pytest.approx(bottom_average_margin(a, b, c, n_prime, result.alpha),
+                                         abs=1e-12)
+    assert result.initial_value == pytest.approx(bottom_average_margin(a, b, c, n_prime, 0.0))
+    upper = d if np.isfinite(d) else 1e6 * c
+    grid = np.concatenate([np.linspace(0.0, min(upper, 50 * c), 2001), [upper]])
+    best_grid = max(bottom_average_margin(a, b, c, n_prime, x) for x in grid)
+    assert result.value >= best_grid - 1e-12
+    assert result.value >= result.initial_value
+    assert 0.0 <= result.alpha <= d
+    if np.isinf(result.alpha):  # a supremum, approached as alpha grows
+        assert result.value == pytest.approx(np.sort(b)[:n_prime].mean())
+        assert result.value <= best_grid + 1e-5
+
+
+def test_special_cases_min_and_average_margin():
+    a = np.array([0.2, 0.5, 0.9])
+    b = np.array([1.0, -1.0, 1.0])
+    c = 1.0
+    # n' = n: the average margin is monotone in alpha (Theorem 3): the optimum is 0 or d
+    average = bottom_average_line_search(a, b, c, 3)
+    assert average.alpha in (0.0, zero_error_end(a, b))
+    # n' = 1: the minimum margin; the rising 0.2 and falling 0.5 lines meet at alpha = 0.15
+    minimum = bottom_average_line_search(a, b, c, 1)
+    assert minimum.alpha == pytest.approx(0.15)
+    assert minimum.value == pytest.approx(0.35 / 1.15)
+
+
+def test_margin_search_bad_input():
+    a, b = np.array([0.2, 0.5]), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match="n_prime"):
+        bottom_average_line_search(a, b, 1.0, 3)
+    with pytest.raises(ValueError, match="c \\(the sum"):
+        bottom_average_line_search(a, b, 0.0, 1)
+    with pytest.raises(ValueError, match="d must be"):
+        bottom_average_line_search(a, b, 1.0, 1, d=-1.0)
