@@ -131,3 +131,67 @@ def test_margin_search_bad_input():
         bottom_average_line_search(a, b, 0.0, 1)
     with pytest.raises(ValueError, match="d must be"):
         bottom_average_line_search(a, b, 1.0, 1, d=-1.0)
+
+
+from marginboost.boosting.direct import best_stump_zero_one  # noqa: E402
+from marginboost.weak import BinMapper  # noqa: E402
+
+
+def _stump_b(codes, y, feature, bin_, polarity):
+    return polarity * y * np.where(codes[:, feature] <= bin_, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_stump_agrees_with_a_scalar_search_over_every_stump(seed):
+    rng = np.random.default_rng(200 + seed)
+    X = rng.normal(size=(40, 3)).round(1)
+    y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.3 * rng.normal(size=40) > 0, 1.0, -1.0)
+    codes = BinMapper(max_bins=16).fit_transform(X)
+    a = rng.normal(size=40).round(1)
+    step = best_stump_zero_one(codes, a, y)
+    candidates = []
+    for f in range(3):
+        for t in range(int(codes[:, f].max())):
+            for polarity in (1.0, -1.0):
+                b = _stump_b(codes, y, f, t, polarity)
+                r = zero_one_line_search(a, b)
+                loss = np.log(np.exp(-(a + b * r.alpha)).sum())
+                candidates.append((r.errors, loss))
+    fewest = min(c[0] for c in candidates)
+    assert step.errors == fewest
+    assert step.log_exp_loss == pytest.approx(min(l for e, l in candidates if e == fewest))
+    b = _stump_b(codes, y, step.feature, step.bin, step.polarity)
+    assert zero_one_error_at(a, b, step.alpha) == step.errors
+
+
+def test_phase_one_training_error_never_increases():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(80, 4))
+    y = np.where(np.sin(2 * X[:, 0]) + X[:, 1] * X[:, 2] > 0, 1.0, -1.0)
+    codes = BinMapper(max_bins=32).fit_transform(X)
+    a = np.zeros(80)
+    history, loss = [], np.inf
+    for _ in range(60):
+        step = best_stump_zero_one(codes, a, y)
+        # a step must lower the error, or keep it and lower the exponential loss (the
+        # paper's tie-break); otherwise this is a coordinatewise minimum
+        if history and (step.errors > history[-1] or
+                        (step.errors == history[-1] and step.log_exp_loss >= loss)):
+            break
+        a = a + step.alpha * _stump_b(codes, y, step.feature, step.bin, step.polarity)
+        history.append(int(np.count_nonzero(a <= 0)))
+        loss = step.log_exp_loss
+        assert history[-1] == step.errors
+    assert history == sorted(history, reverse=True)
+    assert history[-1] < history[0]
+
+
+def test_best_stump_bad_input():
+    codes = np.zeros((3, 2), dtype=np.uint8)
+    with pytest.raises(ValueError, match="every feature is constant"):
+        best_stump_zero_one(codes, np.zeros(3), np.array([1.0, -1.0, 1.0]))
+    codes[0, 0] = 1
+    with pytest.raises(ValueError, match="only -1 and \\+1"):
+        best_stump_zero_one(codes, np.zeros(3), np.array([1.0, 0.0, 1.0]))
+    with pytest.raises(ValueError, match="shape \\(3,\\)"):
+        best_stump_zero_one(codes, np.zeros(2), np.array([1.0, -1.0, 1.0]))
