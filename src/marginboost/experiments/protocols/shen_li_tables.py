@@ -196,6 +196,14 @@ def _choose(grid, errors) -> int:
     return int(np.argmin(np.asarray(errors)))
 
 
+def _cell_inputs(spec: dict, table: str, what: str):
+    """Check that ``spec`` is a cell of ``table`` and load its data: ``(params, X, y, split)``."""
+    if spec.get("table") != table:
+        raise ValueError(f"{table}_cell: spec is not a {what} cell: {spec!r}")
+    X, y, split = load_split(spec["paper_dataset"], spec["seed"])
+    return spec["params"], X, y, split
+
+
 def _spec(table: str, paper_name: str, rep: int, profile: str, **extra) -> dict:
     registry = DATASETS[paper_name]
     return experiment_spec(algorithm=extra.pop("algorithm"), params=extra.pop("params"),
@@ -253,10 +261,7 @@ def table2_cell(spec: dict) -> dict:
     """
     from ...boosting import AdaBoost, AdaBoostL1, AdaBoostQP
 
-    if spec.get("table") != "table2":
-        raise ValueError(f"table2_cell: spec is not a Table II cell: {spec!r}")
-    params = spec["params"]
-    X, y, split = load_split(spec["paper_dataset"], spec["seed"])
+    params, X, y, split = _cell_inputs(spec, "table2", "Table II")
     tr, va, te = split.train, split.validation, split.test
     rounds = [int(r) for r in params["rounds"]]
     grid = [int(v) for v in params["inverse_T_grid"]]
@@ -305,10 +310,8 @@ def table3_cell(spec: dict) -> dict:
     """AdaBoost-QP over every distinct stump of the training part, T by validation."""
     from ...boosting import AdaBoostQP
 
-    if spec.get("table") != "table3":
-        raise ValueError(f"table3_cell: spec is not a Table III cell: {spec!r}")
-    X, y, split = load_split(spec["paper_dataset"], spec["seed"])
-    grid = [int(v) for v in spec["params"]["inverse_T_grid"]]
+    params, X, y, split = _cell_inputs(spec, "table3", "Table III")
+    grid = [int(v) for v in params["inverse_T_grid"]]
     qp = AdaBoostQP(T=1.0 / grid[0], pool="all_stumps").fit(X[split.train], y[split.train])
     best, inverse_T, errors = _qp_by_validation(qp, grid, X[split.validation],
                                                 y[split.validation])
@@ -349,10 +352,7 @@ def table4_cell(spec: dict) -> dict:
 
     from ...boosting import AdaBoost, AdaBoostCG
 
-    if spec.get("table") != "table4":
-        raise ValueError(f"table4_cell: spec is not a Table IV cell: {spec!r}")
-    params = spec["params"]
-    X, y, split = load_split(spec["paper_dataset"], spec["seed"])
+    params, X, y, split = _cell_inputs(spec, "table4", "Table IV")
     tr, te = split.train, split.test  # the validation part stays unused
     n = int(params["n_iterations"])
     points = np.unique(np.concatenate([
@@ -450,11 +450,8 @@ def table5_cell(spec: dict) -> dict:
     """
     from ...boosting import AdaBoost, AdaBoostCG, LogitBoostCG
 
-    if spec.get("table") != "table5":
-        raise ValueError(f"table5_cell: spec is not a Table V/VI/VIII cell: {spec!r}")
-    params = spec["params"]
+    params, X, y, split = _cell_inputs(spec, "table5", "Table V/VI/VIII")
     learner = params["weak_learner"]
-    X, y, split = load_split(spec["paper_dataset"], spec["seed"])
     tr, va, te = split.train, split.validation, split.test
     rounds = [int(r) for r in params["ab_rounds"]]
     grid = [int(v) for v in params["inverse_T_grid"]]
