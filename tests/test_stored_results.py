@@ -49,6 +49,10 @@ def _assert_same(stored, fresh, path=""):
             if key in TIMING_KEYS:
                 continue
             _assert_same(stored[key], fresh[key], f"{path}.{key}")
+    elif isinstance(stored, list) and any(isinstance(v, (dict, list, str)) for v in stored):
+        assert len(stored) == len(fresh), f"{path}: lengths differ"
+        for k, (s_item, f_item) in enumerate(zip(stored, fresh)):
+            _assert_same(s_item, f_item, f"{path}[{k}]")
     elif isinstance(stored, list):
         np.testing.assert_allclose(np.asarray(fresh, dtype=float), np.asarray(stored, dtype=float),
                                    rtol=1e-9, atol=1e-12, err_msg=path)
