@@ -195,3 +195,23 @@ def test_best_stump_bad_input():
         best_stump_zero_one(codes, np.zeros(3), np.array([1.0, 0.0, 1.0]))
     with pytest.raises(ValueError, match="shape \\(3,\\)"):
         best_stump_zero_one(codes, np.zeros(2), np.array([1.0, -1.0, 1.0]))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_theorem2_bottom_average_is_quasiconcave_in_the_zero_error_region(seed):
+    """Along a coordinate, inside [0, d) the bottom-n' average margin has no interior dip:
+    every upper level set of a quasiconcave function on an interval is an interval."""
+    rng = np.random.default_rng(300 + seed)
+    n = int(rng.integers(3, 30))
+    c = float(rng.uniform(0.5, 2.0))
+    a = rng.uniform(0.01, 1.0, size=n) * c  # zero training error at alpha = 0
+    b = rng.choice([-1.0, 1.0], size=n)
+    d = zero_error_end(a, b)
+    upper = d if np.isfinite(d) else 20 * c
+    grid = np.linspace(0.0, upper, 600, endpoint=not np.isfinite(d))
+    n_prime = int(rng.integers(1, n + 1))
+    values = np.array([bottom_average_margin(a, b, c, n_prime, x) for x in grid])
+    peak = int(np.argmax(values))
+    assert np.all(np.diff(values[:peak + 1]) >= -1e-12)  # non-decreasing up to the maximum
+    assert np.all(np.diff(values[peak:]) <= 1e-12)  # non-increasing after it
+
