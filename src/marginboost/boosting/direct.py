@@ -24,14 +24,23 @@ piecewise-constant error on the at most :math:`n + 1` open intervals between the
 """
 from __future__ import annotations
 
+import numbers
+import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["LineSearchResult", "zero_one_line_search", "StumpStep", "best_stump_zero_one", "zero_one_error_at", "zero_error_end",
-           "MarginSearchResult", "bottom_average_line_search", "bottom_average_margin"]
+from . import _direct_kernels as _k
+from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+
+__all__ = ["LineSearchResult", "zero_one_line_search", "StumpStep", "best_stump_zero_one",
+           "zero_one_error_at", "zero_error_end", "MarginSearchResult",
+           "bottom_average_line_search", "bottom_average_margin", "order_margin",
+           "margin_objective", "ZeroOneObjective", "MarginObjective", "DirectBoost",
+           "VARIANTS", "directboost_variant"]
 
 
 @dataclass(frozen=True)
@@ -374,3 +383,390 @@ def best_stump_zero_one(codes: ArrayLike, a: ArrayLike, y: ArrayLike) -> StumpSt
     return StumpStep(feature=int(f), bin=int(t), polarity=b_polarity, alpha=float(alphas[f, t, s]),
                      errors=int(errors[f, t, s]), initial_errors=initial,
                      log_exp_loss=float(losses[f, t, s]))
+
+
+# ---- objectives for direct trees -------------------------------------------------------------
+def order_margin(a: ArrayLike, b: ArrayLike, c: float, n_prime: int, alpha: float) -> float:
+    r"""The ``n_prime``-th smallest normalized margin :math:`(a_i + b_i\alpha)/(c + \alpha)`
+    (DirectBoost_order's objective), evaluated directly."""
+    a, b = _check(a, b)
+    n_prime = _check_n_prime(n_prime, a.size)
+    return float(np.sort(a + b * float(alpha))[n_prime - 1] / (float(c) + float(alpha)))
+
+
+def margin_objective(margins: ArrayLike, n_prime: int, objective: str = "average") -> float:
+    """Bottom-``n_prime`` average (``"average"``) or ``n_prime``-th smallest (``"order"``) of
+    the given (normalized) margins."""
+    m = np.sort(np.asarray(margins, dtype=np.float64))
+    n_prime = _check_n_prime(n_prime, m.size)
+    return float(m[:n_prime].mean() if objective == "average" else m[n_prime - 1])
+
+
+def _empty_scores(n_features: int) -> tuple[NDArray, NDArray, NDArray]:
+    from ..weak.direct import N_CANDIDATE_BINS
+
+    shape = (n_features, N_CANDIDATE_BINS)
+    return np.full(shape, -np.inf), np.zeros(shape), np.zeros(shape)
+
+
+class ZeroOneObjective:
+    r"""Direct-tree objective of phase 1: the training 0-1 loss after the best step.
+
+    A split scores ``-(errors + t)``, where ``errors`` is the fewest training errors of the
+    ensemble plus the tree along :math:`\alpha` (:func:`zero_one_line_search`) and
+    :math:`t \in (0, 1)` increases with the exponential loss at the chosen step, so that equal
+    error counts are ranked by exponential loss (the paper's tie rule).  Leaves predict
+    :math:`\pm 1`; no example weights are involved.
+
+    Parameters
+    ----------
+    a : array (n,)
+        Current unnormalized margins :math:`y_i F(x_i)`.
+    y : array (n,)
+        Labels in {-1, +1}.
+    """
+
+    kind = "binary"
+
+    def __init__(self, a: NDArray[np.float64], y: NDArray[np.float64]) -> None:
+        self.a = np.ascontiguousarray(a, dtype=np.float64)
+        self.y = np.ascontiguousarray(y, dtype=np.float64)
+        self.r, self.V = _k.zero_one_ranks(self.a)
+        self.shift = float(np.max(-self.a))
+        self.w = np.exp(-self.a - self.shift)
+        self.reference = self.shift + float(np.log(self.w.sum()))
+
+    def line(self, h: NDArray[np.float64]) -> tuple[int, float, float, float]:
+        """``(errors, alpha, score, log exp loss)`` of adding ``h`` (the paper's Algorithm 1)."""
+        bad = (self.y * h) < 0
+        errors, _, alpha, score, loss = _k.phase1_line(self.a, self.r, self.V, bad, self.w,
+                                                       self.shift, self.reference)
+        return int(errors), float(alpha), float(score), float(loss)
+
+    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+        pred = state.predictions()
+        outside = np.ones(self.a.size, dtype=bool)
+        outside[node.samples] = False
+        bad_out = outside & (self.y * pred < 0)
+        base = _k.errors_by_interval(self.a, self.r, self.V.size, bad_out)
+        scores, left, right = _empty_scores(codes.shape[1])
+        _k.phase1_split_scores(codes, node.samples, self.y, self.a, self.r, self.V, base,
+                               float(self.w[bad_out].sum()), self.w, self.shift, self.reference,
+                               scores, left, right)
+        return scores, left, right
+
+    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+        plus = self.line(np.ones_like(self.a))[2]
+        minus = self.line(-np.ones_like(self.a))[2]
+        return 1.0 if plus >= minus else -1.0
+
+
+class MarginObjective:
+    r"""Direct-tree objective of phase 2: the margin objective after the step along the tree.
+
+    A split scores the bottom-:math:`n'` average (``objective="average"``) or the
+    :math:`n'`-th smallest (``"order"``) normalized margin at the step
+    :func:`~marginboost.boosting._direct_kernels.phase2_line` takes along it (the maximizer,
+    moved by ``epsilon`` under relaxation); with ``restricted`` the search stays in
+    :math:`[0, d)`, the region where no correctly classified example is lost.
+
+    Parameters
+    ----------
+    a : array (n,)
+        Current unnormalized margins.
+    y : array (n,)
+        Labels in {-1, +1}.
+    c : float
+        Sum of the current weights (> 0).
+    n_prime : int
+        Number of bottom examples.
+    objective : {"average", "order"}
+    restricted : bool
+    epsilon : float
+        Relaxation (0 for none).
+    end_gap : float
+        How far below ``d`` a step that reaches ``d`` stops.
+    """
+
+    kind = "binary"
+
+    def __init__(self, a, y, c, n_prime, objective="average", restricted=True, epsilon=0.0,
+                 end_gap=0.01) -> None:  # type: ignore[no-untyped-def]
+        self.a = np.ascontiguousarray(a, dtype=np.float64)
+        self.y = np.ascontiguousarray(y, dtype=np.float64)
+        self.c = float(c)
+        self.n_prime = _check_n_prime(n_prime, self.a.size)
+        if objective not in ("average", "order"):
+            raise ValueError(f"objective must be 'average' or 'order'; got {objective!r}")
+        self.order_objective = objective == "order"
+        self.restricted = bool(restricted)
+        self.epsilon = float(epsilon)
+        self.end_gap = float(end_gap)
+        self.order = np.argsort(self.a, kind="stable")
+
+    def line(self, h: NDArray[np.float64]) -> tuple[float, float, float]:
+        """``(maximizer q, step, objective value at the step)`` of adding ``h``."""
+        b = self.y * h
+        R, kr, F, kf, d = _k.collect_lines(self.order, self.a, b, self.n_prime, self.restricted)
+        q, step, value = _k.phase2_line(R, kr, F, kf, self.n_prime, self.c, d,
+                                        self.order_objective, self.epsilon, self.end_gap)
+        return float(q), float(step), float(value)
+
+    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+        pred = np.ascontiguousarray(state.predictions())
+        in_node = np.zeros(self.a.size, dtype=bool)
+        in_node[node.samples] = True
+        scores, left, right = _empty_scores(codes.shape[1])
+        _k.phase2_split_scores(codes, node.samples, in_node, pred, self.y, self.order, self.a,
+                               self.n_prime, self.c, self.restricted, self.order_objective,
+                               self.epsilon, self.end_gap, scores, left, right)
+        return scores, left, right
+
+    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+        plus = self.line(np.ones_like(self.a))
+        minus = self.line(-np.ones_like(self.a))
+        return 1.0 if plus[2] >= minus[2] else -1.0
+
+
+# ---- the estimator ---------------------------------------------------------------------------
+#: The paper's three variants (Sec. 3): phase-2 objective, relaxation and search region.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "DirectBoost_avg": {"objective": "average", "epsilon": 0.0},
+    "DirectBoost_eps_avg": {"objective": "average", "epsilon": 0.01},
+    "DirectBoost_order": {"objective": "order", "epsilon": 0.01},
+}
+
+_HISTORY_KEYS = ("phase", "train_error", "objective", "alpha", "time")
+
+
+class DirectBoost(BinaryBoostingClassifier):
+    r"""DirectBoost (Zhai, Xia, Tan & Wang 2013): 0-1 loss descent, then margin ascent.
+
+    **Phase 1** (Algorithm 1) adds, each round, the weak classifier and weight that lower the
+    training error the most (ties: smallest exponential loss), with the step at the midpoint
+    of the best interval of :math:`\alpha` (``2 x`` its left end, or 1, for the unbounded last
+    interval).  A round that cannot lower the error count may still keep it and lower the
+    exponential loss (the tie rule applied to a zero reduction); phase 1 stops at zero
+    training error, when no weak classifier keeps the error count and lowers the exponential
+    loss (a coordinatewise local minimum), or after ``patience`` rounds in a row without fewer
+    errors.  The training error never increases.
+
+    **Phase 2** (Algorithm 2) maximizes a margin objective of the normalized margins
+    :math:`y_i F(x_i)/\sum_t\alpha_t`: the average of the ``n_prime`` smallest
+    (``objective="average"``) or the ``n_prime``-th smallest (``"order"``).  Each round the
+    weak classifier whose exact line search (see :mod:`~marginboost.boosting._direct_kernels`)
+    reaches the highest value is added.
+
+    * Without relaxation (``epsilon=0``) the search stays in the region where no correctly
+      classified training example is lost (``region="min-error"``), a maximizer at its end
+      :math:`d` becomes :math:`d - 0.01` (as in the paper, or :math:`d/2` when
+      :math:`d < 0.02`), and training stops when no weak classifier increases the objective
+      (by more than :attr:`improvement_tol`): a coordinatewise maximum (Theorem 4).
+    * With :math:`\varepsilon`-relaxation (Bertsekas) each step is set to
+      :math:`\varepsilon` past the maximizer along its coordinate, even when that lowers the
+      objective, and the search covers every :math:`\alpha \ge 0` (``region="all"``).  This
+      never stops by itself, so training stops after ``patience`` rounds without a new best
+      objective value, and the ensemble is cut back to the round with the best value.
+
+    Weak learners are direct trees (:class:`~marginboost.weak.DirectTreeBuilder`) whose every
+    split is chosen by the phase's line search (:class:`ZeroOneObjective`,
+    :class:`MarginObjective`); no example weights are kept.
+
+    Parameters
+    ----------
+    objective : {"average", "order"}, default "average"
+        Phase-2 objective.
+    n_prime : int or float, default 0.1
+        Number of bottom examples: an int in [1, n], or a float in (0, 1] read as a fraction
+        of the training set (rounded, at least 1).
+    epsilon : float, default 0.0
+        Relaxation (the paper uses 0.01); 0 turns it off.
+    region : {"min-error", "all"}, optional
+        Phase-2 search region; default "min-error" without relaxation, "all" with it.
+    max_depth : int, default 1
+        Depth of the direct trees (1 = stumps).
+    min_samples_leaf : int, default 1
+    max_bins : int, default 255
+        Number of feature bins (thresholds are searched between bins).
+    max_rounds : int, default 2000
+        Cap on the rounds of both phases together.
+    patience : int, default 50
+        With relaxation: rounds without a new best objective before stopping.
+    phase2 : bool, default True
+        Whether to run phase 2 at all (False: Algorithm 1 only).
+    random_state : int, optional
+        Unused (the method is deterministic); kept for a uniform interface.
+
+    Attributes
+    ----------
+    classes_, estimators_ (fitted trees), alphas_, mapper_
+    history_ : dict of arrays
+        Per round: ``phase`` (1 or 2), ``train_error`` (fraction), ``objective`` (the phase-2
+        objective of the normalized margins after the round), ``alpha`` and ``time``.
+    n_phase1_ : int
+        Rounds of phase 1.
+    n_prime_ : int
+    stop_reason_ : str
+    """
+
+    _algorithm_name = "DirectBoost"
+    reference = "zhai2013direct"
+    #: How far below the end d of the minimum-error region a step to d stops.
+    end_gap = 0.01
+    #: An increase of the phase-2 objective counts when it exceeds this fraction of
+    #: ``max(1, |objective|)`` (the stopping rule "no increment" up to this tolerance).
+    improvement_tol = 1e-6
+
+    def __init__(self, objective: str = "average", n_prime: float = 0.1, *, epsilon: float = 0.0,
+                 region: str | None = None, max_depth: int = 1, min_samples_leaf: int = 1,
+                 max_bins: int = 255, max_rounds: int = 2000, patience: int = 50,
+                 phase2: bool = True, random_state: int | None = None) -> None:
+        self.objective = objective
+        self.n_prime = n_prime
+        self.epsilon = epsilon
+        self.region = region
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.max_bins = max_bins
+        self.max_rounds = max_rounds
+        self.patience = patience
+        self.phase2 = phase2
+        self.random_state = random_state
+
+    def _resolve_n_prime(self, n: int) -> int:
+        value = self.n_prime
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise ValueError(f"n_prime must be an int in [1, {n}] or a fraction in (0, 1]; "
+                             f"got {value!r}")
+        if isinstance(value, numbers.Integral):
+            return _check_n_prime(int(value), n)
+        if not 0.0 < float(value) <= 1.0:
+            raise ValueError(f"a fractional n_prime must be in (0, 1]; got {value!r}")
+        return max(1, min(n, int(round(float(value) * n))))
+
+    def _check_params(self, n: int) -> None:
+        if self.objective not in ("average", "order"):
+            raise ValueError(f"objective must be 'average' or 'order'; got {self.objective!r}")
+        self.n_prime_ = self._resolve_n_prime(n)
+        self.epsilon_ = check_real(self.epsilon, "epsilon", 0.0, low_inclusive=True)
+        region = self.region
+        if region is None:
+            region = "all" if self.epsilon_ > 0 else "min-error"
+        if region not in ("min-error", "all"):
+            raise ValueError(f"region must be 'min-error', 'all' or None; got {self.region!r}")
+        self.region_ = region
+        check_positive_int(self.max_rounds, "max_rounds")
+        check_positive_int(self.patience, "patience")
+
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+            ) -> "DirectBoost":
+        """Run phase 1, then phase 2.
+
+        ``sample_weight`` is not supported (the 0-1 loss and the margin objectives count
+        examples); passing non-uniform weights raises ``ValueError``.
+        """
+        from ..weak import DirectTreeBuilder
+
+        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+        if sample_weight is not None and not np.allclose(weights, weights[0]):
+            raise ValueError("DirectBoost does not support sample_weight (it minimizes the "
+                             "number of training errors); pass None or uniform weights")
+        n = y_signed.shape[0]
+        self._check_params(n)
+        codes = self._bin(X)
+        builder = DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
+                                    min_samples_leaf=self.min_samples_leaf)
+        max_rounds = int(self.max_rounds)
+        a = np.zeros(n)
+        c = 0.0
+        trees: list = []
+        alphas: list[float] = []
+        history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
+        start = time.perf_counter()
+        n_prime = self.n_prime_
+
+        def record(phase: int, alpha: float, a: NDArray[np.float64], c: float) -> None:
+            history["phase"].append(phase)
+            history["train_error"].append(float(np.count_nonzero(a <= 0)) / n)
+            history["objective"].append(margin_objective(a / c, n_prime, self.objective))
+            history["alpha"].append(alpha)
+            history["time"].append(time.perf_counter() - start)
+
+        errors = int(np.count_nonzero(a <= 0))
+        plateau = 0
+        patience = check_positive_int(self.patience, "patience")
+        self.stop_reason_ = "max_rounds"
+        while len(trees) < max_rounds and errors > 0:
+            objective = ZeroOneObjective(a, y_signed)
+            tree = builder.fit(codes, objective)
+            h = tree.predict(codes)
+            new_errors, alpha, _, loss = objective.line(h)
+            if new_errors > errors or (new_errors == errors and not loss < objective.reference):
+                self.stop_reason_ = "phase 1 local minimum"
+                break
+            plateau = plateau + 1 if new_errors == errors else 0
+            a = a + alpha * y_signed * h
+            c += alpha
+            errors = int(np.count_nonzero(a <= 0))
+            trees.append(tree)
+            alphas.append(alpha)
+            record(1, alpha, a, c)
+            if plateau >= patience:
+                self.stop_reason_ = "phase 1 plateau"
+                break
+        if errors == 0:
+            self.stop_reason_ = "phase 1 zero training error"
+        self.n_phase1_ = len(trees)
+        if self.phase2 and len(trees) < max_rounds and trees:
+            self._phase2(codes, y_signed, a, c, builder, trees, alphas, record, history,
+                         max_rounds)
+        self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
+        self._set_stages(trees, np.ones(len(trees)), np.asarray(alphas))
+        if getattr(self, "_best_rounds", None) is not None:
+            self._truncate(self._best_rounds)
+        self._best_rounds = None
+        return self
+
+    def _phase2(self, codes, y, a, c, builder, trees, alphas, record, history, max_rounds
+                ) -> None:  # type: ignore[no-untyped-def]
+        relaxed = self.epsilon_ > 0
+        restricted = self.region_ == "min-error"
+        n_prime = self.n_prime_
+        value = margin_objective(a / c, n_prime, self.objective)
+        best_value, best_rounds, stall = value, len(trees), 0
+        self._best_rounds = None
+        self.stop_reason_ = "max_rounds"
+        while len(trees) < max_rounds:
+            objective = MarginObjective(a, y, c, n_prime, self.objective, restricted,
+                                        self.epsilon_, self.end_gap)
+            tree = builder.fit(codes, objective)
+            h = tree.predict(codes)
+            _, step, new_value = objective.line(h)
+            if not relaxed and not new_value > value + self.improvement_tol * max(1.0, abs(value)):
+                self.stop_reason_ = "phase 2 coordinatewise maximum"
+                break
+            if not (step > 0 and np.isfinite(step)):
+                self.stop_reason_ = "phase 2 no admissible step"
+                break
+            a += step * y * h
+            c += step
+            value = margin_objective(a / c, n_prime, self.objective)
+            trees.append(tree)
+            alphas.append(step)
+            record(2, step, a, c)
+            if value > best_value + self.improvement_tol * max(1.0, abs(best_value)):
+                best_value, best_rounds, stall = value, len(trees), 0
+            else:
+                stall += 1
+                if relaxed and stall >= self.patience:
+                    self.stop_reason_ = "phase 2 no improvement within patience"
+                    break
+        if relaxed and best_rounds < len(trees):
+            self._best_rounds = best_rounds
+
+
+def directboost_variant(name: str, **params: Any) -> DirectBoost:
+    """A :class:`DirectBoost` configured as one of the paper's :data:`VARIANTS`."""
+    if name not in VARIANTS:
+        raise ValueError(f"unknown DirectBoost variant {name!r}; choose from {sorted(VARIANTS)}")
+    return DirectBoost(**{**VARIANTS[name], **params})

@@ -1,0 +1,479 @@
+r"""numba kernels of DirectBoost's weak learning steps (Zhai et al. 2013).
+
+Phase 1 (0-1 loss)
+------------------
+Let :math:`V_0 < \dots < V_{m-1}` be the distinct positive values of :math:`|a_i|` and
+:math:`r_i` the index of :math:`|a_i|` in it (``-1`` when :math:`a_i = 0`).  The open intervals
+of :math:`\alpha > 0` between them are numbered :math:`k = 0, \dots, m`.  For a weak classifier
+with :math:`b_i = y_i h(x_i)` the number of errors on interval :math:`k` is
+
+.. math:: E(k) = \#\{i : a_i < 0,\ r_i \ge k\} + \#\{i : b_i = -1,\ r_i < k\},
+
+because an example that :math:`h` classifies correctly is wrong exactly until its line crosses
+zero, and one that :math:`h` misclassifies is wrong from its crossing on.  The first term does
+not depend on :math:`h`; the second changes by a suffix :math:`k > r_i` when example :math:`i`
+changes side.  Growing a tree, the node's samples move from the right child to the left one bin
+by bin, and a segment tree keeps :math:`\min_k E(k)` under these suffix updates in
+:math:`O(\log n)`: all the splits of one feature cost :math:`O(n \log n)`.
+
+Phase 2 (margins)
+-----------------
+With the examples sorted by :math:`a_i` once per round, a weak classifier needs only the
+:math:`n'` smallest :math:`a_i` of the examples it classifies correctly (rising lines,
+:math:`R_1 \le R_2 \le \dots`) and of those it misclassifies (falling lines, :math:`F_j`).
+
+* Bottom-:math:`n'` average: the sum of the :math:`n'` smallest numerators is
+  :math:`S(\alpha) = \min_k I_k + (2k - n')\alpha` with :math:`I_k = \sum_{j\le k} R_j +
+  \sum_{j \le n'-k} F_j`; :math:`I_k` is convex in :math:`k`, so the pieces are taken from
+  :math:`k_0 = \arg\min_k I_k` downwards, the piece :math:`k \to k-1` at
+  :math:`\alpha = (I_{k-1} - I_k)/2` (the intersection of the :math:`k`-th rising and the
+  :math:`(n'-k+1)`-th falling line: Algorithm 2's :math:`q_j`).  On piece :math:`k` the
+  normalized objective :math:`S/(n'(c+\alpha))` increases iff :math:`(2k - n')c - I_k > 0`
+  (the sign of :math:`D_{n'}`, eq. (10)), so the walk stops at the first piece where it is not.
+* :math:`n'`-th order margin: with :math:`j` rising lines among the bottom :math:`n'`, the
+  :math:`n'`-th smallest numerator is :math:`\max(R_j + \alpha, F_{n'-j} - \alpha)`; :math:`j`
+  drops by one at :math:`\gamma_j = (F_{n'-j+1} - R_j)/2`.  Between the :math:`\gamma_j` the
+  normalized margin rises while the :math:`n'`-th example is a rising line and falls otherwise,
+  so its local maxima are the :math:`\gamma_j` (and the ends).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BIG = 1 << 40  # padding of unused segment-tree leaves
+
+
+# ---- phase 1 -------------------------------------------------------------------------------
+@njit(cache=True)
+def zero_one_ranks(a):  # pragma: no cover - compiled
+    """``(r, V)``: rank of every ``|a_i|`` among the distinct positive values ``V`` (-1 for 0)."""
+    n = a.shape[0]
+    absa = np.abs(a)
+    order = np.argsort(absa, kind="mergesort")
+    r = np.full(n, -1, dtype=np.int64)
+    V = np.empty(n)
+    m = 0
+    for idx in range(n):
+        i = order[idx]
+        v = absa[i]
+        if v == 0.0:
+            continue
+        if m == 0 or v != V[m - 1]:
+            V[m] = v
+            m += 1
+        r[i] = m - 1
+    return r, V[:m].copy()
+
+
+@njit(cache=True)
+def interval_alpha(k, V):  # pragma: no cover - compiled
+    """The step chosen inside interval ``k``: its midpoint; ``2 * low`` (or 1) if unbounded."""
+    m = V.shape[0]
+    low = V[k - 1] if k > 0 else 0.0
+    if k < m:
+        return 0.5 * (low + V[k])
+    return 2.0 * low if low > 0.0 else 1.0
+
+
+@njit(cache=True)
+def errors_by_interval(a, r, m, bad):  # pragma: no cover - compiled
+    """:math:`E(k)` for ``k = 0..m`` given the misclassified-by-h mask ``bad`` (b_i = -1)."""
+    E = np.zeros(m + 2, dtype=np.int64)
+    for i in range(a.shape[0]):
+        if a[i] < 0.0:  # counted on k = 0..r_i
+            E[0] += 1
+            E[r[i] + 1] -= 1
+        if bad[i]:  # counted on k = r_i + 1..m
+            E[r[i] + 1] += 1
+    for k in range(1, m + 1):
+        E[k] += E[k - 1]
+    return E[:m + 1]
+
+
+@njit(cache=True)
+def _seg_build(values, size):  # pragma: no cover - compiled
+    t = np.full(2 * size, BIG, dtype=np.int64)
+    tag = np.zeros(2 * size, dtype=np.int64)
+    for k in range(values.shape[0]):
+        t[size + k] = values[k]
+    for p in range(size - 1, 0, -1):
+        t[p] = min(t[2 * p], t[2 * p + 1])
+    return t, tag
+
+
+@njit(cache=True)
+def _seg_add_suffix(t, tag, size, start, stop, value):  # pragma: no cover - compiled
+    """Add ``value`` to leaves ``start..stop-1`` and restore the minima above them."""
+    lo = start + size
+    hi = stop + size
+    l0 = lo
+    r0 = hi - 1
+    while lo < hi:
+        if lo & 1:
+            t[lo] += value
+            tag[lo] += value
+            lo += 1
+        if hi & 1:
+            hi -= 1
+            t[hi] += value
+            tag[hi] += value
+        lo >>= 1
+        hi >>= 1
+    p = l0 >> 1
+    while p >= 1:
+        t[p] = min(t[2 * p], t[2 * p + 1]) + tag[p]
+        p >>= 1
+    p = r0 >> 1
+    while p >= 1:
+        t[p] = min(t[2 * p], t[2 * p + 1]) + tag[p]
+        p >>= 1
+
+
+@njit(cache=True)
+def _seg_argmin(t, size):  # pragma: no cover - compiled
+    """Leftmost leaf holding the global minimum ``t[1]``."""
+    p = 1
+    while p < size:
+        p = 2 * p if t[2 * p] <= t[2 * p + 1] else 2 * p + 1
+    return p - size
+
+
+@njit(cache=True)
+def log_exp_loss(alpha, log_good, log_bad, shift):  # pragma: no cover - compiled
+    r""":math:`\log\sum_i e^{-(a_i + b_i\alpha)}` from the shifted sums of :math:`e^{-a_i}` over
+    the examples with :math:`b_i = +1` (``log_good``) and :math:`b_i = -1` (``log_bad``)."""
+    u = log_good - alpha
+    v = log_bad + alpha
+    top = max(u, v)
+    if top == -np.inf:
+        return -np.inf
+    return shift + top + np.log(np.exp(u - top) + np.exp(v - top))
+
+
+@njit(cache=True)
+def tie_break(log_loss, reference):  # pragma: no cover - compiled
+    """A number in (0, 1), increasing in ``log_loss``: added to an error count it ranks
+    candidates with equal errors by their exponential loss."""
+    return 0.5 + np.arctan(log_loss - reference) / np.pi
+
+
+@njit(cache=True)
+def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
+                        scores, left_values, right_values):  # pragma: no cover - compiled
+    """Score every split ``code_f <= bin`` of one node for the 0-1 loss (higher is better).
+
+    ``base[k]`` is :math:`E(k)` counting only the examples outside the node, ``w`` the shifted
+    :math:`e^{-a_i - shift}` and ``bad_out`` :math:`\\sum w_i` over the examples outside the
+    node that the partial tree misclassifies.  The score of a split is
+    ``-(errors + tie_break(log exp loss))`` at its best step.
+    """
+    n_node = samples.shape[0]
+    m = V.shape[0]
+    size = 1
+    while size < m + 1:
+        size *= 2
+    total_w = 0.0
+    for i in range(w.shape[0]):
+        total_w += w[i]
+    n_features = codes.shape[1]
+    counts = np.zeros(257, dtype=np.int64)
+    by_code = np.empty(n_node, dtype=np.int64)
+    init = np.empty(m + 2, dtype=np.int64)
+    for f in range(n_features):
+        # bucket the node's samples by code
+        counts[:] = 0
+        for k in range(n_node):
+            counts[codes[samples[k], f] + 1] += 1
+        for c in range(1, 257):
+            counts[c] += counts[c - 1]
+        fill = counts.copy()
+        for k in range(n_node):
+            i = samples[k]
+            code = codes[i, f]
+            by_code[fill[code]] = i
+            fill[code] += 1
+        for s in range(2):
+            left = 1.0 if s == 0 else -1.0  # the left child predicts `left`, the right `-left`
+            # everything starts on the right: misclassified there when y_i == left
+            init[:] = 0
+            bad_w = bad_out
+            for k in range(n_node):
+                i = samples[k]
+                if y[i] == left:
+                    init[r[i] + 1] += 1
+                    bad_w += w[i]
+            run = 0
+            for k in range(m + 1):
+                run += init[k]
+                init[k] = base[k] + run
+            t, tag = _seg_build(init[:m + 1], size)
+            for code in range(255):
+                lo = counts[code]
+                hi = counts[code + 1]
+                if lo == hi:
+                    continue
+                for k in range(lo, hi):
+                    i = by_code[k]
+                    if y[i] == left:  # now correct
+                        _seg_add_suffix(t, tag, size, r[i] + 1, m + 1, -1)
+                        bad_w -= w[i]
+                    else:
+                        _seg_add_suffix(t, tag, size, r[i] + 1, m + 1, 1)
+                        bad_w += w[i]
+                if hi == n_node:
+                    break  # every sample is on the left: not a split
+                errors = t[1]
+                kstar = _seg_argmin(t, size)
+                alpha = interval_alpha(kstar, V)
+                good_w = total_w - bad_w
+                lg = np.log(good_w) if good_w > 0 else -np.inf
+                lb = np.log(bad_w) if bad_w > 0 else -np.inf
+                score = -(errors + tie_break(log_exp_loss(alpha, lg, lb, shift), reference))
+                if score > scores[f, code]:
+                    scores[f, code] = score
+                    left_values[f, code] = left
+                    right_values[f, code] = -left
+
+
+@njit(cache=True)
+def phase1_line(a, r, V, bad, w, shift, reference):  # pragma: no cover - compiled
+    """``(errors, interval, alpha, score)`` of one weak classifier (``bad``: b_i = -1)."""
+    m = V.shape[0]
+    E = errors_by_interval(a, r, m, bad)
+    kstar = 0
+    for k in range(1, m + 1):
+        if E[k] < E[kstar]:
+            kstar = k
+    alpha = interval_alpha(kstar, V)
+    good_w = 0.0
+    bad_w = 0.0
+    for i in range(a.shape[0]):
+        if bad[i]:
+            bad_w += w[i]
+        else:
+            good_w += w[i]
+    lg = np.log(good_w) if good_w > 0 else -np.inf
+    lb = np.log(bad_w) if bad_w > 0 else -np.inf
+    loss = log_exp_loss(alpha, lg, lb, shift)
+    return E[kstar], kstar, alpha, -(E[kstar] + tie_break(loss, reference)), loss
+
+
+# ---- phase 2 -------------------------------------------------------------------------------
+@njit(cache=True)
+def _avg_value(R, kr, F, kf, n_prime, c, alpha):  # pragma: no cover - compiled
+    """Bottom-n' average of the normalized margins at ``alpha`` (O(n'))."""
+    kmin = max(0, n_prime - kf)
+    kmax = min(n_prime, kr)
+    best = np.inf
+    sr = 0.0
+    for j in range(kmin):
+        sr += R[j]
+    sf = 0.0
+    for j in range(n_prime - kmin):
+        sf += F[j]
+    for k in range(kmin, kmax + 1):
+        if k > kmin:
+            sr += R[k - 1]
+            sf -= F[n_prime - k]
+        value = sr + sf + (2.0 * k - n_prime) * alpha
+        if value < best:
+            best = value
+    return best / (n_prime * (c + alpha))
+
+
+@njit(cache=True)
+def _avg_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
+    """``(q, value_at_q, last_breakpoint)`` maximizing the bottom-n' average on ``[0, d]``;
+    ``q = inf`` when the supremum is only approached as alpha -> inf (``d`` infinite)."""
+    kmin = max(0, n_prime - kf)
+    kmax = min(n_prime, kr)
+    width = kmax - kmin + 1
+    I = np.empty(width)
+    sr = 0.0
+    for j in range(kmin):
+        sr += R[j]
+    sf = 0.0
+    for j in range(n_prime - kmin):
+        sf += F[j]
+    for k in range(kmin, kmax + 1):
+        if k > kmin:
+            sr += R[k - 1]
+            sf -= F[n_prime - k]
+        I[k - kmin] = sr + sf
+    k = kmin
+    for kk in range(kmin + 1, kmax + 1):
+        if I[kk - kmin] < I[k - kmin]:
+            k = kk
+    alpha = 0.0
+    last = 0.0
+    while True:
+        Ik = I[k - kmin]
+        if (2.0 * k - n_prime) * c - Ik <= 0.0:  # D_n' <= 0: non-increasing from here
+            q = alpha
+            break
+        if k == kmin:  # rising to the end
+            q = d
+            break
+        nxt = 0.5 * (I[k - 1 - kmin] - Ik)
+        if nxt >= d:
+            q = d
+            break
+        alpha = nxt
+        last = nxt
+        k -= 1
+    if q == np.inf:
+        # slope of the last piece / n': the limit of the objective
+        return q, (2.0 * k - n_prime) / n_prime, last
+    Ik = I[k - kmin]
+    return q, (Ik + (2.0 * k - n_prime) * q) / (n_prime * (c + q)), last
+
+
+@njit(cache=True)
+def _order_value(R, kr, F, kf, n_prime, c, alpha):  # pragma: no cover - compiled
+    """The n'-th smallest normalized margin at ``alpha`` (O(n'))."""
+    jmin = max(0, n_prime - kf)
+    jmax = min(n_prime, kr)
+    best = np.inf
+    for j in range(jmin, jmax + 1):
+        top = -np.inf
+        if j > 0:
+            top = R[j - 1] + alpha
+        if n_prime - j > 0:
+            top = max(top, F[n_prime - j - 1] - alpha)
+        if top < best:
+            best = top
+    return best / (c + alpha)
+
+
+@njit(cache=True)
+def _order_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
+    """``(q, value_at_q, last_breakpoint)`` maximizing the n'-th smallest normalized margin
+    on ``[0, d]`` (the candidates: 0, the peaks gamma_j < d and d)."""
+    jmin = max(0, n_prime - kf)
+    jmax = min(n_prime, kr)
+    # active j just right of 0: the largest j whose rising line has not yet left
+    j = jmax
+    while j > jmin and n_prime - j + 1 <= kf and F[n_prime - j] - R[j - 1] <= 0.0:
+        j -= 1
+    best_alpha = 0.0
+    best = _order_value(R, kr, F, kf, n_prime, c, 0.0)
+    last = 0.0
+    while j > jmin and n_prime - j + 1 <= kf:
+        gamma = 0.5 * (F[n_prime - j] - R[j - 1])
+        if gamma >= d:
+            break
+        value = (R[j - 1] + gamma) / (c + gamma)
+        last = gamma
+        if value > best:
+            best = value
+            best_alpha = gamma
+        j -= 1
+    if d < np.inf:
+        value = _order_value(R, kr, F, kf, n_prime, c, d)
+        if value > best:
+            best = value
+            best_alpha = d
+    elif j > 0 and (j <= jmin or n_prime - j + 1 > kf):
+        # the n'-th example stays a rising line: the margin tends to 1 as alpha -> inf
+        if 1.0 > best:
+            return np.inf, 1.0, last
+    return best_alpha, best, last
+
+
+@njit(cache=True)
+def collect_lines(order, a, b_sign, n_prime, restricted):  # pragma: no cover - compiled
+    """The n' smallest a_i with b_i = +1 and with b_i = -1 (examples sorted by ``order``), and
+    ``d``: the smallest positive a_i with b_i = -1 (only searched when ``restricted``)."""
+    R = np.empty(n_prime)
+    F = np.empty(n_prime)
+    kr = 0
+    kf = 0
+    d = np.inf
+    for idx in range(order.shape[0]):
+        i = order[idx]
+        if b_sign[i] > 0:
+            if kr < n_prime:
+                R[kr] = a[i]
+                kr += 1
+        else:
+            if kf < n_prime:
+                F[kf] = a[i]
+                kf += 1
+            if restricted and d == np.inf and a[i] > 0.0:
+                d = a[i]
+        if kr == n_prime and kf == n_prime and (not restricted or d < np.inf):
+            break
+    return R, kr, F, kf, d
+
+
+@njit(cache=True)
+def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
+    # pragma: no cover - compiled
+    """``(q, step, value_at_step)`` for one weak classifier.
+
+    ``q`` maximizes the objective on ``[0, d]``.  Without relaxation (``epsilon == 0``) the step
+    is ``q``, or ``d - min(end_gap, d/2)`` when ``q == d`` (the paper's :math:`d - \\epsilon`:
+    the end itself is outside the minimum-error region); with relaxation it is ``q + epsilon``
+    (capped like ``q == d`` when that passes ``d``).  A supremum approached only as
+    alpha -> inf gets the finite step ``max(2 * last breakpoint, c)``.
+    """
+    if order_objective:
+        q, value, last = _order_search(R, kr, F, kf, n_prime, c, d)
+    else:
+        q, value, last = _avg_search(R, kr, F, kf, n_prime, c, d)
+    if q == np.inf:
+        step = max(2.0 * last, c)
+    elif epsilon > 0.0:
+        step = q + epsilon
+    else:
+        step = q
+    if step >= d:
+        step = d - min(end_gap, 0.5 * d)
+    if step == q:
+        return q, step, value
+    if order_objective:
+        return q, step, _order_value(R, kr, F, kf, n_prime, c, step)
+    return q, step, _avg_value(R, kr, F, kf, n_prime, c, step)
+
+
+@njit(cache=True)
+def phase2_split_scores(codes, samples, in_node, pred, y, order, a, n_prime, c, restricted,
+                        order_objective, epsilon, end_gap, scores, left_values, right_values):
+    # pragma: no cover - compiled
+    """Score every split of one node by the margin objective at its step (higher is better).
+
+    ``pred`` holds the partial tree's current predictions (used outside the node).
+    """
+    n = y.shape[0]
+    n_features = codes.shape[1]
+    b_sign = np.empty(n)
+    for i in range(n):
+        b_sign[i] = y[i] * pred[i]
+    present = np.zeros(256, dtype=np.bool_)
+    for f in range(n_features):
+        present[:] = False
+        top = 0
+        for k in range(samples.shape[0]):
+            code = codes[samples[k], f]
+            present[code] = True
+            if code > top:
+                top = code
+        for code in range(top):  # code == top sends every sample left
+            if not present[code]:
+                continue
+            for s in range(2):
+                left = 1.0 if s == 0 else -1.0
+                for k in range(samples.shape[0]):
+                    i = samples[k]
+                    b_sign[i] = y[i] * (left if codes[i, f] <= code else -left)
+                R, kr, F, kf, d = collect_lines(order, a, b_sign, n_prime, restricted)
+                q, step, value = phase2_line(R, kr, F, kf, n_prime, c, d, order_objective,
+                                             epsilon, end_gap)
+                if value > scores[f, code]:
+                    scores[f, code] = value
+                    left_values[f, code] = left
+                    right_values[f, code] = -left
+        for k in range(samples.shape[0]):  # restore
+            i = samples[k]
+            b_sign[i] = y[i] * pred[i]

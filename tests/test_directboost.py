@@ -1,0 +1,251 @@
+"""DirectBoost estimator: direct-tree objectives against brute force, phase invariants, theorems."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from marginboost.boosting import _direct_kernels as K
+from marginboost.boosting.direct import (VARIANTS, DirectBoost, MarginObjective, ZeroOneObjective,
+                                         best_stump_zero_one, bottom_average_line_search,
+                                         bottom_average_margin, directboost_variant,
+                                         margin_objective, order_margin, zero_error_end,
+                                         zero_one_line_search)
+from marginboost.weak import BinMapper, DirectNode, DirectTreeBuilder, DirectTreeState
+
+
+def _codes(rng, n, d, bins):
+    return np.asfortranarray(rng.integers(0, bins, size=(n, d)).astype(np.uint8))
+
+
+def _margins(rng, n, scale=3):
+    # integer-valued margins produce ties between |a_i| on purpose
+    return rng.integers(-scale, scale + 1, size=n).astype(float) + 0.5 * rng.integers(0, 2, size=n)
+
+
+def _partial_state(rng, n):
+    """A root split into two leaves with +-1 values, and one of the two leaves as the node."""
+    split = rng.random(n) < 0.5
+    state = DirectTreeState(np.where(split, 1, 2).astype(np.int64))
+    state.node_value = {1: 1.0, 2: -1.0}
+    node = DirectNode(1, 1, np.flatnonzero(split).astype(np.int64))
+    return state, node
+
+
+def _candidate_h(codes, node, state, f, t, left):
+    h = state.predictions().copy()
+    inside = node.samples
+    h[inside] = np.where(codes[inside, f] <= t, left, -left)
+    return h
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_zero_one_split_scores_equal_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n, d, bins = 40, 3, 5
+    codes, y = _codes(rng, n, d, bins), rng.choice([-1.0, 1.0], n)
+    a = _margins(rng, n)
+    objective = ZeroOneObjective(a, y)
+    state, node = _partial_state(rng, n)
+    scores, left_values, _ = objective.split_scores(codes, node, state)
+    for f in range(d):
+        top = codes[node.samples, f].max()
+        for t in range(bins):
+            present = np.any(codes[node.samples, f] == t)
+            if not present or t >= top:
+                assert scores[f, t] == -np.inf
+                continue
+            brute = min(zero_one_line_search(a, y * _candidate_h(codes, node, state, f, t, s)).errors
+                        for s in (1.0, -1.0))
+            assert int(np.floor(-scores[f, t])) == brute
+            chosen = _candidate_h(codes, node, state, f, t, left_values[f, t])
+            assert zero_one_line_search(a, y * chosen).errors == brute
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_direct_stump_matches_the_exhaustive_stump_search(seed):
+    rng = np.random.default_rng(seed)
+    n = 60
+    codes, y = _codes(rng, n, 4, 8), rng.choice([-1.0, 1.0], n)
+    a = _margins(rng, n)
+    tree = DirectTreeBuilder(max_depth=1).fit(codes, ZeroOneObjective(a, y))
+    errors, alpha, _, _ = ZeroOneObjective(a, y).line(tree.predict(codes))
+    step = best_stump_zero_one(codes, a, y)
+    assert errors == step.errors
+    # the chosen alpha is inside the best interval: the error count there is the minimum
+    assert np.count_nonzero(a + y * tree.predict(codes) * alpha <= 0) == step.errors
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("restricted", [True, False])
+def test_average_line_equals_the_envelope_search(seed, restricted):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 25))
+    a, b = rng.normal(size=n) + 0.3, rng.choice([-1.0, 1.0], n)
+    c, n_prime = float(rng.uniform(0.5, 3)), int(rng.integers(1, n + 1))
+    order = np.argsort(a, kind="stable")
+    R, kr, F, kf, d = K.collect_lines(order, a, b, n_prime, restricted)
+    q, value, _ = K._avg_search(R, kr, F, kf, n_prime, c, d)
+    reference = bottom_average_line_search(a, b, c, n_prime, d=zero_error_end(a, b) if restricted
+                                           else np.inf)
+    assert value == pytest.approx(reference.value, rel=1e-9, abs=1e-12)
+    if np.isfinite(q):
+        assert bottom_average_margin(a, b, c, n_prime, q) == pytest.approx(value, abs=1e-12)
+    else:
+        assert reference.alpha == np.inf
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("restricted", [True, False])
+def test_order_line_is_the_maximum_over_a_fine_grid(seed, restricted):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 15))
+    c, n_prime = float(rng.uniform(0.5, 3)), int(rng.integers(1, n + 1))
+    # margins of an ensemble with total weight c lie in [-c, c]
+    a, b = rng.uniform(-c, c, size=n), rng.choice([-1.0, 1.0], n)
+    order = np.argsort(a, kind="stable")
+    R, kr, F, kf, d = K.collect_lines(order, a, b, n_prime, restricted)
+    q, value, _ = K._order_search(R, kr, F, kf, n_prime, c, d)
+    end = d if np.isfinite(d) else 20.0
+    grid = np.concatenate([np.linspace(0, end, 4001),
+                           [abs(a[i] - a[j]) / 2 for i in range(n) for j in range(n)
+                            if b[i] != b[j] and abs(a[i] - a[j]) / 2 <= end]])
+    brute = max(order_margin(a, b, c, n_prime, x) for x in grid)
+    if np.isfinite(q):
+        assert order_margin(a, b, c, n_prime, q) == pytest.approx(value, abs=1e-12)
+        assert value >= brute - 1e-12
+    else:  # the supremum 1 is approached: the n'-th example is correct under b
+        assert value == 1.0 and np.sort(b)[n_prime - 1] == 1.0
+
+
+@pytest.mark.parametrize("objective", ["average", "order"])
+@pytest.mark.parametrize("restricted", [True, False])
+def test_margin_split_scores_equal_brute_force(objective, restricted):
+    rng = np.random.default_rng(7)
+    n, d, bins = 36, 3, 5
+    codes, y = _codes(rng, n, d, bins), rng.choice([-1.0, 1.0], n)
+    a = rng.normal(size=n) + 0.5
+    obj = MarginObjective(a, y, 2.0, 6, objective, restricted, 0.0 if restricted else 0.01)
+    state, node = _partial_state(rng, n)
+    scores, left_values, _ = obj.split_scores(codes, node, state)
+    for f in range(d):
+        top = codes[node.samples, f].max()
+        for t in range(bins):
+            if t >= top or not np.any(codes[node.samples, f] == t):
+                assert scores[f, t] == -np.inf
+                continue
+            brute = max(obj.line(_candidate_h(codes, node, state, f, t, s))[2] for s in (1.0, -1.0))
+            assert scores[f, t] == pytest.approx(brute, abs=1e-12)
+
+
+def _toy(seed, n=120, noise=0.0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = np.where(X[:, 0] + 0.8 * X[:, 1] ** 2 - 0.5 * X[:, 2] > 0.3, 1, -1)
+    flip = rng.random(n) < noise
+    return X, np.where(flip, -y, y)
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_phase1_training_error_never_increases(depth):
+    X, y = _toy(0, noise=0.1)
+    model = DirectBoost(phase2=False, max_depth=depth).fit(X, y)
+    errors = model.history_["train_error"]
+    assert model.n_phase1_ == errors.size > 1
+    assert np.all(np.diff(errors) <= 0)
+    # the recorded error is the error of the returned ensemble
+    assert errors[-1] == pytest.approx(np.mean(model.predict(X) != y))
+
+
+def test_phase2_without_relaxation_increases_the_objective_every_round():
+    X, y = _toy(1, noise=0.05)
+    model = DirectBoost(n_prime=0.2, max_depth=1).fit(X, y)
+    hist = model.history_
+    phase2 = hist["phase"] == 2
+    assert phase2.sum() > 2
+    values = hist["objective"][model.n_phase1_ - 1:]
+    assert np.all(np.diff(values) > 0)
+    # staying in the minimum-error region: no round of phase 2 raises the training error
+    assert np.all(np.diff(hist["train_error"][model.n_phase1_ - 1:]) <= 0)
+    assert hist["objective"][-1] == pytest.approx(
+        margin_objective(model.margins(X, y), model.n_prime_, "average"), abs=1e-12)
+
+
+def test_phase2_stops_at_a_coordinatewise_maximum_over_all_stumps():
+    X, y = _toy(2, n=80)
+    model = DirectBoost(n_prime=8, max_depth=1, max_bins=16).fit(X, y)
+    assert model.stop_reason_ == "phase 2 coordinatewise maximum"
+    codes = model.mapper_.transform(X)
+    y_signed = np.where(y == model.classes_[1], 1.0, -1.0)
+    a = y_signed * model.decision_function(X)
+    c = model.alphas_.sum()
+    current = bottom_average_margin(a, np.ones_like(a), c, 8, 0.0)
+    best = -np.inf
+    for f in range(codes.shape[1]):
+        for t in range(int(codes[:, f].max())):
+            for s in (1.0, -1.0):
+                b = s * y_signed * np.where(codes[:, f] <= t, 1.0, -1.0)
+                d = zero_error_end(a, b)
+                result = bottom_average_line_search(a, b, c, 8, d=d)
+                alpha = result.alpha if not result.at_end else d - min(0.01, d / 2)
+                best = max(best, bottom_average_margin(a, b, c, 8, alpha))
+    assert best <= current + DirectBoost.improvement_tol * max(1.0, abs(current))
+
+
+def test_theorem1_zero_error_region_of_trained_models_is_a_convex_cone():
+    X, y = _toy(3, n=100)
+    first = DirectBoost(phase2=False, max_depth=3).fit(X, y)
+    second = directboost_variant("DirectBoost_avg", n_prime=0.5, max_depth=3).fit(X, y)
+    assert first.history_["train_error"][-1] == 0 and second.history_["train_error"][-1] == 0
+    F1, F2 = first.decision_function(X), second.decision_function(X)
+    y_signed = np.where(y == first.classes_[1], 1.0, -1.0)
+    for scale in (1e-3, 1.0, 1e3):
+        assert np.all(y_signed * scale * F1 > 0)
+    for t in np.linspace(0, 1, 21):
+        assert np.all(y_signed * ((1 - t) * F1 + t * F2) > 0)
+
+
+def test_relaxed_variant_returns_its_best_iterate():
+    X, y = _toy(4, noise=0.1)
+    model = directboost_variant("DirectBoost_eps_avg", n_prime=0.2, max_depth=1, patience=10).fit(X, y)
+    values = model.history_["objective"][model.n_phase1_:]
+    assert values.size >= 1
+    assert values[-1] == pytest.approx(values.max())
+    assert model.history_["objective"][-1] == pytest.approx(
+        margin_objective(model.margins(X, y), model.n_prime_, "average"), abs=1e-12)
+
+
+def test_variants_and_determinism():
+    X, y = _toy(5, noise=0.1)
+    assert set(VARIANTS) == {"DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order"}
+    for name in VARIANTS:
+        one = directboost_variant(name, n_prime=0.1, max_depth=3).fit(X, y)
+        two = directboost_variant(name, n_prime=0.1, max_depth=3).fit(X, y)
+        np.testing.assert_array_equal(one.decision_function(X), two.decision_function(X))
+        assert one.n_prime_ == 12
+
+
+def test_bad_inputs_are_rejected():
+    X, y = _toy(6, n=40)
+    with pytest.raises(ValueError, match="objective"):
+        DirectBoost(objective="median").fit(X, y)
+    with pytest.raises(ValueError, match="n_prime"):
+        DirectBoost(n_prime=0).fit(X, y)
+    with pytest.raises(ValueError, match="n_prime"):
+        DirectBoost(n_prime=41).fit(X, y)
+    with pytest.raises(ValueError, match="n_prime"):
+        DirectBoost(n_prime=1.5).fit(X, y)
+    with pytest.raises(ValueError, match="epsilon"):
+        DirectBoost(epsilon=-0.1).fit(X, y)
+    with pytest.raises(ValueError, match="region"):
+        DirectBoost(region="everywhere").fit(X, y)
+    with pytest.raises(ValueError, match="sample_weight"):
+        DirectBoost().fit(X, y, sample_weight=np.arange(1, 41))
+    with pytest.raises(ValueError, match="classes"):
+        DirectBoost().fit(X, np.arange(40) % 3)
+    with pytest.raises(ValueError, match="unknown DirectBoost variant"):
+        directboost_variant("DirectBoost_max")
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        DirectBoost().fit(Xn, y)
+    assert isinstance(BinMapper, type)
