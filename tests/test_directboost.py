@@ -249,3 +249,39 @@ def test_bad_inputs_are_rejected():
     with pytest.raises(ValueError, match="NaN"):
         DirectBoost().fit(Xn, y)
     assert isinstance(BinMapper, type)
+
+
+def test_shared_phase1_fits_equal_separate_fits():
+    from marginboost.boosting.direct import directboost_variants
+
+    X, y = _toy(8, noise=0.1)
+    fitted = directboost_variants(X, y, list(VARIANTS), [0.1, 0.5], max_depth=3, max_rounds=150)
+    assert len(fitted) == 6
+    for (name, n_prime), model in fitted.items():
+        alone = directboost_variant(name, n_prime=n_prime, max_depth=3, max_rounds=150).fit(X, y)
+        np.testing.assert_array_equal(model.decision_function(X), alone.decision_function(X))
+        for key in ("phase", "train_error", "objective", "alpha"):
+            np.testing.assert_allclose(model.history_[key], alone.history_[key], rtol=0, atol=0)
+        assert model.stop_reason_ == alone.stop_reason_
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("restricted,epsilon", [(True, 0.0), (False, 0.01), (False, 0.0),
+                                                (True, 0.3)])
+def test_lazy_average_line_equals_the_full_collection(seed, restricted, epsilon):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 30))
+    c = float(rng.uniform(0.5, 3))
+    # integer grid: ties between lines and breakpoints
+    a = rng.integers(-4, 5, size=n) * c / 4
+    b = rng.choice([-1.0, 1.0], n, p=[0.3, 0.7])
+    n_prime = int(rng.integers(1, n + 1))
+    order = np.argsort(a, kind="stable")
+    R, kr, F, kf, d = K.collect_lines(order, a, b, n_prime, restricted)
+    expected = K.phase2_line(R, kr, F, kf, n_prime, c, d, False, epsilon, 0.01)
+    got = K.avg_line_lazy(order, a, b, n_prime, c, restricted, epsilon, 0.01)
+    assert got[0] == pytest.approx(expected[0], abs=1e-12) or got[0] == expected[0]
+    assert got[1] == pytest.approx(expected[1], abs=1e-12) or got[1] == expected[1]
+    assert got[2] == pytest.approx(expected[2], abs=1e-12)
+    assert got[2] == pytest.approx(bottom_average_margin(a, b, c, n_prime, got[1]), abs=1e-12) \
+        or not np.isfinite(got[1])

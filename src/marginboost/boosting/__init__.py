@@ -5,9 +5,11 @@
 * :mod:`~marginboost.boosting.corrective`: totally-corrective column generation (LPBoost,
   AdaBoost-CG, LogitBoost-CG, generalized-hinge LPBoost; Shen & Li 2010).
 * :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
+* :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget.
 """
 from __future__ import annotations
 
+from .brownboost import BrownBoost
 from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
                          adaboost_T_heuristic)
 from .pool import AdaBoostL1, AdaBoostQP
@@ -16,4 +18,5 @@ from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, Logit
 
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
-           "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic"]
+           "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
+           "BrownBoost"]

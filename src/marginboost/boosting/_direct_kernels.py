@@ -315,7 +315,7 @@ def _avg_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
         if k == kmin:  # rising to the end
             q = d
             break
-        nxt = 0.5 * (I[k - 1 - kmin] - Ik)
+        nxt = 0.5 * (F[n_prime - k] - R[k - 1])  # = (I_{k-1} - I_k) / 2, without rounding
         if nxt >= d:
             q = d
             break
@@ -467,9 +467,13 @@ def phase2_split_scores(codes, samples, in_node, pred, y, order, a, n_prime, c, 
                 for k in range(samples.shape[0]):
                     i = samples[k]
                     b_sign[i] = y[i] * (left if codes[i, f] <= code else -left)
-                R, kr, F, kf, d = collect_lines(order, a, b_sign, n_prime, restricted)
-                q, step, value = phase2_line(R, kr, F, kf, n_prime, c, d, order_objective,
-                                             epsilon, end_gap)
+                if order_objective:
+                    R, kr, F, kf, d = collect_lines(order, a, b_sign, n_prime, restricted)
+                    q, step, value = phase2_line(R, kr, F, kf, n_prime, c, d, True, epsilon,
+                                                 end_gap)
+                else:
+                    q, step, value = avg_line_lazy(order, a, b_sign, n_prime, c, restricted,
+                                                   epsilon, end_gap)
                 if value > scores[f, code]:
                     scores[f, code] = value
                     left_values[f, code] = left
@@ -477,3 +481,123 @@ def phase2_split_scores(codes, samples, in_node, pred, y, order, a, n_prime, c, 
         for k in range(samples.shape[0]):  # restore
             i = samples[k]
             b_sign[i] = y[i] * pred[i]
+
+
+@njit(cache=True)
+def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
+    # pragma: no cover - compiled
+    """``(q, step, value_at_step)`` of the bottom-n' average along one weak classifier,
+    reading the sorted examples only as far as the walk needs.
+
+    The first ``n_prime`` examples in ``order`` are the bottom set at alpha = 0 (their rising
+    lines give the starting piece ``k0``); every further breakpoint needs one more falling
+    line, found by scanning on.  Equal to :func:`collect_lines` + :func:`phase2_line` with the
+    average objective, at a cost of about ``n_prime`` plus the examples scanned for the
+    breakpoints actually passed (Algorithm 2's :math:`O(n')` per weak classifier).
+    """
+    n = order.shape[0]
+    R = np.empty(n_prime)
+    F = np.empty(n)
+    kr = 0
+    kf = 0
+    total = 0.0
+    for idx in range(n_prime):
+        i = order[idx]
+        total += a[i]
+        if b_sign[i] > 0:
+            R[kr] = a[i]
+            kr += 1
+        else:
+            F[kf] = a[i]
+            kf += 1
+    p = n_prime
+    d = np.inf
+    if restricted:
+        for j in range(kf):
+            if F[j] > 0.0:
+                d = F[j]
+                break
+        while d == np.inf and p < n:
+            i = order[p]
+            p += 1
+            if b_sign[i] < 0:
+                F[kf] = a[i]
+                kf += 1
+                if a[i] > 0.0:
+                    d = a[i]
+    # walk the pieces k = kr, kr - 1, ...; piece k uses the first n' - k falling lines
+    piece_I = np.empty(kr + 1)
+    piece_start = np.empty(kr + 1)
+    k = kr
+    used = n_prime - kr
+    intercept = total
+    alpha = 0.0
+    last = 0.0
+    piece_I[k] = intercept
+    piece_start[k] = 0.0
+    q = 0.0
+    while True:
+        beta = np.inf
+        if k > 0:
+            while kf <= used and p < n:  # find the next falling line
+                i = order[p]
+                p += 1
+                if b_sign[i] < 0:
+                    F[kf] = a[i]
+                    kf += 1
+            if kf > used:
+                beta = 0.5 * (F[used] - R[k - 1])
+        if beta <= alpha:  # a tie: the next piece starts here
+            intercept += F[used] - R[k - 1]
+            k -= 1
+            used += 1
+            piece_I[k] = intercept
+            piece_start[k] = alpha
+            continue
+        slope = 2.0 * k - n_prime
+        if slope * c - intercept <= 0.0:
+            q = alpha
+            break
+        if beta >= d:
+            q = d
+            break
+        alpha = beta
+        last = beta
+        intercept += F[used] - R[k - 1]
+        k -= 1
+        used += 1
+        piece_I[k] = intercept
+        piece_start[k] = alpha
+    slope = 2.0 * k - n_prime
+    if q == np.inf:
+        value_q = slope / n_prime
+        step = max(2.0 * last, c)
+    else:
+        value_q = (intercept + slope * q) / (n_prime * (c + q))
+        step = q + epsilon if epsilon > 0.0 else q
+    if step >= d:
+        step = d - min(end_gap, 0.5 * d)
+    if step == q:
+        return q, step, value_q
+    # the piece holding `step`: an earlier one, or a later one found by walking on
+    if step < alpha:
+        kk = k
+        while kk < kr and piece_start[kk] > step:
+            kk += 1
+        return q, step, (piece_I[kk] + (2.0 * kk - n_prime) * step) / (n_prime * (c + step))
+    while k > 0:
+        while kf <= used and p < n:
+            i = order[p]
+            p += 1
+            if b_sign[i] < 0:
+                F[kf] = a[i]
+                kf += 1
+        if kf <= used:
+            break
+        beta = 0.5 * (F[used] - R[k - 1])
+        if beta > step:
+            break
+        intercept += F[used] - R[k - 1]
+        k -= 1
+        used += 1
+    return q, step, (intercept + (2.0 * k - n_prime) * step) / (n_prime * (c + step))

@@ -40,7 +40,7 @@ __all__ = ["LineSearchResult", "zero_one_line_search", "StumpStep", "best_stump_
            "zero_one_error_at", "zero_error_end", "MarginSearchResult",
            "bottom_average_line_search", "bottom_average_margin", "order_margin",
            "margin_objective", "ZeroOneObjective", "MarginObjective", "DirectBoost",
-           "VARIANTS", "directboost_variant"]
+           "VARIANTS", "directboost_variant", "directboost_variants"]
 
 
 @dataclass(frozen=True)
@@ -665,76 +665,100 @@ class DirectBoost(BinaryBoostingClassifier):
         ``sample_weight`` is not supported (the 0-1 loss and the margin objectives count
         examples); passing non-uniform weights raises ``ValueError``.
         """
-        from ..weak import DirectTreeBuilder
+        codes, y_signed = self._prepare(X, y, sample_weight)
+        self._finish(codes, y_signed, self._phase1(codes, y_signed))
+        return self
 
+    def _prepare(self, X, y, sample_weight):  # type: ignore[no-untyped-def]
         X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
         if sample_weight is not None and not np.allclose(weights, weights[0]):
             raise ValueError("DirectBoost does not support sample_weight (it minimizes the "
                              "number of training errors); pass None or uniform weights")
+        self._check_params(y_signed.shape[0])
+        return self._bin(X), y_signed
+
+    def _builder(self):  # type: ignore[no-untyped-def]
+        from ..weak import DirectTreeBuilder
+
+        return DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
+                                 min_samples_leaf=self.min_samples_leaf)
+
+    def _record(self, state: dict, phase: int, alpha: float) -> None:
+        a, c, history = state["a"], state["c"], state["history"]
+        history["phase"].append(phase)
+        history["train_error"].append(float(np.count_nonzero(a <= 0)) / a.size)
+        history["objective"].append(margin_objective(a / c, self.n_prime_, self.objective))
+        for (objective, n_prime), values in state.get("objectives", {}).items():
+            values.append(margin_objective(a / c, n_prime, objective))
+        history["alpha"].append(alpha)
+        history["time"].append(time.perf_counter() - state["start"])
+
+    def _phase1(self, codes, y_signed, objectives: dict | None = None
+                ) -> dict:  # type: ignore[no-untyped-def]
+        """Algorithm 1; returns the training state (margins, weights, trees, history).
+
+        ``objectives`` maps ``(objective, n_prime)`` to lists that receive those objective
+        values after every round as well (used by :func:`directboost_variants`).
+        """
         n = y_signed.shape[0]
-        self._check_params(n)
-        codes = self._bin(X)
-        builder = DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
-                                    min_samples_leaf=self.min_samples_leaf)
+        builder = self._builder()
         max_rounds = int(self.max_rounds)
-        a = np.zeros(n)
-        c = 0.0
-        trees: list = []
-        alphas: list[float] = []
-        history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
-        start = time.perf_counter()
-        n_prime = self.n_prime_
-
-        def record(phase: int, alpha: float, a: NDArray[np.float64], c: float) -> None:
-            history["phase"].append(phase)
-            history["train_error"].append(float(np.count_nonzero(a <= 0)) / n)
-            history["objective"].append(margin_objective(a / c, n_prime, self.objective))
-            history["alpha"].append(alpha)
-            history["time"].append(time.perf_counter() - start)
-
-        errors = int(np.count_nonzero(a <= 0))
+        state = {"a": np.zeros(n), "c": 0.0, "trees": [], "alphas": [],
+                 "history": {key: [] for key in _HISTORY_KEYS}, "start": time.perf_counter(),
+                 "objectives": objectives or {}}
+        errors = n
         plateau = 0
         patience = check_positive_int(self.patience, "patience")
-        self.stop_reason_ = "max_rounds"
-        while len(trees) < max_rounds and errors > 0:
+        state["stop_reason"] = "max_rounds"
+        while len(state["trees"]) < max_rounds and errors > 0:
+            a = state["a"]
             objective = ZeroOneObjective(a, y_signed)
             tree = builder.fit(codes, objective)
             h = tree.predict(codes)
             new_errors, alpha, _, loss = objective.line(h)
             if new_errors > errors or (new_errors == errors and not loss < objective.reference):
-                self.stop_reason_ = "phase 1 local minimum"
+                state["stop_reason"] = "phase 1 local minimum"
                 break
             plateau = plateau + 1 if new_errors == errors else 0
-            a = a + alpha * y_signed * h
-            c += alpha
-            errors = int(np.count_nonzero(a <= 0))
-            trees.append(tree)
-            alphas.append(alpha)
-            record(1, alpha, a, c)
+            state["a"] = a + alpha * y_signed * h
+            state["c"] += alpha
+            errors = int(np.count_nonzero(state["a"] <= 0))
+            state["trees"].append(tree)
+            state["alphas"].append(alpha)
+            self._record(state, 1, alpha)
             if plateau >= patience:
-                self.stop_reason_ = "phase 1 plateau"
+                state["stop_reason"] = "phase 1 plateau"
                 break
         if errors == 0:
-            self.stop_reason_ = "phase 1 zero training error"
-        self.n_phase1_ = len(trees)
-        if self.phase2 and len(trees) < max_rounds and trees:
-            self._phase2(codes, y_signed, a, c, builder, trees, alphas, record, history,
-                         max_rounds)
-        self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
-        self._set_stages(trees, np.ones(len(trees)), np.asarray(alphas))
-        if getattr(self, "_best_rounds", None) is not None:
-            self._truncate(self._best_rounds)
-        self._best_rounds = None
-        return self
+            state["stop_reason"] = "phase 1 zero training error"
+        state["n_phase1"] = len(state["trees"])
+        return state
 
-    def _phase2(self, codes, y, a, c, builder, trees, alphas, record, history, max_rounds
-                ) -> None:  # type: ignore[no-untyped-def]
+    def _finish(self, codes, y_signed, state: dict) -> None:  # type: ignore[no-untyped-def]
+        """Run phase 2 from the end of phase 1 and store the ensemble."""
+        self.n_phase1_ = state["n_phase1"]
+        self.stop_reason_ = state["stop_reason"]
+        self._best_rounds = None
+        if self.phase2 and len(state["trees"]) < int(self.max_rounds) and state["trees"]:
+            self._phase2(codes, y_signed, state)
+        history = state["history"]
+        self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
+        self._set_stages(state["trees"], np.ones(len(state["trees"])),
+                         np.asarray(state["alphas"]))
+        if self._best_rounds is not None:
+            self._truncate(self._best_rounds)
+        del self._best_rounds
+
+    def _phase2(self, codes, y, state: dict) -> None:  # type: ignore[no-untyped-def]
         relaxed = self.epsilon_ > 0
         restricted = self.region_ == "min-error"
         n_prime = self.n_prime_
+        builder = self._builder()
+        max_rounds = int(self.max_rounds)
+        trees = state["trees"]
+        a, c = state["a"], state["c"]
         value = margin_objective(a / c, n_prime, self.objective)
         best_value, best_rounds, stall = value, len(trees), 0
-        self._best_rounds = None
         self.stop_reason_ = "max_rounds"
         while len(trees) < max_rounds:
             objective = MarginObjective(a, y, c, n_prime, self.objective, restricted,
@@ -748,12 +772,13 @@ class DirectBoost(BinaryBoostingClassifier):
             if not (step > 0 and np.isfinite(step)):
                 self.stop_reason_ = "phase 2 no admissible step"
                 break
-            a += step * y * h
+            a = a + step * y * h
             c += step
+            state["a"], state["c"] = a, c
             value = margin_objective(a / c, n_prime, self.objective)
             trees.append(tree)
-            alphas.append(step)
-            record(2, step, a, c)
+            state["alphas"].append(step)
+            self._record(state, 2, step)
             if value > best_value + self.improvement_tol * max(1.0, abs(best_value)):
                 best_value, best_rounds, stall = value, len(trees), 0
             else:
@@ -770,3 +795,31 @@ def directboost_variant(name: str, **params: Any) -> DirectBoost:
     if name not in VARIANTS:
         raise ValueError(f"unknown DirectBoost variant {name!r}; choose from {sorted(VARIANTS)}")
     return DirectBoost(**{**VARIANTS[name], **params})
+
+
+def directboost_variants(X: ArrayLike, y: ArrayLike, variants, n_primes, **params: Any
+                         ) -> dict[tuple[str, float], DirectBoost]:
+    """Fit several :data:`VARIANTS` and values of ``n_prime`` that share one phase 1.
+
+    Phase 1 does not depend on the variant or on ``n_prime``, so it runs once; each model then
+    continues with its own phase 2 from a copy of that state.  Returns
+    ``{(variant, n_prime): fitted model}``, each equal to fitting it alone.
+    """
+    import copy
+
+    models = {(name, n_prime): directboost_variant(name, n_prime=n_prime, **params)
+              for name in variants for n_prime in n_primes}
+    base = DirectBoost(phase2=False, **params)
+    codes, y_signed = base._prepare(X, y, None)
+    prepared = {key: model._prepare(X, y, None)[0] for key, model in models.items()}
+    state: dict = {"objectives": {(m.objective, m.n_prime_): [] for m in models.values()}}
+    state.update(base._phase1(codes, y_signed, state["objectives"]))
+    out = {}
+    for key, model in models.items():
+        history = copy.deepcopy(state["history"])
+        history["objective"] = list(state["objectives"][(model.objective, model.n_prime_)])
+        own = {**state, "a": state["a"].copy(), "trees": list(state["trees"]),
+               "alphas": list(state["alphas"]), "history": history, "objectives": {}}
+        model._finish(prepared[key], y_signed, own)
+        out[key] = model
+    return out

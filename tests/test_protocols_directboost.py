@@ -1,0 +1,67 @@
+"""DirectBoost protocols: data, splits, cells and tables of the notebooks (quick grids)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from marginboost.experiments.protocols import directboost as D
+
+
+def test_table1_data_sets_and_substitutes():
+    assert list(D.DATASETS) == ["Tic-tac-toe", "Diabetes", "Australian", "Fourclass",
+                                "Ionosphere", "Splice", "Cancer-wdbc", "Cancer-wpbc", "Heart",
+                                "Adult"]
+    X, y = D.load_table1_data("Adult")
+    assert X.shape == (6414, 14) and set(np.unique(y)) == {-1.0, 1.0}
+    X2, _ = D.load_table1_data("Adult")
+    np.testing.assert_array_equal(X, X2)  # the draw is seeded
+    assert D.load_table1_data("Splice")[0].shape[0] == 1000
+    with pytest.raises(ValueError, match="unknown DirectBoost data set"):
+        D.load_table1_data("Iris")
+
+
+def test_rotations_are_3_1_1_and_noise_touches_training_labels_only():
+    spec = D.table4_cells("full")[0]
+    spec = {**spec, "data": {**spec["data"], "noise": 0.2}}
+    Xtr, ytr, Xva, yva, Xte, yte = D._cell_data(spec)
+    clean = {**spec, "data": {**spec["data"], "noise": 0.0}}
+    _, ytr0, _, yva0, _, yte0 = D._cell_data(clean)
+    n = Xtr.shape[0] + Xva.shape[0] + Xte.shape[0]
+    assert abs(Xtr.shape[0] - 3 * n / 5) <= 3 and abs(Xte.shape[0] - n / 5) <= 1
+    assert np.mean(ytr != ytr0) == pytest.approx(0.2, abs=0.01)
+    np.testing.assert_array_equal(yva, yva0)
+    np.testing.assert_array_equal(yte, yte0)
+
+
+def test_long_servedio_cells_have_clean_evaluation_sets():
+    spec = D.table3_cells("quick")[0]
+    Xtr, ytr, Xva, yva, Xte, yte = D._cell_data(spec)
+    assert Xtr.shape[0] == 300 and Xva.shape[0] == Xte.shape[0] == 1000
+    assert Xtr.shape[1] == 2 * 5 + 11
+
+
+def test_quick_table1_cell_records_every_method():
+    cells = D.table1_cells("quick")
+    assert {c["algorithm"] for c in cells} == set(D.METHODS)
+    direct = next(c for c in cells if c["algorithm"] == "DirectBoost")
+    record = D.method_cell(direct)
+    assert set(record) == set(D.DIRECT_VARIANTS)
+    for r in record.values():
+        assert 0 <= r["test_error"] <= 100 and r["chosen"] in direct["params"]["nprime_grid"]
+    frame = D.table1_frame([direct], [record])
+    assert set(frame["algorithm"]) == set(D.DIRECT_VARIANTS)
+    with pytest.raises(ValueError, match="not a DirectBoost cell"):
+        D.method_cell({"algorithm": "AdaBoost"})
+
+
+def test_confidence_of_the_reconstructed_table():
+    assert D.table1_confidence("Tic-tac-toe", "BrownBoost") == "high"
+    assert D.table1_confidence("Diabetes", "AdaBoost").startswith("low")
+    assert D.table1_confidence("Fourclass", "DirectBoost_eps_avg").startswith("medium")
+
+
+def test_cell_function_dispatch():
+    assert D.cell_function(D.figure3_cells("quick")[0]) is D.figure3_cell
+    assert D.cell_function(D.table1_cells("quick")[0]) is D.method_cell
+    with pytest.raises(ValueError):
+        D.cell_function({"table": "table9"})
