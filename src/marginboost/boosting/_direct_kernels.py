@@ -261,35 +261,11 @@ def phase1_line(a, r, V, bad, w, shift, reference):  # pragma: no cover - compil
 
 # ---- phase 2 -------------------------------------------------------------------------------
 @njit(cache=True)
-def _avg_value(R, kr, F, kf, n_prime, c, alpha):  # pragma: no cover - compiled
-    """Bottom-n' average of the normalized margins at ``alpha`` (O(n'))."""
+def _intercepts(R, kr, F, kf, n_prime):  # pragma: no cover - compiled
+    """``(kmin, I)``: the intercepts :math:`I_k`, ``k = kmin..min(n', kr)``, of the envelope."""
     kmin = max(0, n_prime - kf)
     kmax = min(n_prime, kr)
-    best = np.inf
-    sr = 0.0
-    for j in range(kmin):
-        sr += R[j]
-    sf = 0.0
-    for j in range(n_prime - kmin):
-        sf += F[j]
-    for k in range(kmin, kmax + 1):
-        if k > kmin:
-            sr += R[k - 1]
-            sf -= F[n_prime - k]
-        value = sr + sf + (2.0 * k - n_prime) * alpha
-        if value < best:
-            best = value
-    return best / (n_prime * (c + alpha))
-
-
-@njit(cache=True)
-def _avg_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
-    """``(q, value_at_q, last_breakpoint)`` maximizing the bottom-n' average on ``[0, d]``;
-    ``q = inf`` when the supremum is only approached as alpha -> inf (``d`` infinite)."""
-    kmin = max(0, n_prime - kf)
-    kmax = min(n_prime, kr)
-    width = kmax - kmin + 1
-    I = np.empty(width)
+    I = np.empty(kmax - kmin + 1)
     sr = 0.0
     for j in range(kmin):
         sr += R[j]
@@ -301,6 +277,27 @@ def _avg_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
             sr += R[k - 1]
             sf -= F[n_prime - k]
         I[k - kmin] = sr + sf
+    return kmin, I
+
+
+@njit(cache=True)
+def _avg_value(R, kr, F, kf, n_prime, c, alpha):  # pragma: no cover - compiled
+    """Bottom-n' average of the normalized margins at ``alpha`` (O(n'))."""
+    kmin, I = _intercepts(R, kr, F, kf, n_prime)
+    best = np.inf
+    for j in range(I.shape[0]):
+        value = I[j] + (2.0 * (kmin + j) - n_prime) * alpha
+        if value < best:
+            best = value
+    return best / (n_prime * (c + alpha))
+
+
+@njit(cache=True)
+def _avg_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
+    """``(q, value_at_q, last_breakpoint)`` maximizing the bottom-n' average on ``[0, d]``;
+    ``q = inf`` when the supremum is only approached as alpha -> inf (``d`` infinite)."""
+    kmin, I = _intercepts(R, kr, F, kf, n_prime)
+    kmax = kmin + I.shape[0] - 1
     k = kmin
     for kk in range(kmin + 1, kmax + 1):
         if I[kk - kmin] < I[k - kmin]:

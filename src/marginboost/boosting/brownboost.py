@@ -438,13 +438,16 @@ class _Solver:
             t_curve = t + delta
             gamma_curve = point.gamma + point.gamma_t * delta
             on_curve = abs(delta) <= _ON_CURVE * sqrt_c
-            if abs(delta) > sqrt_c or (t_curve >= s and not on_curve and not on_level):
-                # far off the curve (2): correct t first, one weight width at a time
+            slope = point.curve_slope
+            # before a zero is bracketed, a falling edge is followed by Newton steps; a point
+            # that may end the search (edge <= 0, rising edge, t >= s) is first put on the curve
+            decisive = t_curve >= s or (hi == math.inf and (gamma_curve <= 0.0 or slope >= 0.0))
+            if abs(delta) > sqrt_c or (not on_curve and not on_level and decisive):
+                # off the curve (2): correct t first, at most one weight width at a time
                 point = sums(alpha, t + float(np.clip(delta, -sqrt_c, sqrt_c)), base=point)
                 continue
             if t_curve >= s:
                 return self.time_limited(lo, alpha), True
-            slope = point.curve_slope
             if on_curve:
                 # the sign of the edge on the curve is reliable here: update the bracket
                 if gamma_curve > 0.0:
@@ -479,6 +482,9 @@ class _Solver:
                 t_next = _along_curve(t_curve, gamma_curve, slope, candidate - alpha)
             elif lo < candidate < hi and math.isfinite(candidate):
                 t_next = _along_curve(t_curve, gamma_curve, slope, candidate - alpha)
+            elif not on_curve:
+                # bisection needs the sign of the edge on the curve here: correct t first
+                candidate, t_next = alpha, t_curve
             else:
                 candidate = 0.5 * (lo + hi)
                 t_next = 0.5 * (t_lo + t_hi)

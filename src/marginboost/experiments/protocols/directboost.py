@@ -273,12 +273,16 @@ def _records(cells, metrics):
 
 
 def table1_frame(cells: list[dict], metrics: list[dict]):
-    """Long table ``dataset, algorithm, metric, mean, std, n`` of percent test errors (std over
-    rotations, ddof=0 as for a population of 5 folds... see the notebook)."""
+    """Long table ``dataset, algorithm, metric, mean, std, n`` of percent test errors (mean and
+    sample std over the rotations)."""
+    return _aggregate([(cell["data"]["name"], method, record["test_error"])
+                       for cell, method, record in _records(cells, metrics)])
+
+
+def _aggregate(rows):
+    """Mean, sample std (ddof=1) and count of percent test errors per data set and method."""
     import pandas as pd
 
-    rows = [(cell["data"]["name"], method, record["test_error"])
-            for cell, method, record in _records(cells, metrics)]
     frame = pd.DataFrame(rows, columns=["dataset", "algorithm", "value"])
     out = (frame.groupby(["dataset", "algorithm"], sort=False)["value"]
            .agg(mean="mean", std=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan,
@@ -347,8 +351,6 @@ SHORT_NAMES = {"AdaBoost": "AB", "LogitBoost": "LB", "LPBoost": "LPB", "BrownBoo
 def noise_frame(cells: list[dict], metrics: list[dict]):
     """Tables 3/4 in long format with the paper's labels: ``"<data> eta=<rate>"`` rows and
     short method names; mean over runs/rotations."""
-    import pandas as pd
-
     rows = []
     for cell, method, record in _records(cells, metrics):
         data = cell["data"]
@@ -358,12 +360,7 @@ def noise_frame(cells: list[dict], metrics: list[dict]):
         else:
             dataset = data["name"]
         rows.append((dataset, SHORT_NAMES[method], record["test_error"]))
-    frame = pd.DataFrame(rows, columns=["dataset", "algorithm", "value"])
-    out = (frame.groupby(["dataset", "algorithm"], sort=False)["value"]
-           .agg(mean="mean", std=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan,
-                n="count").reset_index())
-    out.insert(2, "metric", "test_error")
-    return out
+    return _aggregate(rows)
 
 
 # ---- Figure 3 -------------------------------------------------------------------------------
