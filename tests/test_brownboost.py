@@ -48,7 +48,7 @@ def replay(model, X, y):
     """Per round: margins r before it, b = y h, and the remaining time s before it."""
     codes = model.mapper_.transform(X)
     y_signed = np.where(y == model.classes_[1], 1.0, -1.0)
-    scores = [np.zeros(len(y))] + list(model.staged_decision_function(X))
+    scores = [np.zeros(len(y)), *model.staged_decision_function(X)]
     remaining = np.concatenate([[model.c_], model.history_["remaining_time"]])
     for k, tree in enumerate(model.estimators_):
         yield y_signed * scores[k], y_signed * tree.predict(codes), remaining[k]
@@ -119,11 +119,45 @@ def ode_end_point(r, b, s, c, v):
     time_used_up.terminal, time_used_up.direction = True, 1
     solution = solve_ivp(lambda alpha, y: [gamma(alpha, y[0])], (0.0, 60.0 * math.sqrt(c)), [0.0],
                          events=[vanishing_edge, time_used_up], method="DOP853", rtol=1e-11,
-                         atol=1e-13)
+                         atol=1e-13, max_step=0.05 * math.sqrt(c))  # no step over both events
     if solution.t_events[0].size:
         return solution.t_events[0][0], solution.y_events[0][0][0], False
     assert solution.t_events[1].size, "the trajectory neither stops nor reaches t = s"
     return solution.t_events[1][0], s, True
+
+
+def check_step(r, b, s, c, v):
+    """brownboost_step against the ODE and fsolve (started at the ODE's end point)."""
+    step = brownboost_step(r, b, s, c, v)
+    alpha, t, limited = ode_end_point(r, b, s, c, v)
+    assert step.time_limited == limited
+    assert step.alpha == pytest.approx(alpha, abs=1e-6)
+    assert step.t == pytest.approx(t, abs=1e-6)
+    a = r + s
+    p0 = float(v @ phi(a, c))
+
+    def potential_change(alpha, t):
+        return float(v @ phi(a + alpha * b - t, c)) - p0
+
+    if limited:
+        assert step.t == s
+        # polish the ODE's alpha on the potential equation (2) with t = s
+        root, *_ = fsolve(lambda x: [potential_change(x[0], s)], [alpha], xtol=1e-13,
+                          full_output=True)
+        assert step.alpha == pytest.approx(root[0], rel=1e-8, abs=1e-10)
+        assert step.edge > 0
+    else:
+        def equations(x):
+            d = a + x[0] * b - x[1]
+            weights = v * np.exp(-(d * d - np.min(d * d)) / c)
+            return [float(weights @ b / weights.sum()), potential_change(x[0], x[1]) / p0]
+
+        root, *_ = fsolve(equations, [alpha, t], xtol=1e-13, full_output=True)
+        assert step.alpha == pytest.approx(root[0], rel=1e-8, abs=1e-10)
+        assert step.t == pytest.approx(root[1], rel=1e-8, abs=1e-10)
+        assert abs(step.edge) <= 1e-10
+    assert abs(step.potential_change) <= 1e-10 * p0 + 1e-14 * v.sum()
+    return limited
 
 
 def test_step_agrees_with_the_differential_equation_and_an_independent_root_finder():
@@ -136,43 +170,59 @@ def test_step_agrees_with_the_differential_equation_and_an_independent_root_find
         r = rng.normal(size=n) * rng.uniform(0.0, 2.0) * math.sqrt(c)
         b = np.where(rng.random(n) < rng.uniform(0.5, 0.95), 1.0, -1.0)
         v = rng.uniform(0.1, 1.0, size=n)
-        if edge(r + s, b, c) <= 0:  # weighted by v below; flip to get a positive edge
-            b = -b
         a = r + s
         w = v * np.exp(-(a * a - np.min(a * a)) / c)
+        if w @ b < 0:  # the weak hypothesis must have a positive edge
+            b = -b
         if not w @ b > 1e-3:
             continue
-        step = brownboost_step(r, b, s, c, v)
-        alpha, t, limited = ode_end_point(r, b, s, c, v)
-        assert step.time_limited == limited
-        assert step.alpha == pytest.approx(alpha, abs=1e-6)
-        assert step.t == pytest.approx(t, abs=1e-6)
-        p0 = float(v @ phi(a, c))
-
-        def potential_change(alpha, t):
-            return float(v @ phi(a + alpha * b - t, c)) - p0
-
-        if limited:
-            assert step.t == s
-            # polish the ODE's alpha on the potential equation (2) with t = s
-            root, *_ = fsolve(lambda x: [potential_change(x[0], s)], [alpha], xtol=1e-13,
-                               full_output=True)
-            assert step.alpha == pytest.approx(root[0], rel=1e-8, abs=1e-10)
-            assert step.edge > 0
-        else:
-            def equations(x):
-                d = a + x[0] * b - x[1]
-                weights = v * np.exp(-(d * d - np.min(d * d)) / c)
-                return [float(weights @ b / weights.sum()), potential_change(x[0], x[1]) / p0]
-
-            root, *_ = fsolve(equations, [alpha, t], xtol=1e-13, full_output=True)
-            assert step.alpha == pytest.approx(root[0], rel=1e-8, abs=1e-10)
-            assert step.t == pytest.approx(root[1], rel=1e-8, abs=1e-10)
-            assert abs(step.edge) <= 1e-10
-        assert abs(step.potential_change) <= 1e-10 * p0 + 1e-14 * v.sum()
-        outcomes.append(limited)
+        outcomes.append(check_step(r, b, s, c, v))
     # both kinds of end point were exercised
+    assert len(outcomes) >= 30
     assert 5 <= sum(outcomes) <= len(outcomes) - 5
+
+
+def hard_instance(index):
+    """Instance ``index`` of a stress family: wide ranges of c, s and spread of the margins."""
+    rng = np.random.default_rng(11)
+    k = -1
+    while True:
+        n = int(rng.integers(3, 300))
+        c = float(10 ** rng.uniform(-4, 2.3))
+        s = float(10 ** rng.uniform(-6, 0) * c)
+        spread = rng.choice([0.1, 1, 3, 10, 40])
+        r = rng.normal(size=n) * spread * math.sqrt(c)
+        if rng.random() < 0.3:
+            r = np.round(r, 1)
+        b = np.where(rng.random(n) < rng.uniform(0.3, 0.99), 1.0, -1.0)
+        v = rng.random(n)
+        a = r + s
+        w = v * np.exp(-(a * a - np.min(a * a)) / c)
+        if w @ b <= 0:
+            b = -b
+        if w @ b <= 1e-6 * w.sum():
+            continue
+        k += 1
+        if k == index:
+            return r, b, s, c, v
+
+
+@pytest.mark.parametrize("index, what", [
+    (41, "a first step far past the zero (bisection from an off-curve point)"),
+    (56, "the edge dips below 0 and rises again within one weight width"),
+    (79, "a flat potential: every example far from the boundary, t = s"),
+    (382, "a flat potential with a tiny remaining time"),
+    (202, "a tiny time budget; t reaches s just before the edge vanishes"),
+    (21, "the edge has several zeros along the curve (a longer step skips the first)"),
+    (535, "the edge has several zeros along the curve (found by the dip probe)"),
+])
+def test_hard_instances_match_the_differential_equation(index, what):
+    r, b, s, c, v = hard_instance(index)
+    step = brownboost_step(r, b, s, c, v)
+    alpha, t, limited = ode_end_point(r, b, s, c, v)
+    assert step.time_limited == limited
+    assert step.alpha == pytest.approx(alpha, rel=1e-6, abs=1e-9 * math.sqrt(c))
+    assert step.t == pytest.approx(t, rel=1e-6, abs=1e-9 * math.sqrt(c))
 
 
 @pytest.mark.parametrize("step", [1e-2, 3e-3])
@@ -187,7 +237,7 @@ def test_taylor_expansion_of_the_potential_is_third_order(step):
         sums = _Sums(rng.normal(size=n) * 2.0, np.where(rng.random(n) < 0.7, 1.0, -1.0), v, c)
         base = sums(0.3, 0.1)
         for d_alpha, d_t in [(step, 0.5 * step), (-step, step), (0.3 * step, -step)]:
-            exact = sums.potential(0.3 + d_alpha, 0.1 + d_t) - base.potential
+            exact = sums.excess(0.3 + d_alpha, 0.1 + d_t) - base.excess
             approx = _taylor_change(base.taylor, d_alpha / math.sqrt(c), d_t / math.sqrt(c))
             h = (abs(d_alpha) + abs(d_t)) / math.sqrt(c)
             assert abs(approx - exact) <= 0.2 * h**4 * v.sum()

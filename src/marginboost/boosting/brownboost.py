@@ -39,12 +39,16 @@ differential equation, :func:`brownboost_step` solves the two equations by Newto
 * the Newton step (analytic Jacobian, see :func:`brownboost_step`) is taken along the curve (2)
   from :math:`(\alpha, t) = (0, 0)`; :math:`\alpha` is kept in a bracket
   :math:`(\alpha_{lo}, \alpha_{hi})` with edge :math:`> 0` at :math:`\alpha_{lo}` and
-  :math:`< 0` at :math:`\alpha_{hi}`, steps outside the bracket are replaced by bisection, and
-  while no :math:`\alpha_{hi}` is known a step is at most :math:`\sqrt c` (the width of the
-  weights), so that the iteration does not step over a zero of the edge and ends at the
-  **first** one along the curve, where the differential equation stops (the tests compare
-  with an integration of the differential equation);
-* a point off the curve (2) is first moved back to it by Newton steps in :math:`t`;
+  :math:`< 0` at :math:`\alpha_{hi}` (signs taken only at points on the curve), steps outside
+  the bracket are replaced by bisection, and while no :math:`\alpha_{hi}` is known a step is at
+  most :math:`\sqrt c` (the width of the weights);
+* a point off the curve (2) that could decide the search (an edge :math:`\le 0` or rising, or
+  :math:`t \ge s`) is first moved back to the curve by Newton steps in :math:`t`;
+* when the edge is found rising at a new :math:`\alpha_{lo}`, the cubic Hermite interpolant of
+  the edge since the previous :math:`\alpha_{lo}` is checked for a dip below 0, and its minimum
+  is probed; together with the step limit this makes the iteration end at the **first** zero
+  of the edge along the curve, where the differential equation stops (the tests compare with an
+  integration of the differential equation);
 * **time limit**: if the curve reaches :math:`t = s` before the edge vanishes, the round ends at
   :math:`t = s` (Freund's alternative stopping condition :math:`t^* = s_i`), and :math:`\alpha`
   is the point of the curve with :math:`t = s`: it solves the potential equation (2) with
@@ -52,15 +56,21 @@ differential equation, :func:`brownboost_step` solves the two equations by Newto
   edge there is still positive).  The remaining time becomes exactly 0 and training ends.
 
 Convergence: :math:`|\gamma(\alpha, t)| \le` ``solver_tol`` (equation (1) divided by
-:math:`\sum_i W_i`, so relative to the total weight) and
-:math:`|P(\alpha, t) - P(0, 0)| \le` ``solver_tol`` :math:`\cdot P(0, 0)` (equation (2),
-relative to the potential; plus :math:`16\,\epsilon_{\text{mach}} \sum_i v_i` of rounding).  A
-round typically needs 3 to 8 evaluations of the sums (each :math:`O(n)`, vectorized); within
-:math:`3\cdot 10^{-5}\sqrt c` of an evaluated point, usually the last, verifying Newton iterate,
-the potential comes from a third-order Taylor expansion of erfc instead of erfc itself (the
-remainder is below :math:`10^{-17}\sum_i v_i`).  Freund stops the differential equation once
-:math:`\gamma \le \nu`; here the end point is the limit :math:`\gamma = 0` of equation (1) and
-``nu`` only judges the edge of the weak learner (step 2).
+:math:`\sum_i W_i`, so relative to the total weight), :math:`|P(\alpha, t) - P(0, 0)| \le`
+``solver_tol`` :math:`\cdot P(0, 0)` (equation (2), relative to the potential), and the
+remaining Newton correction of :math:`t` (of :math:`\alpha` at the time limit) below
+:math:`10^{-9}\sqrt c`, each up to the rounding level of the sums.  The last condition matters
+when the potential is nearly flat (every example far from the boundary, where (2) barely
+moves); to resolve :math:`P` there, it is summed as :math:`2\sum_{x_i<0} v_i +
+\sum_i v_i\operatorname{sign}(x_i)\operatorname{erfc}(|x_i|)` (no rounding error of
+:math:`\operatorname{erfc} \approx 2` on the negative side).  Only if every example lies so far
+out that :math:`e^{-(r_i + s)^2/c}` underflows (:math:`|r_i + s| > 27\sqrt c`) is (2) flat in
+double precision and :math:`t` not determined by it.  A round typically needs 3 to 8
+evaluations of the sums (each :math:`O(n)`, vectorized); close to an evaluated point (usually
+the last, verifying Newton iterate) the potential comes from a third-order Taylor expansion of
+erfc instead of erfc itself, with a remainder far below the rounding level.  Freund stops the
+differential equation once :math:`\gamma \le \nu`; here the end point is the limit
+:math:`\gamma = 0` of equation (1) and ``nu`` only judges the edge of the weak learner (step 2).
 
 **Target error.**  At the start every example has potential
 :math:`\Phi(c) = 1 - \operatorname{erf}(\sqrt c)`; the average potential is conserved and, when
@@ -82,7 +92,8 @@ Stopping rules (``stop_reason_``): ``"time exhausted"`` (:math:`s = 0`, the norm
 misclassified by :math:`F_t`, a score of 0 counting as ``classes_[0]``), ``alpha``
 (:math:`\alpha_t`), ``t`` (time used by the round), ``remaining_time`` (:math:`s` after the
 round), ``edge`` (:math:`\gamma` of the weak learner under :math:`W`), ``potential`` (average
-potential :math:`\sum_i v_i \Phi(r_i + s)` after the round; it stays equal to the target error),
+potential :math:`\sum_i v_i \Phi(r_i + s)` after the round; it stays at its starting value
+:math:`1 - \operatorname{erf}(\sqrt c)`, the target error),
 ``min_margin`` and ``mean_margin`` (normalized margins :math:`r_i / \sum_k \alpha_k`),
 ``solver_evaluations`` (evaluations of the sums used by the step solve) and ``time`` (seconds
 since the start of ``fit``).
@@ -233,13 +244,16 @@ class _Sums:
         self.evaluations += 1
         return self._potential(self.a + alpha * self.b - t).minus(self.start)
 
-    def __call__(self, alpha: float, t: float, base: _Point | None = None) -> _Point:
-        """The sums at ``(alpha, t)``; a nearby evaluated ``base`` point may save the erfc."""
+    def __call__(self, alpha: float, t: float, base: _Point | None = None,
+                 potential: _Potential | None = None) -> _Point:
+        """The sums at ``(alpha, t)``.
+
+        A known ``potential`` there, or a nearby evaluated ``base`` point, saves the erfc.
+        """
         self.evaluations += 1
         c, b, v, sqrt_c = self.c, self.b, self.v, self.sqrt_c
         d = self.a + alpha * b - t
-        potential = None
-        if base is not None:
+        if potential is None and base is not None:
             step_alpha, step_t = (alpha - base.alpha) / sqrt_c, (t - base.t) / sqrt_c
             spread = math.sqrt(max(base.taylor[5], 0.0) / base.taylor[1])
             if (abs(step_alpha) + abs(step_t)) * (1.0 + spread) <= _TAYLOR_STEP:
@@ -378,7 +392,7 @@ def _solve_step(r: FloatArray, b: FloatArray, s: float, c: float, v: FloatArray,
     """
     sums = _Sums(r + s, b, v, c, start)
     p0 = sums.start.value
-    point = sums(0.0, 0.0)
+    point = sums(0.0, 0.0, potential=sums.start)
     if not point.gamma > 0.0:
         raise ValueError(f"the weak hypothesis has no positive edge (gamma = {point.gamma:.3g}); "
                          "BrownBoost needs sum_i W_i b_i > 0")
@@ -582,9 +596,12 @@ class BrownBoost(BinaryBoostingClassifier):
     r"""BrownBoost (Freund 2001, Fig. 2): boosting with a time budget that gives up on noise.
 
     See the module docstring (:mod:`marginboost.boosting.brownboost`) for the algorithm, the
-    solution of the step equations and the recorded history.  Examples whose margin falls far
-    behind receive the weights :math:`e^{-(r_i + s)^2/c} \approx 0`: BrownBoost stops trying to
-    classify them, which makes it robust to label noise.
+    solution of the step equations and the recorded history.  As the remaining time :math:`s`
+    runs out, examples whose margin has fallen far behind (:math:`r_i + s \ll -\sqrt c`)
+    receive the weights :math:`e^{-(r_i + s)^2/c} \approx 0`: BrownBoost gives up on them,
+    which makes it robust to label noise.  An abandoned example keeps the potential
+    :math:`\Phi(-\infty) = 2`, so the conserved average potential :math:`\epsilon` allows
+    abandoning at most a (weighted) fraction :math:`\epsilon/2` of the examples.
 
     Parameters
     ----------
@@ -592,7 +609,8 @@ class BrownBoost(BinaryBoostingClassifier):
         Freund's target training error :math:`\epsilon`; the time budget is
         :math:`c = \operatorname{erfinv}(1-\epsilon)^2`, i.e.
         :math:`1 - \operatorname{erf}(\sqrt c) = \epsilon` (:func:`time_budget`).  The
-        "cutoff parameter" of Zhai et al. (2013).  Ignored when ``c`` is given.
+        "cutoff parameter" of Zhai et al. (2013).  Ignored (not even validated) when ``c`` is
+        given.
     c : float, optional
         The time budget :math:`c > 0` itself; takes precedence over ``target_error``.
     nu : float, default=1e-6
@@ -653,7 +671,7 @@ class BrownBoost(BinaryBoostingClassifier):
         return time_budget(self.target_error)
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> "BrownBoost":
+            ) -> BrownBoost:
         """Run BrownBoost until the time budget is used up (or no edge is left).
 
         Parameters
