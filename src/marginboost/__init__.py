@@ -29,6 +29,8 @@ _ESTIMATORS = {name: "marginboost.boosting.stagewise" for name in (
 _ESTIMATORS |= {name: "marginboost.boosting.corrective" for name in (
     "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG")}
 _ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
+_ESTIMATORS |= {"BrownBoost": "marginboost.boosting.brownboost",
+                "DirectBoost": "marginboost.boosting.direct"}
 
 __all__ = ["__version__", *_ESTIMATORS]
 
