@@ -435,7 +435,7 @@ def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
 
 
 @njit(cache=True)
-def phase2_split_scores(codes, samples, in_node, pred, y, order, a, n_prime, c, restricted,
+def phase2_split_scores(codes, samples, pred, y, order, a, n_prime, c, restricted,
                         order_objective, epsilon, end_gap, scores, left_values, right_values):
     # pragma: no cover - compiled
     """Score every split of one node by the margin objective at its step (higher is better).

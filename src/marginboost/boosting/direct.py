@@ -514,10 +514,8 @@ class MarginObjective:
 
     def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
         pred = np.ascontiguousarray(state.predictions())
-        in_node = np.zeros(self.a.size, dtype=bool)
-        in_node[node.samples] = True
         scores, left, right = _empty_scores(codes.shape[1])
-        _k.phase2_split_scores(codes, node.samples, in_node, pred, self.y, self.order, self.a,
+        _k.phase2_split_scores(codes, node.samples, pred, self.y, self.order, self.a,
                                self.n_prime, self.c, self.restricted, self.order_objective,
                                self.epsilon, self.end_gap, scores, left, right)
         return scores, left, right
