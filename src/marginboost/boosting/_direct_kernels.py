@@ -180,6 +180,7 @@ def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, ref
     counts = np.zeros(257, dtype=np.int64)
     by_code = np.empty(n_node, dtype=np.int64)
     init = np.empty(m + 2, dtype=np.int64)
+    bad_at = np.empty(256)
     for f in range(n_features):
         # bucket the node's samples by code
         counts[:] = 0
@@ -193,47 +194,85 @@ def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, ref
             code = codes[i, f]
             by_code[fill[code]] = i
             fill[code] += 1
+        first = -1
+        last = -1
+        for code in range(256):
+            if counts[code + 1] > counts[code]:
+                if first < 0:
+                    first = code
+                last = code
+        if first == last:
+            continue  # one code in the node: no split
+        # moving a bucket between children costs O(log m) per sample: sweep the thresholds
+        # upwards (moving every bucket but the last) or downwards (every bucket but the first),
+        # whichever moves fewer samples; the error counts are integers, so both agree exactly
+        upwards = counts[last] <= n_node - counts[first + 1]
         for s in range(2):
             left = 1.0 if s == 0 else -1.0  # the left child predicts `left`, the right `-left`
-            # everything starts on the right: misclassified there when y_i == left
-            init[:] = 0
+            # exponential-loss mass of the misclassified examples at each threshold, summed in
+            # one fixed (upward) order so that it does not depend on the sweep direction
             bad_w = bad_out
             for k in range(n_node):
                 i = samples[k]
                 if y[i] == left:
-                    init[r[i] + 1] += 1
                     bad_w += w[i]
+            for code in range(last):
+                for k in range(counts[code], counts[code + 1]):
+                    i = by_code[k]
+                    if y[i] == left:
+                        bad_w -= w[i]
+                    else:
+                        bad_w += w[i]
+                bad_at[code] = bad_w
+            # start with every sample on the right (upwards) or on the left (downwards)
+            init[:] = 0
+            for k in range(n_node):
+                i = samples[k]
+                if (y[i] == left) == upwards:
+                    init[r[i] + 1] += 1
             run = 0
             for k in range(m + 1):
                 run += init[k]
                 init[k] = base[k] + run
             t, tag = _seg_build(init[:m + 1], size)
-            for code in range(255):
-                lo = counts[code]
-                hi = counts[code + 1]
-                if lo == hi:
-                    continue
-                for k in range(lo, hi):
+            code = first if upwards else last
+            while True:
+                # move bucket `code` across; `split` is the threshold this leaves
+                for k in range(counts[code], counts[code + 1]):
                     i = by_code[k]
-                    if y[i] == left:  # now correct
+                    if (y[i] == left) == upwards:  # now correct
                         _seg_add_suffix(t, tag, size, r[i] + 1, m + 1, -1)
-                        bad_w -= w[i]
                     else:
                         _seg_add_suffix(t, tag, size, r[i] + 1, m + 1, 1)
-                        bad_w += w[i]
-                if hi == n_node:
-                    break  # every sample is on the left: not a split
+                if upwards:
+                    split = code
+                else:
+                    split = code - 1
+                    while counts[split + 1] == counts[split]:
+                        split -= 1
                 errors = t[1]
                 kstar = _seg_argmin(t, size)
                 alpha = interval_alpha(kstar, V)
+                bad_w = bad_at[split]
                 good_w = total_w - bad_w
                 lg = np.log(good_w) if good_w > 0 else -np.inf
                 lb = np.log(bad_w) if bad_w > 0 else -np.inf
                 score = -(errors + tie_break(log_exp_loss(alpha, lg, lb, shift), reference))
-                if score > scores[f, code]:
-                    scores[f, code] = score
-                    left_values[f, code] = left
-                    right_values[f, code] = -left
+                if score > scores[f, split]:
+                    scores[f, split] = score
+                    left_values[f, split] = left
+                    right_values[f, split] = -left
+                # the next bucket to move
+                if upwards:
+                    code += 1
+                    while counts[code + 1] == counts[code]:
+                        code += 1
+                    if code == last:
+                        break
+                else:
+                    if split == first:
+                        break
+                    code = split
 
 
 @njit(cache=True)
@@ -443,27 +482,41 @@ def phase2_split_scores(codes, samples, pred, y, order, a, n_prime, c, restricte
     ``pred`` holds the partial tree's current predictions (used outside the node).
     """
     n = y.shape[0]
+    n_node = samples.shape[0]
     n_features = codes.shape[1]
     b_sign = np.empty(n)
     for i in range(n):
         b_sign[i] = y[i] * pred[i]
-    present = np.zeros(256, dtype=np.bool_)
+    counts = np.zeros(257, dtype=np.int64)
+    by_code = np.empty(n_node, dtype=np.int64)
     for f in range(n_features):
-        present[:] = False
-        top = 0
-        for k in range(samples.shape[0]):
-            code = codes[samples[k], f]
-            present[code] = True
-            if code > top:
-                top = code
-        for code in range(top):  # code == top sends every sample left
-            if not present[code]:
-                continue
-            for s in range(2):
-                left = 1.0 if s == 0 else -1.0
-                for k in range(samples.shape[0]):
-                    i = samples[k]
-                    b_sign[i] = y[i] * (left if codes[i, f] <= code else -left)
+        # bucket the node's samples by code: a threshold moves one bucket to the left child
+        counts[:] = 0
+        for k in range(n_node):
+            counts[codes[samples[k], f] + 1] += 1
+        for code in range(1, 257):
+            counts[code] += counts[code - 1]
+        fill = counts.copy()
+        for k in range(n_node):
+            i = samples[k]
+            code = codes[i, f]
+            by_code[fill[code]] = i
+            fill[code] += 1
+        for s in range(2):
+            left = 1.0 if s == 0 else -1.0
+            for k in range(n_node):  # every sample starts on the right
+                i = samples[k]
+                b_sign[i] = -left * y[i]
+            for code in range(255):
+                lo = counts[code]
+                hi = counts[code + 1]
+                if lo == hi:
+                    continue
+                if hi == n_node:
+                    break  # the last bucket would send every sample left: not a split
+                for k in range(lo, hi):
+                    i = by_code[k]
+                    b_sign[i] = left * y[i]
                 if order_objective:
                     R, kr, F, kf, d = collect_lines(order, a, b_sign, n_prime, restricted)
                     q, step, value = phase2_line(R, kr, F, kf, n_prime, c, d, True, epsilon,
@@ -475,7 +528,7 @@ def phase2_split_scores(codes, samples, pred, y, order, a, n_prime, c, restricte
                     scores[f, code] = value
                     left_values[f, code] = left
                     right_values[f, code] = -left
-        for k in range(samples.shape[0]):  # restore
+        for k in range(n_node):  # restore
             i = samples[k]
             b_sign[i] = y[i] * pred[i]
 

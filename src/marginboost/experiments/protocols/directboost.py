@@ -335,9 +335,11 @@ def table4_settings(profile: str) -> dict:
 
 
 def table4_cells(profile: str) -> list[dict]:
-    """One cell per data set, noise rate, rotation and method."""
+    """One cell per data set, noise rate, rotation and method (the noise-free cells are
+    Table 1's: the same computation, stored once)."""
     s = table4_settings(profile)
-    return [_uci_spec("table4", name, fold, method, s, profile, noise=eta)
+    return [_uci_spec("table1" if eta == 0 else "table4", name, fold, method, s, profile,
+                      noise=eta)
             for name in s["datasets"] for eta in s["etas"] for fold in s["folds"]
             for method in _NOISE_METHODS]
 
