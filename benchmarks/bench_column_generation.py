@@ -140,17 +140,23 @@ def master_cases(sizes) -> list[dict]:
     return rows
 
 
+def adult_sample(n_train: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``n_train`` seeded rows of Adult, categorical attributes one-hot encoded (108 columns),
+    labels in {-1, +1}: the training set of the Adult speed runs (DirectBoost's Table 2)."""
+    from marginboost.data import ADULT_CATEGORICAL, load, one_hot_encode
+
+    ds = one_hot_encode(load("adult"), ADULT_CATEGORICAL)
+    rows = np.random.default_rng(seed).choice(ds.n_samples, size=n_train, replace=False)
+    return ds.X[rows], ds.y_signed()[rows]
+
+
 def lpboost_adult(max_iterations: int, n_train: int = 10_000,
                   compare_at: tuple[int, ...] = (100,)) -> list[dict]:
     """The LPBoost run on Adult, then its master at ``compare_at`` and at the last iteration
     against a cold cvxpy solve of the same restricted master."""
     from marginboost.boosting import LPBoost, _masters
-    from marginboost.data import ADULT_CATEGORICAL, load, one_hot_encode
 
-    ds = one_hot_encode(load("adult"), ADULT_CATEGORICAL)
-    rng = np.random.default_rng(0)
-    rows = rng.choice(ds.n_samples, size=n_train, replace=False)
-    X, y = ds.X[rows], ds.y_signed()[rows]
+    X, y = adult_sample(n_train)
     D = 1.0 / (0.1 * n_train)
     # time every master solve of the run (n_columns, seconds, pivots, objective)
     solves: list[tuple[int, float, int, float]] = []

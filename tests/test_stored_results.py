@@ -5,7 +5,9 @@ of records is recomputed with the cell function that produced them, from the sam
 metrics must be equal (to 1e-9: the computations are deterministic, the tolerance only absorbs
 the last bit of floating-point summation order between machines).  Set
 ``MARGINBOOST_RESULTS_SAMPLE`` to change the sample size (default 4 per paper) and
-``MARGINBOOST_RESULTS_SEED`` to draw another sample.
+``MARGINBOOST_RESULTS_SEED`` to draw another sample.  To keep the suite short, only records whose
+recorded computing time is at most ``MARGINBOOST_RESULTS_MAX_SECONDS`` (default 60 s) are drawn;
+the others are recomputed by rerunning their notebook (``marginboost reproduce``).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 SAMPLE = int(os.environ.get("MARGINBOOST_RESULTS_SAMPLE", "4"))
 SEED = int(os.environ.get("MARGINBOOST_RESULTS_SEED", "20261121"))
+MAX_SECONDS = float(os.environ.get("MARGINBOOST_RESULTS_MAX_SECONDS", "60"))
 
 
 def _sampled_records():
@@ -30,7 +33,9 @@ def _sampled_records():
         store_dir = ROOT / "data" / "results" / paper / "store-full"
         if not store_dir.is_dir():
             continue
-        records = sorted(ResultStore(store_dir), key=lambda r: r["key"])
+        records = sorted((r for r in ResultStore(store_dir)
+                          if float(r.get("elapsed_seconds", 0.0)) <= MAX_SECONDS),
+                         key=lambda r: r["key"])
         rng = np.random.default_rng(SEED)
         chosen = rng.choice(len(records), size=min(SAMPLE, len(records)), replace=False)
         params += [pytest.param(paper, records[i], id=f"{paper}-{records[i]['key'][:10]}")

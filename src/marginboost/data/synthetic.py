@@ -65,7 +65,10 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:  # noqa: E741
     last 10 agree; probabilities 1/4, 1/4, 1/2), and :math:`\operatorname{sign}(\sum_j x_j)
     = y` on every example.  DirectBoost states only the length :math:`2l + 11`; how the
     construction grows with :math:`l` (block :math:`B` of size :math:`2l`, penalizers agreeing
-    on :math:`l + 1` of it) is our reading and should be treated as an assumption.
+    on :math:`l + 1` of it) is our reading and should be treated as an assumption.  It is not
+    linearly separable for :math:`l \ge 11` (a puller needs :math:`11 w_A > 2l\,w_B`, a penalizer
+    :math:`2 w_B > w_A`), so for :math:`l = 20` it is *not* the paper's data, on which every
+    method reaches 0% clean error (see the Table 3 notebook).
 
     Label noise is *not* applied here; use :func:`marginboost.data.noise.flip_labels` on the
     training part (DirectBoost: 1000 noisy training examples, clean validation and test sets of

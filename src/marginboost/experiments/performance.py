@@ -12,12 +12,14 @@ from pathlib import Path
 from .._paths import require_project_root
 
 __all__ = ["performance_page_markdown", "load_benchmark_results", "ADABOOST_GOALS",
-           "COLUMN_GENERATION_GOALS"]
+           "COLUMN_GENERATION_GOALS", "DIRECTBOOST_GOALS"]
 
 #: Speed goals of the AdaBoost benchmark (ratios against scikit-learn measured in the same run).
 ADABOOST_GOALS = {"speedup_per_round": 10.0, "adult_depth3_round_ms": 8.0}
 #: Speed goals of the column-generation benchmark.
 COLUMN_GENERATION_GOALS = {"master_speedup": 10.0, "lpboost_adult_seconds": 300.0}
+#: Speed goal of DirectBoost's Table 2 run: total time at least this many times below the paper's.
+DIRECTBOOST_GOALS = {"eps_avg_speedup_total": 10.0}
 
 
 def load_benchmark_results(root: Path | None = None) -> dict[str, dict]:
@@ -140,6 +142,39 @@ def _column_generation_section(record: dict) -> list[str]:
     return lines
 
 
+def _directboost_section(record: dict) -> list[str]:
+    env = record["environment"]
+    goal = DIRECTBOOST_GOALS["eps_avg_speedup_total"]
+    lines = ["", "## DirectBoost's Table 2: AdaBoost, LPBoost and DirectBoost on Adult", "",
+             f"Measured by `benchmarks/bench_directboost.py` on {env['cpu_count']} CPU cores "
+             f"({env['machine']}), Python {env['python']}, numba {env['numba']}"
+             + (" (quick smoke run)" if record.get("quick") else "")
+             + f": the three methods one after the other in one run, on the same "
+             f"{record['n_train']:,} Adult rows (one-hot encoded), depth-3 trees, each to its own "
+             "stopping rule with the paper's iteration counts as caps. The reference is the "
+             "paper's Table 2 (a 2.6 GHz Core2 Duo).", "",
+             "| method | iterations | paper iterations | total (s) | paper total (s) | "
+             "speed-up, total | speed-up per iteration | stop |",
+             "|---|---|---|---|---|---|---|---|"]
+    for case in record["cases"]:
+        stop = case.get("stop_reason") or ("converged" if case.get("converged") else
+                                           "iteration cap")
+        lines.append(f"| {case['algorithm']} | {case['iterations']:,} | "
+                     f"{case['paper_iterations']:,} | {case['total_s']:.1f} | "
+                     f"{case['paper_total_s']:,.0f} | {case['speedup_total']:.1f}x | "
+                     f"{case['speedup_per_iteration']:.1f}x | {stop} |")
+    db = next((c for c in record["cases"] if c["case"] == "directboost-eps-avg"), None)
+    if db:
+        met = db["speedup_total"] >= goal
+        lines += ["", f"DirectBoost^eps_avg: {db['phase1_iterations']} phase-1 rounds in "
+                  f"{db['phase1_s']:.1f} s, {db['phase2_iterations']} phase-2 rounds in "
+                  f"{db['phase2_s']:.1f} s ({1000 * db['phase2_s'] / max(db['phase2_iterations'], 1):.0f}"
+                  f" ms per round). Goal (total training time at least {goal:g}x below the "
+                  f"paper's {db['paper_total_s']:.0f} s): "
+                  + ("met." if met else f"**not met** ({db['speedup_total']:.1f}x).")]
+    return lines
+
+
 def performance_page_markdown(root: Path | None = None) -> str:
     """The MyST text of ``book/performance.md``."""
     results = load_benchmark_results(root)
@@ -151,6 +186,8 @@ def performance_page_markdown(root: Path | None = None) -> str:
         lines += _adaboost_section(results["adaboost"])
     if "column_generation" in results:
         lines += _column_generation_section(results["column_generation"])
+    if "directboost" in results:
+        lines += _directboost_section(results["directboost"])
     if not results:
         lines += ["No benchmark has been run yet."]
     return "\n".join(lines) + "\n"
