@@ -35,6 +35,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "adaboost.json"
+sys.path.insert(0, str(HERE))
+
+from _common import environment, write_result  # noqa: E402
 
 
 def _adult():
@@ -143,18 +146,14 @@ def cases(quick: bool) -> list[dict]:
     return specs
 
 
-def environment() -> dict:
+def machine_facts() -> dict:
     """Versions and machine facts stored with the results."""
     import numba
     import sklearn
 
-    import marginboost
-
-    return {"python": platform.python_version(), "machine": platform.machine(),
-            "processor": platform.processor(), "cpu_count": os.cpu_count(),
-            "numba": numba.__version__, "sklearn": sklearn.__version__,
-            "marginboost": marginboost.__version__,
-            "numba_threads": numba.config.NUMBA_NUM_THREADS}
+    return environment(processor=platform.processor(), numba=numba.__version__,
+                       sklearn=sklearn.__version__,
+                       numba_threads=numba.config.NUMBA_NUM_THREADS)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,11 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         print("   ", rows[-1], flush=True)
     rows.append(_jit_case())
     print("   ", rows[-1], flush=True)
-    result = {"benchmark": "adaboost", "quick": args.quick, "environment": environment(),
+    result = {"benchmark": "adaboost", "quick": args.quick, "environment": machine_facts(),
               "cases": rows}
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {args.output}")
+    write_result(args.output, result)
     return 0
 
 

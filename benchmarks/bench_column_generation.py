@@ -25,9 +25,6 @@ results go to ``benchmarks/results/column_generation.json``.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -35,7 +32,10 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 RESULTS = HERE / "results" / "column_generation.json"
+
+from _common import environment, write_result  # noqa: E402
 
 
 def _best_of(fn, repeats: int = 3) -> float:
@@ -225,17 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     import highspy
     import scipy
 
-    import marginboost
-
     result = {"benchmark": "column_generation", "quick": args.quick,
-              "environment": {"python": platform.python_version(), "machine": platform.machine(),
-                              "cpu_count": os.cpu_count(), "scipy": scipy.__version__,
-                              "highspy": _highspy_version(highspy), "cvxpy": cvxpy.__version__,
-                              "marginboost": marginboost.__version__},
+              "environment": environment(scipy=scipy.__version__,
+                                         highspy=_highspy_version(highspy),
+                                         cvxpy=cvxpy.__version__),
               "cases": cases}
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {args.output}")
+    write_result(args.output, result)
     return 0
 
 

@@ -20,9 +20,6 @@ results go to ``benchmarks/results/directboost.json``.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -31,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "directboost.json"
 sys.path.insert(0, str(HERE))
 
+from _common import environment, write_result  # noqa: E402
 from bench_column_generation import adult_sample  # noqa: E402
 
 #: The paper's Table 2: iterations and total training seconds (Core2 Duo 2.6 GHz).
@@ -104,16 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     cases = run(n_train, args.quick)
     import numba
 
-    import marginboost
-
     result = {"benchmark": "directboost", "quick": args.quick, "n_train": n_train,
-              "environment": {"python": platform.python_version(), "machine": platform.machine(),
-                              "cpu_count": os.cpu_count(), "numba": numba.__version__,
-                              "marginboost": marginboost.__version__},
+              "environment": environment(numba=numba.__version__,
+                                         numba_threads=numba.config.NUMBA_NUM_THREADS),
               "cases": cases}
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {args.output}")
+    write_result(args.output, result)
     return 0
 
 

@@ -285,3 +285,26 @@ def test_lazy_average_line_equals_the_full_collection(seed, restricted, epsilon)
     assert got[2] == pytest.approx(expected[2], abs=1e-12)
     assert got[2] == pytest.approx(bottom_average_margin(a, b, c, n_prime, got[1]), abs=1e-12) \
         or not np.isfinite(got[1])
+
+
+@pytest.mark.parametrize("variant", ["DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order"])
+def test_split_search_does_not_depend_on_the_number_of_feature_blocks(monkeypatch, variant):
+    """The split kernels share the features out in one block per numba thread; any number of
+    blocks gives the same ensemble, bit for bit."""
+    import types
+
+    import marginboost.boosting.direct as direct_module
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(120, 7))
+    X[:, 3] = rng.integers(0, 2, size=120)  # a binary feature: few samples to move
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] * X[:, 3] + 0.3 * rng.normal(size=120) > 0, 1, -1)
+    fits = []
+    for blocks in (1, 3, 7):
+        monkeypatch.setattr(direct_module, "numba",
+                            types.SimpleNamespace(get_num_threads=lambda b=blocks: b))
+        model = directboost_variant(variant, n_prime=0.2, max_depth=2, max_rounds=40).fit(X, y)
+        fits.append((model.alphas_, model.decision_function(X)))
+    for alphas, scores in fits[1:]:
+        np.testing.assert_array_equal(alphas, fits[0][0])
+        np.testing.assert_array_equal(scores, fits[0][1])

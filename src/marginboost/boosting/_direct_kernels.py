@@ -39,7 +39,7 @@ With the examples sorted by :math:`a_i` once per round, a weak classifier needs 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 BIG = 1 << 40  # padding of unused segment-tree leaves
 
@@ -159,15 +159,57 @@ def tie_break(log_loss, reference):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _bucket_by_code(codes, samples, f, counts, by_code):  # pragma: no cover - compiled
+    """Sort a node's samples by their code of feature ``f`` (counting sort): afterwards the
+    samples with code ``b`` are ``by_code[counts[b]:counts[b + 1]]``.  Returns the smallest
+    and the largest code present."""
+    counts[:] = 0
+    for k in range(samples.shape[0]):
+        counts[codes[samples[k], f] + 1] += 1
+    for b in range(1, 257):
+        counts[b] += counts[b - 1]
+    fill = counts.copy()
+    for k in range(samples.shape[0]):
+        i = samples[k]
+        code = codes[i, f]
+        by_code[fill[code]] = i
+        fill[code] += 1
+    first = -1
+    last = -1
+    for b in range(256):
+        if counts[b + 1] > counts[b]:
+            if first < 0:
+                first = b
+            last = b
+    return first, last
+
+
+@njit(cache=True, parallel=True)
 def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
-                        scores, left_values, right_values):  # pragma: no cover - compiled
+                        scores, left_values, right_values, n_blocks):  # pragma: no cover - compiled
     """Score every split ``code_f <= bin`` of one node for the 0-1 loss (higher is better).
 
     ``base[k]`` is :math:`E(k)` counting only the examples outside the node, ``w`` the shifted
     :math:`e^{-a_i - shift}` and ``bad_out`` :math:`\\sum w_i` over the examples outside the
     node that the partial tree misclassifies.  The score of a split is
-    ``-(errors + tie_break(log exp loss))`` at its best step.
+    ``-(errors + tie_break(log exp loss))`` at its best step.  The features are shared out in
+    ``n_blocks`` contiguous blocks (one per numba thread); every score depends on its feature
+    alone, so the result does not depend on the number of blocks.
     """
+    n_features = codes.shape[1]
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
+                              scores, left_values, right_values,
+                              block * n_features // n_blocks,
+                              (block + 1) * n_features // n_blocks)
+
+
+@njit(cache=True)
+def _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
+                          scores, left_values, right_values, f_start,
+                          f_stop):  # pragma: no cover - compiled
+    """:func:`phase1_split_scores` for the features ``f_start .. f_stop - 1``."""
     n_node = samples.shape[0]
     m = V.shape[0]
     size = 1
@@ -176,31 +218,12 @@ def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, ref
     total_w = 0.0
     for i in range(w.shape[0]):
         total_w += w[i]
-    n_features = codes.shape[1]
     counts = np.zeros(257, dtype=np.int64)
     by_code = np.empty(n_node, dtype=np.int64)
     init = np.empty(m + 2, dtype=np.int64)
     bad_at = np.empty(256)
-    for f in range(n_features):
-        # bucket the node's samples by code
-        counts[:] = 0
-        for k in range(n_node):
-            counts[codes[samples[k], f] + 1] += 1
-        for c in range(1, 257):
-            counts[c] += counts[c - 1]
-        fill = counts.copy()
-        for k in range(n_node):
-            i = samples[k]
-            code = codes[i, f]
-            by_code[fill[code]] = i
-            fill[code] += 1
-        first = -1
-        last = -1
-        for code in range(256):
-            if counts[code + 1] > counts[code]:
-                if first < 0:
-                    first = code
-                last = code
+    for f in range(f_start, f_stop):
+        first, last = _bucket_by_code(codes, samples, f, counts, by_code)
         if first == last:
             continue  # one code in the node: no split
         # moving a bucket between children costs O(log m) per sample: sweep the thresholds
@@ -473,64 +496,147 @@ def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
     return q, step, _avg_value(R, kr, F, kf, n_prime, c, step)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def phase2_split_scores(codes, samples, pred, y, order, a, n_prime, c, restricted,
-                        order_objective, epsilon, end_gap, scores, left_values, right_values):
-    # pragma: no cover - compiled
+                        order_objective, epsilon, end_gap, scores, left_values, right_values,
+                        n_blocks):  # pragma: no cover - compiled
     """Score every split of one node by the margin objective at its step (higher is better).
 
-    ``pred`` holds the partial tree's current predictions (used outside the node).
+    ``pred`` holds the partial tree's current predictions (used outside the node).  The
+    features are shared out in ``n_blocks`` contiguous blocks (one per numba thread), each
+    with its own work arrays; every score depends on its feature alone, so the result does not
+    depend on the number of blocks.
+    """
+    n = y.shape[0]
+    n_features = codes.shape[1]
+    # bookkeeping of the average walk: rank in `order`, the bottom set's sum and first a > 0
+    rank = np.empty(n, dtype=np.int64)
+    for pos in range(n):
+        rank[order[pos]] = pos
+    total = 0.0
+    for pos in range(n_prime):
+        total += a[order[pos]]
+    p_pos = 0
+    while p_pos < n and not a[order[p_pos]] > 0.0:
+        p_pos += 1
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase2_feature_block(codes, samples, pred, y, order, a, n_prime, c, restricted,
+                              order_objective, epsilon, end_gap, scores, left_values,
+                              right_values, rank, total, p_pos,
+                              block * n_features // n_blocks,
+                              (block + 1) * n_features // n_blocks)
+
+
+@njit(cache=True)
+def _flip_buckets(b, y, value, rank, n_prime, kr, by_code, start, stop):
+    # pragma: no cover - compiled
+    """Set ``b[i] = value * y[i]`` for the samples ``by_code[start:stop]``; return the updated
+    count ``kr`` of rising lines (``b > 0``) among the first ``n_prime`` ranks."""
+    for k in range(start, stop):
+        i = by_code[k]
+        b[i] = value * y[i]
+        if rank[i] < n_prime:
+            kr += 1 if value * y[i] > 0 else -1
+    return kr
+
+
+@njit(cache=True)
+def _phase2_value(order, a, b, n_prime, c, restricted, order_objective, epsilon, end_gap, kr,
+                  total, p_pos, Fb, piece_I, piece_start):  # pragma: no cover - compiled
+    """Objective value at the step of the weak classifier whose signs are ``b``."""
+    if order_objective:
+        R, kr_o, F, kf, d = collect_lines(order, a, b, n_prime, restricted)
+        return phase2_line(R, kr_o, F, kf, n_prime, c, d, True, epsilon, end_gap)[2]
+    return avg_line_walk(order, a, b, n_prime, c, restricted, epsilon, end_gap, kr, total,
+                         p_pos, Fb, piece_I, piece_start)[2]
+
+
+@njit(cache=True)
+def _phase2_feature_block(codes, samples, pred, y, order, a, n_prime, c, restricted,
+                          order_objective, epsilon, end_gap, scores, left_values, right_values,
+                          rank, total, p_pos, f_start, f_stop):  # pragma: no cover - compiled
+    """:func:`phase2_split_scores` for the features ``f_start .. f_stop - 1``.
+
+    Two sign arrays hold the node's samples all at :math:`-y` (``neg``) and all at :math:`+y`
+    (``pos``); outside the node both hold the partial tree's signs.  The split ``code <= t``
+    with the left child predicting ``left`` is ``neg`` with the buckets ``<= t`` set to
+    ``left * y`` (for ``left = +1``; ``pos`` for ``-1``), or ``pos``/``neg`` with the buckets
+    ``> t`` set to ``-left * y``: each feature sweeps its thresholds upwards or downwards,
+    whichever moves fewer samples, and moves them back afterwards.  The signs seen by each
+    line search, and hence the scores, do not depend on the direction.
     """
     n = y.shape[0]
     n_node = samples.shape[0]
-    n_features = codes.shape[1]
-    b_sign = np.empty(n)
+    neg = np.empty(n)
     for i in range(n):
-        b_sign[i] = y[i] * pred[i]
+        neg[i] = y[i] * pred[i]
+    pos = neg.copy()
+    for k in range(n_node):
+        i = samples[k]
+        neg[i] = -y[i]
+        pos[i] = y[i]
+    kr_neg = 0
+    kr_pos = 0
+    for p in range(n_prime):
+        if neg[order[p]] > 0:
+            kr_neg += 1
+        if pos[order[p]] > 0:
+            kr_pos += 1
     counts = np.zeros(257, dtype=np.int64)
     by_code = np.empty(n_node, dtype=np.int64)
-    for f in range(n_features):
-        # bucket the node's samples by code: a threshold moves one bucket to the left child
-        counts[:] = 0
-        for k in range(n_node):
-            counts[codes[samples[k], f] + 1] += 1
-        for code in range(1, 257):
-            counts[code] += counts[code - 1]
-        fill = counts.copy()
-        for k in range(n_node):
-            i = samples[k]
-            code = codes[i, f]
-            by_code[fill[code]] = i
-            fill[code] += 1
+    Fb = np.empty(n - n_prime + 1)
+    piece_I = np.empty(n_prime + 1)
+    piece_start = np.empty(n_prime + 1)
+    values = np.empty((2, 256))
+    for f in range(f_start, f_stop):
+        first, last = _bucket_by_code(codes, samples, f, counts, by_code)
+        if first == last:
+            continue  # one code in the node: no split
+        upwards = counts[last] <= n_node - counts[first + 1]
         for s in range(2):
             left = 1.0 if s == 0 else -1.0
-            for k in range(n_node):  # every sample starts on the right
-                i = samples[k]
-                b_sign[i] = -left * y[i]
-            for code in range(255):
-                lo = counts[code]
-                hi = counts[code + 1]
-                if lo == hi:
-                    continue
-                if hi == n_node:
-                    break  # the last bucket would send every sample left: not a split
-                for k in range(lo, hi):
-                    i = by_code[k]
-                    b_sign[i] = left * y[i]
-                if order_objective:
-                    R, kr, F, kf, d = collect_lines(order, a, b_sign, n_prime, restricted)
-                    q, step, value = phase2_line(R, kr, F, kf, n_prime, c, d, True, epsilon,
-                                                 end_gap)
-                else:
-                    q, step, value = avg_line_lazy(order, a, b_sign, n_prime, c, restricted,
-                                                   epsilon, end_gap)
-                if value > scores[f, code]:
-                    scores[f, code] = value
+            if upwards:  # from all -left * y, move the buckets <= t to left * y
+                b = neg if s == 0 else pos
+                kr = kr_neg if s == 0 else kr_pos
+                code = first
+                while code < last:
+                    kr = _flip_buckets(b, y, left, rank, n_prime, kr, by_code, counts[code],
+                                       counts[code + 1])
+                    values[s, code] = _phase2_value(order, a, b, n_prime, c, restricted,
+                                                    order_objective, epsilon, end_gap, kr,
+                                                    total, p_pos, Fb, piece_I, piece_start)
+                    code += 1
+                    while counts[code + 1] == counts[code]:
+                        code += 1
+                kr = _flip_buckets(b, y, -left, rank, n_prime, kr, by_code, 0, counts[last])
+            else:  # from all left * y, move the buckets > t to -left * y
+                b = pos if s == 0 else neg
+                kr = kr_pos if s == 0 else kr_neg
+                code = last
+                while code > first:
+                    kr = _flip_buckets(b, y, -left, rank, n_prime, kr, by_code, counts[code],
+                                       counts[code + 1])
+                    split = code - 1
+                    while counts[split + 1] == counts[split]:
+                        split -= 1
+                    values[s, split] = _phase2_value(order, a, b, n_prime, c, restricted,
+                                                     order_objective, epsilon, end_gap, kr,
+                                                     total, p_pos, Fb, piece_I, piece_start)
+                    code = split
+                kr = _flip_buckets(b, y, left, rank, n_prime, kr, by_code, counts[first + 1],
+                                   n_node)
+        code = first
+        while code < last:  # ties between the two signs go to left = +1, as listed
+            for s in range(2):
+                left = 1.0 if s == 0 else -1.0
+                if values[s, code] > scores[f, code]:
+                    scores[f, code] = values[s, code]
                     left_values[f, code] = left
                     right_values[f, code] = -left
-        for k in range(n_node):  # restore
-            i = samples[k]
-            b_sign[i] = y[i] * pred[i]
+            code += 1
+            while counts[code + 1] == counts[code]:
+                code += 1
 
 
 @njit(cache=True)
@@ -546,40 +652,59 @@ def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
     breakpoints actually passed (Algorithm 2's :math:`O(n')` per weak classifier).
     """
     n = order.shape[0]
-    R = np.empty(n_prime)
-    F = np.empty(n)
     kr = 0
-    kf = 0
     total = 0.0
-    for idx in range(n_prime):
-        i = order[idx]
-        total += a[i]
-        if b_sign[i] > 0:
-            R[kr] = a[i]
+    for pos in range(n_prime):
+        total += a[order[pos]]
+        if b_sign[order[pos]] > 0:
             kr += 1
-        else:
-            F[kf] = a[i]
-            kf += 1
+    p_pos = 0
+    while p_pos < n and not a[order[p_pos]] > 0.0:
+        p_pos += 1
+    return avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr, total,
+                         p_pos, np.empty(n - n_prime + 1), np.empty(n_prime + 1),
+                         np.empty(n_prime + 1))
+
+
+@njit(cache=True)
+def avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr, total,
+                  p_pos, Fb, piece_I, piece_start):  # pragma: no cover - compiled
+    """:func:`avg_line_lazy` without reading the bottom set: the caller keeps ``kr`` (rising
+    lines among the first ``n_prime`` examples of ``order``), ``total`` (the sum of their
+    ``a``) and ``p_pos`` (the first position of ``order`` with ``a > 0``) up to date, and the
+    walk reads the rising lines backwards from position ``n_prime - 1`` and the falling lines
+    forwards from position ``n_prime``, as far as it goes.  ``Fb``, ``piece_I`` and
+    ``piece_start`` are work arrays (sizes ``n - n_prime + 1``, ``n_prime + 1``,
+    ``n_prime + 1``).  :func:`phase2_split_scores` updates the three numbers as it moves samples
+    between children, so a candidate split costs only its walk.
+    """
+    n = order.shape[0]
+    nb = 0  # falling lines found beyond position n_prime (in Fb)
     p = n_prime
     d = np.inf
     if restricted:
-        for j in range(kf):
-            if F[j] > 0.0:
-                d = F[j]
+        for pos in range(p_pos, n_prime):
+            i = order[pos]
+            if b_sign[i] < 0:
+                d = a[i]
                 break
         while d == np.inf and p < n:
             i = order[p]
             p += 1
             if b_sign[i] < 0:
-                F[kf] = a[i]
-                kf += 1
+                Fb[nb] = a[i]
+                nb += 1
                 if a[i] > 0.0:
                     d = a[i]
-    # walk the pieces k = kr, kr - 1, ...; piece k uses the first n' - k falling lines
-    piece_I = np.empty(kr + 1)
-    piece_start = np.empty(kr + 1)
     k = kr
-    used = n_prime - kr
+    j = 0  # index into Fb of the falling line paired with the riser R[k - 1]
+    pr = n_prime  # position of R[k - 1]
+    rv = 0.0
+    if k > 0:
+        pr -= 1
+        while b_sign[order[pr]] < 0:
+            pr -= 1
+        rv = a[order[pr]]
     intercept = total
     alpha = 0.0
     last = 0.0
@@ -589,18 +714,23 @@ def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
     while True:
         beta = np.inf
         if k > 0:
-            while kf <= used and p < n:  # find the next falling line
+            while nb <= j and p < n:  # find the next falling line
                 i = order[p]
                 p += 1
                 if b_sign[i] < 0:
-                    F[kf] = a[i]
-                    kf += 1
-            if kf > used:
-                beta = 0.5 * (F[used] - R[k - 1])
+                    Fb[nb] = a[i]
+                    nb += 1
+            if nb > j:
+                beta = 0.5 * (Fb[j] - rv)
         if beta <= alpha:  # a tie: the next piece starts here
-            intercept += F[used] - R[k - 1]
+            intercept += Fb[j] - rv
             k -= 1
-            used += 1
+            j += 1
+            if k > 0:
+                pr -= 1
+                while b_sign[order[pr]] < 0:
+                    pr -= 1
+                rv = a[order[pr]]
             piece_I[k] = intercept
             piece_start[k] = alpha
             continue
@@ -613,9 +743,14 @@ def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
             break
         alpha = beta
         last = beta
-        intercept += F[used] - R[k - 1]
+        intercept += Fb[j] - rv
         k -= 1
-        used += 1
+        j += 1
+        if k > 0:
+            pr -= 1
+            while b_sign[order[pr]] < 0:
+                pr -= 1
+            rv = a[order[pr]]
         piece_I[k] = intercept
         piece_start[k] = alpha
     slope = 2.0 * k - n_prime
@@ -629,25 +764,29 @@ def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
         step = d - min(end_gap, 0.5 * d)
     if step == q:
         return q, step, value_q
-    # the piece holding `step`: an earlier one, or a later one found by walking on
     if step < alpha:
         kk = k
         while kk < kr and piece_start[kk] > step:
             kk += 1
         return q, step, (piece_I[kk] + (2.0 * kk - n_prime) * step) / (n_prime * (c + step))
     while k > 0:
-        while kf <= used and p < n:
+        while nb <= j and p < n:
             i = order[p]
             p += 1
             if b_sign[i] < 0:
-                F[kf] = a[i]
-                kf += 1
-        if kf <= used:
+                Fb[nb] = a[i]
+                nb += 1
+        if nb <= j:
             break
-        beta = 0.5 * (F[used] - R[k - 1])
+        beta = 0.5 * (Fb[j] - rv)
         if beta > step:
             break
-        intercept += F[used] - R[k - 1]
+        intercept += Fb[j] - rv
         k -= 1
-        used += 1
+        j += 1
+        if k > 0:
+            pr -= 1
+            while b_sign[order[pr]] < 0:
+                pr -= 1
+            rv = a[order[pr]]
     return q, step, (intercept + (2.0 * k - n_prime) * step) / (n_prime * (c + step))

@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
@@ -452,7 +453,7 @@ class ZeroOneObjective:
         scores, left, right = _empty_scores(codes.shape[1])
         _k.phase1_split_scores(codes, node.samples, self.y, self.a, self.r, self.V, base,
                                float(self.w[bad_out].sum()), self.w, self.shift, self.reference,
-                               scores, left, right)
+                               scores, left, right, numba.get_num_threads())
         return scores, left, right
 
     def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
@@ -517,7 +518,8 @@ class MarginObjective:
         scores, left, right = _empty_scores(codes.shape[1])
         _k.phase2_split_scores(codes, node.samples, pred, self.y, self.order, self.a,
                                self.n_prime, self.c, self.restricted, self.order_objective,
-                               self.epsilon, self.end_gap, scores, left, right)
+                               self.epsilon, self.end_gap, scores, left, right,
+                               numba.get_num_threads())
         return scores, left, right
 
     def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 from numpy.typing import NDArray
 
 from . import _kernels
@@ -104,11 +104,11 @@ class SplitObjective(Protocol):
         ...
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _left_counts(codes, samples):
     """``counts[f, b]`` = number of node samples with ``code_f == b``."""
     counts = np.zeros((codes.shape[1], 256), dtype=np.int64)
-    for feature in range(codes.shape[1]):
+    for feature in prange(codes.shape[1]):
         for k in range(samples.shape[0]):
             counts[feature, codes[samples[k], feature]] += 1
     return counts

@@ -1,0 +1,24 @@
+"""Helpers shared by the benchmark scripts: the machine facts stored with every result file,
+and writing it."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+from pathlib import Path
+
+
+def environment(**versions) -> dict:
+    """Python, machine, core count and marginboost version, plus the given ``versions``."""
+    import marginboost
+
+    return {"python": platform.python_version(), "machine": platform.machine(),
+            "cpu_count": os.cpu_count(), "marginboost": marginboost.__version__, **versions}
+
+
+def write_result(output: str | Path, result: dict) -> None:
+    """Write one benchmark's result file (JSON) and say where."""
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {path}")
