@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .brownboost import BrownBoost
 from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
+                         MCBoost,
                          adaboost_T_heuristic)
 from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost, MadaBoost,
@@ -19,4 +20,4 @@ from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, Logit
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
            "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
-           "BrownBoost"]
+           "BrownBoost", "MCBoost"]

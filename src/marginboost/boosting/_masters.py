@@ -643,3 +643,34 @@ def solve_adaboost_qp(A: FloatArray, T: float, w0: FloatArray | None = None, *,
     weights, value, _, _ = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0, rtol=rtol,
                                                 hessian=hessian)
     return weights, value
+
+
+def solve_mcboost(A: FloatArray, E: float, w0: FloatArray | None = None) -> MasterSolution:
+    r"""MCBoost's restricted master (Guo & Chen eq. (12)): :math:`\min_w \|A w - E\mathbf 1\|^2`
+    over :math:`w \ge 0`, :math:`\mathbf 1^	op w = 1`.
+
+    A simplex-constrained least-squares problem, solved by :func:`solve_simplex_smooth` with
+    the exact Hessian :math:`2A_S^	op A_S` on the support, so that its Newton polish ends at
+    the exact optimum of the final support (an active-set method; warm-started from the
+    previous iteration's ``w0`` in column generation).  The dual of (19) follows from the KKT
+    map (17): :math:`u = 2(E\mathbf 1 - A w)` and :math:`r = \max_j (A^	op u)_j`, the common
+    edge of the columns in the support.  ``objective`` is :math:`\|Aw - E\mathbf 1\|^2`.
+    """
+    A = _check_matrix(A)
+    E = float(E)
+    if not np.isfinite(E) or E <= 0.0:
+        raise ValueError(f"E must be a positive number; got {E!r}")
+
+    def value_grad(w: FloatArray) -> tuple[float, FloatArray]:
+        residual = A @ w - E
+        return float(residual @ residual), 2.0 * (A.T @ residual)
+
+    def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
+        block = A[:, S]
+        return 2.0 * (block.T @ block)
+
+    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0,
+                                                   hessian=hessian)
+    u = 2.0 * (E - A @ w)
+    return MasterSolution(w=w, u=u, r=float((A.T @ u).max()), objective=value,
+                          iterations=int(iterations))

@@ -100,6 +100,12 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         """Duality gap of the full problem certified by the next column's ``edge``."""
         return max(0.0, edge - solution.r)
 
+    def _oracle_weights(self, u: FloatArray) -> FloatArray:
+        r"""Example weights handed to the weak learner, whose tree maximizes
+        :math:`\sum_i u_i y_i h(x_i)`; the dual weights of these masters are non-negative
+        (up to solver rounding, clipped here)."""
+        return np.clip(u, 0.0, None)
+
     def fit(self, X: ArrayLike, y: ArrayLike) -> "ColumnGenerationBoosting":
         """Run column generation until no dual constraint is violated by more than ``epsilon``.
 
@@ -131,7 +137,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         estimators: list = []
         stage_weights: list[FloatArray] = []
         history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
-        tree = learner.fit_binary(codes, y_signed, u)
+        tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
         h = tree.predict(codes)
         edge = float(u @ (y_signed * h))
         w = None
@@ -158,7 +164,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             history["mean_margin"].append(float(margins.mean() / norm))
             history["edge"].append(edge)
             # the next oracle call also certifies the current solution
-            next_tree = learner.fit_binary(codes, y_signed, np.clip(u, 0.0, None))
+            next_tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
             next_h = next_tree.predict(codes)
             next_edge = float(u @ (y_signed * next_h))
             history["duality_gap"].append(self._gap(solution, next_edge))
@@ -357,6 +363,54 @@ class HingeLPBoost(_CGParams):
 
     def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
         return _masters.solve_hinge_dual(A, float(self.D), float(self.p))
+
+
+class MCBoost(_CGParams):
+    __doc__ = r"""MCBoost, margin distribution controlled boosting (Guo & Chen, Algorithm 1).
+
+    Primal (their eq. (8)/(12)): the normalized margins :math:`
+ho = A w` of a convex
+    combination of weak classifiers (:math:`w \ge 0`, :math:`\mathbf 1^	op w = 1`) are pulled
+    towards a target margin :math:`E`,
+
+    .. math:: \min_w\ \sum_i (
+ho_i - E)^2,
+
+    which trades the margin variance against the squared distance of the mean margin from
+    :math:`E` (eqs. (10)-(11)).  Column generation on the dual (19),
+    :math:`\min_{r,u}\ r + 	frac14 (u - 2E\mathbf 1)^	op(u - 2E\mathbf 1)` subject to
+    :math:`\sum_i u_i y_i h_j(x_i) \le r` for the selected columns: the weak learner ("strong
+    oracle") returns the tree maximizing :math:`\sum_i u_i y_i h(x_i)` for the current dual
+    weights :math:`u`, which may be negative (examples whose margin exceeds :math:`E`), and
+    training stops when its edge is below :math:`r + \epsilon`.  The restricted master is
+    solved in the primal by :func:`~marginboost.boosting._masters.solve_mcboost` (a
+    simplex-constrained least-squares problem), and the dual comes from the KKT map (17),
+    :math:`u = 2(E\mathbf 1 - 
+ho)`, :math:`r = \max_j (A^	op u)_j`.
+
+    Parameters
+    ----------
+    E : float, default=0.3
+        Target margin, positive (the paper chooses it in (0, 1) on validation).
+    """ + _COMMON_DOC
+
+    _algorithm_name = "MCBoost"
+    reference = "guo2013mcboost"
+
+    def __init__(self, E: float = 0.3, *, n_estimators: int = 1000, max_depth: int = 1,
+                 estimator: Any = None, max_bins: int = 255, epsilon: float = 1e-5,
+                 random_state: int | None = None) -> None:
+        self.E = E
+        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+
+    def _check_params(self, n_samples: int) -> None:
+        check_real(self.E, "E", 0.0)
+
+    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+        return _masters.solve_mcboost(A, float(self.E), w0)
+
+    def _oracle_weights(self, u):  # type: ignore[no-untyped-def]
+        return u  # signed: fit_binary with the "error" criterion maximizes sum u_i y_i h(x_i)
 
 
 def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
