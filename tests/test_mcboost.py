@@ -86,3 +86,18 @@ def test_three_labels_are_rejected():
     y = np.where(X[:, 2] > 0.5, 2, y)
     with pytest.raises(ValueError, match="Only binary classification"):
         MCBoost().fit(X, y)
+
+
+@pytest.mark.parametrize("E", [0.2, 0.6])
+def test_mcboost_is_l1_constrained_l2boost(E):
+    """Eq. (20): with v = w / E, sum_i (rho_i - E)^2 = E^2 sum_i ((A v)_i - 1)^2, so MCBoost's
+    master is L2Boost's squared loss under ||v||_1 = 1 / E; solved independently by cvxpy."""
+    rng = np.random.default_rng(5)
+    A = rng.choice([-1.0, 1.0], size=(50, 15))
+    w = solve_mcboost(A, E).w
+    v = cp.Variable(A.shape[1], nonneg=True)
+    problem = cp.Problem(cp.Minimize(cp.sum_squares(A @ v - 1)), [cp.sum(v) == 1 / E])
+    problem.solve(solver="CLARABEL")
+    assert problem.status == "optimal"
+    np.testing.assert_allclose(A @ (w / E), A @ v.value, atol=1e-5)  # margins are unique
+    assert E ** 2 * problem.value == pytest.approx(float(np.sum((A @ w - E) ** 2)), rel=1e-6)
