@@ -667,6 +667,15 @@ def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
 
 
 @njit(cache=True)
+def _previous_riser(order, a, b_sign, pr):  # pragma: no cover - compiled
+    """Position before ``pr`` in ``order`` of the nearest rising line, and its ``a``."""
+    pr -= 1
+    while b_sign[order[pr]] < 0:
+        pr -= 1
+    return pr, a[order[pr]]
+
+
+@njit(cache=True)
 def avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr, total,
                   p_pos, Fb, piece_I, piece_start):  # pragma: no cover - compiled
     """:func:`avg_line_lazy` without reading the bottom set: the caller keeps ``kr`` (rising
@@ -701,10 +710,7 @@ def avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr
     pr = n_prime  # position of R[k - 1]
     rv = 0.0
     if k > 0:
-        pr -= 1
-        while b_sign[order[pr]] < 0:
-            pr -= 1
-        rv = a[order[pr]]
+        pr, rv = _previous_riser(order, a, b_sign, pr)
     intercept = total
     alpha = 0.0
     last = 0.0
@@ -727,10 +733,7 @@ def avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr
             k -= 1
             j += 1
             if k > 0:
-                pr -= 1
-                while b_sign[order[pr]] < 0:
-                    pr -= 1
-                rv = a[order[pr]]
+                pr, rv = _previous_riser(order, a, b_sign, pr)
             piece_I[k] = intercept
             piece_start[k] = alpha
             continue
@@ -747,10 +750,7 @@ def avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr
         k -= 1
         j += 1
         if k > 0:
-            pr -= 1
-            while b_sign[order[pr]] < 0:
-                pr -= 1
-            rv = a[order[pr]]
+            pr, rv = _previous_riser(order, a, b_sign, pr)
         piece_I[k] = intercept
         piece_start[k] = alpha
     slope = 2.0 * k - n_prime
@@ -785,8 +785,5 @@ def avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr
         k -= 1
         j += 1
         if k > 0:
-            pr -= 1
-            while b_sign[order[pr]] < 0:
-                pr -= 1
-            rv = a[order[pr]]
+            pr, rv = _previous_riser(order, a, b_sign, pr)
     return q, step, (intercept + (2.0 * k - n_prime) * step) / (n_prime * (c + step))
