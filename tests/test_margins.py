@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from marginboost.margins import (binary_margins, bottom_margin_average, bottom_margin_indices,
-                                 cumulative_margin_distribution, margin_mean_variance,
-                                 margin_order_statistic, multiclass_margins, normalized_margins)
+                                 cumulative_margin_distribution, margin_bias_variance,
+                                 margin_mean_variance, margin_order_statistic,
+                                 multiclass_margins, normalized_margins)
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 margin_arrays = arrays(np.float64, st.integers(1, 40), elements=finite)
@@ -75,14 +76,36 @@ def test_default_grid_spans_minus_one_to_one():
     assert fraction[0] == 0 and fraction[-1] == 0.75
 
 
-@given(margin_arrays)
-def test_mean_variance_decomposition(margins):
+@given(margin_arrays, st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False))
+def test_mean_variance_decomposition(margins, E):
     """(1/n) sum (m_i - E)^2 = var + (mean - E)^2 (Guo & Chen, eqs. (10)-(11))."""
     mean, variance = margin_mean_variance(margins)
     assert variance >= 0
-    target = 0.3
-    lhs = np.mean((margins - target) ** 2)
-    assert lhs == pytest.approx(variance + (mean - target) ** 2, rel=1e-9, abs=1e-6)
+    deviation, variance_term, bias = margin_bias_variance(margins, E)
+    assert variance_term == variance and bias == (mean - E) ** 2
+    assert deviation == pytest.approx(np.mean((margins - E) ** 2), rel=1e-12, abs=1e-12)
+    assert deviation == pytest.approx(variance + bias, rel=1e-9, abs=1e-6)
+
+
+@pytest.mark.parametrize("E", [0.1, 0.5])
+def test_bias_variance_of_mcboost_margins(E):
+    """MCBoost's objective (12) after every column-generation iteration is M times the mean
+    squared deviation of that iteration's (normalized) training margins from E."""
+    from marginboost import MCBoost
+    from marginboost.data import mcboost_toy
+
+    ds = mcboost_toy(120, seed=3)
+    X, y = ds.X, ds.y_signed()
+    model = MCBoost(E=E, n_estimators=60).fit(X, y)
+    stages = list(model.staged_decision_function(X))  # the weights of every stage sum to 1
+    assert len(stages) == len(model.history_["objective"])
+    for objective, scores in zip(model.history_["objective"], stages):
+        deviation, variance, bias = margin_bias_variance(y * scores, E)
+        assert objective == pytest.approx(len(y) * deviation, rel=1e-9, abs=1e-12)
+        assert deviation == pytest.approx(variance + bias, rel=1e-12, abs=1e-15)
+    final = normalized_margins(y, model.decision_function(X), model.alphas_)
+    assert margin_bias_variance(final, E)[0] == pytest.approx(model.history_["objective"][-1]
+                                                              / len(y), rel=1e-9)
 
 
 @pytest.mark.parametrize("call, message", [
@@ -94,6 +117,11 @@ def test_mean_variance_decomposition(margins):
     (lambda: normalized_margins([1], [1.0], [0.0]), "sum |alphas| > 0"),
     (lambda: multiclass_margins(np.ones((2, 3)), np.array([0, 3])), "class indices in 0..2"),
     (lambda: multiclass_margins(np.ones(3), np.array([0])), "shape"),
+    (lambda: margin_bias_variance([0.1, np.inf], 0.3), "must be finite"),
+    (lambda: margin_bias_variance([[0.1, 0.2]], 0.3), "one-dimensional"),
+    (lambda: margin_bias_variance([], 0.3), "at least one margin"),
+    (lambda: margin_bias_variance([0.1, 0.2], np.nan), "target margin E must be"),
+    (lambda: margin_bias_variance([0.1, 0.2], np.inf), "target margin E must be"),
 ])
 def test_bad_input_is_named(call, message):
     with pytest.raises(ValueError, match=message):

@@ -27,7 +27,7 @@ _ESTIMATORS = {name: "marginboost.boosting.stagewise" for name in (
     "AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII", "L2Boost",
     "MadaBoost")}
 _ESTIMATORS |= {name: "marginboost.boosting.corrective" for name in (
-    "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG", "MCBoost")}
+    "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG", "MCBoost", "MDBoost")}
 _ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
 _ESTIMATORS |= {"BrownBoost": "marginboost.boosting.brownboost",
                 "DirectBoost": "marginboost.boosting.direct"}

@@ -11,10 +11,14 @@ divides by :math:`\sum_t |\alpha_t|` (Shen & Li 2010, eq. (34); Guo & Chen, eq. 
 The summaries used by the papers are the average of the :math:`n'` smallest margins
 (:func:`bottom_margin_average`, the objective of soft-margin LPBoost and DirectBoost), order
 statistics (:func:`margin_order_statistic`), the cumulative margin distribution
-(:func:`cumulative_margin_distribution`; Mason et al. 1999, Fig. 2; Shen & Li, Fig. 4) and the
-mean and variance of the margins (:func:`margin_mean_variance`; Shen & Li, eq. (39)).
+(:func:`cumulative_margin_distribution`; Mason et al. 1999, Fig. 2; Shen & Li, Fig. 4), the
+mean and variance of the margins (:func:`margin_mean_variance`; Shen & Li, eq. (39)) and Guo &
+Chen's split of the mean squared distance from a target margin into variance and squared bias
+(:func:`margin_bias_variance`; their eqs. (10)-(11)).
 """
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -22,7 +26,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "binary_margins", "normalized_margins", "multiclass_margins", "bottom_margin_indices",
     "bottom_margin_average", "margin_order_statistic", "cumulative_margin_distribution",
-    "margin_mean_variance",
+    "margin_mean_variance", "margin_bias_variance",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -197,3 +201,24 @@ def margin_mean_variance(margins: ArrayLike) -> tuple[float, float]:
     mean = float(m.mean())
     variance = float(np.mean((m - mean) ** 2))
     return mean, variance
+
+
+def margin_bias_variance(margins: ArrayLike, E: float) -> tuple[float, float, float]:
+    r"""Guo & Chen's decomposition (eqs. (10)-(11)) of the spread of the margins around a target
+    margin :math:`E`:
+
+    .. math:: \frac1n\sum_i (\varrho_i - E)^2 = \frac1n\sum_i (\varrho_i - \bar\varrho)^2
+              + (\bar\varrho - E)^2.
+
+    Returns ``(mean_squared_deviation, variance, squared_bias)``, the three terms in that
+    order; the variance is the population variance of :func:`margin_mean_variance`.  MCBoost
+    minimizes :math:`n` times the first term (its objective (12)).
+    """
+    m = _finite_vector(margins, "margins")
+    if m.size == 0:
+        raise ValueError("margin_bias_variance needs at least one margin")
+    if isinstance(E, bool) or not isinstance(E, numbers.Real) or not np.isfinite(E):
+        raise ValueError(f"the target margin E must be a finite real number; got {E!r}")
+    mean, variance = margin_mean_variance(m)
+    mean_squared_deviation = float(np.mean((m - E) ** 2))
+    return mean_squared_deviation, variance, (mean - float(E)) ** 2

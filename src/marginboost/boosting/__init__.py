@@ -3,7 +3,8 @@
 * :mod:`~marginboost.boosting.stagewise`: the AnyBoost engine (Mason et al. 1999) and its
   members AdaBoost, Arc-Gv, ARC-x4, RealAdaBoost, LogitBoost, DOOM II, L2Boost and MadaBoost.
 * :mod:`~marginboost.boosting.corrective`: totally-corrective column generation (LPBoost,
-  AdaBoost-CG, LogitBoost-CG, generalized-hinge LPBoost; Shen & Li 2010).
+  AdaBoost-CG, LogitBoost-CG, generalized-hinge LPBoost; Shen & Li 2010), MCBoost (Guo &
+  Chen) and MDBoost (Shen & Li 2010b).
 * :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
 * :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from .brownboost import BrownBoost
 from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
-                         MCBoost,
+                         MCBoost, MDBoost,
                          adaboost_T_heuristic)
 from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost, MadaBoost,
@@ -20,4 +21,4 @@ from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, Logit
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
            "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
-           "BrownBoost", "MCBoost"]
+           "BrownBoost", "MCBoost", "MDBoost"]

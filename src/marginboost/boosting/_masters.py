@@ -647,13 +647,13 @@ def solve_adaboost_qp(A: FloatArray, T: float, w0: FloatArray | None = None, *,
 
 def solve_mcboost(A: FloatArray, E: float, w0: FloatArray | None = None) -> MasterSolution:
     r"""MCBoost's restricted master (Guo & Chen eq. (12)): :math:`\min_w \|A w - E\mathbf 1\|^2`
-    over :math:`w \ge 0`, :math:`\mathbf 1^	op w = 1`.
+    over :math:`w \ge 0`, :math:`\mathbf 1^\top w = 1`.
 
     A simplex-constrained least-squares problem, solved by :func:`solve_simplex_smooth` with
-    the exact Hessian :math:`2A_S^	op A_S` on the support, so that its Newton polish ends at
+    the exact Hessian :math:`2A_S^\top A_S` on the support, so that its Newton polish ends at
     the exact optimum of the final support (an active-set method; warm-started from the
     previous iteration's ``w0`` in column generation).  The dual of (19) follows from the KKT
-    map (17): :math:`u = 2(E\mathbf 1 - A w)` and :math:`r = \max_j (A^	op u)_j`, the common
+    map (17): :math:`u = 2(E\mathbf 1 - A w)` and :math:`r = \max_j (A^\top u)_j`, the common
     edge of the columns in the support.  ``objective`` is :math:`\|Aw - E\mathbf 1\|^2`.
     """
     A = _check_matrix(A)
@@ -674,3 +674,26 @@ def solve_mcboost(A: FloatArray, E: float, w0: FloatArray | None = None) -> Mast
     u = 2.0 * (E - A @ w)
     return MasterSolution(w=w, u=u, r=float((A.T @ u).max()), objective=value,
                           iterations=int(iterations))
+
+
+def solve_mdboost(A: FloatArray, D: float, w0: FloatArray | None = None) -> MasterSolution:
+    r"""MDBoost's restricted master: :math:`\max_w \bar\rho - \frac D2 \sigma^2(\rho)` over the
+    simplex, :math:`\rho = Aw` (population variance).
+
+    Equal to AdaBoost-QP (41) with :math:`T = 1/D` (divide its objective by :math:`-T`), solved
+    by :func:`solve_adaboost_qp`.  The example weights are the normalized gradient of the
+    objective in the margins, :math:`u_i = (1 - D(\rho_i - \bar\rho))/M` (they sum to 1), and
+    :math:`r = \max_j (A^\top u)_j`.  ``objective`` is :math:`\bar\rho - \frac D2\sigma^2`.
+    """
+    D = float(D)
+    if not np.isfinite(D) or D <= 0.0:
+        raise ValueError(f"D must be a positive number; got {D!r}")
+    A = _check_matrix(A)
+    w, _ = solve_adaboost_qp(A, 1.0 / D, w0)
+    margins = A @ w
+    centred = margins - margins.mean()
+    M = A.shape[0]
+    u = (1.0 - D * centred) / M
+    objective = float(margins.mean() - 0.5 * D * (centred @ centred) / M)
+    return MasterSolution(w=w, u=u, r=float((A.T @ u).max()), objective=objective,
+                          iterations=0)
