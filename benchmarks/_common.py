@@ -1,10 +1,11 @@
 """Helpers shared by the benchmark scripts: the machine facts stored with every result file,
-and writing it."""
+writing it, and the best-of-n timer."""
 from __future__ import annotations
 
 import json
 import os
 import platform
+import time
 from pathlib import Path
 
 
@@ -22,3 +23,13 @@ def write_result(output: str | Path, result: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {path}")
+
+
+def best_of(fn, repeats: int = 3) -> float:
+    """The shortest wall-clock time (seconds) of ``repeats`` calls of ``fn()``."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)

@@ -35,16 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 RESULTS = HERE / "results" / "column_generation.json"
 
-from _common import environment, write_result  # noqa: E402
-
-
-def _best_of(fn, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from _common import best_of, environment, write_result  # noqa: E402
 
 
 def _cg_columns(n_columns: int) -> tuple[np.ndarray, float]:
@@ -120,17 +111,17 @@ def master_cases(sizes) -> list[dict]:
         A = A_all[:, :J]
         previous = solve_adaboost_l1(A[:, :-1], T).w if J > 1 else None
         warm = None if previous is None else np.append(previous, 0.0)
-        ours_cold = _best_of(lambda: solve_adaboost_l1(A, T))
-        ours_warm = _best_of(lambda: solve_adaboost_l1(A, T, w0=warm))
-        reference = _best_of(lambda: _cvxpy_adaboost(A, T), repeats=2)
+        ours_cold = best_of(lambda: solve_adaboost_l1(A, T))
+        ours_warm = best_of(lambda: solve_adaboost_l1(A, T, w0=warm))
+        reference = best_of(lambda: _cvxpy_adaboost(A, T), repeats=2)
         agree = abs(solve_adaboost_l1(A, T).objective - _cvxpy_adaboost(A, T))
         rows.append({"case": f"master-adaboost-{J}", "M": int(A.shape[0]), "J": J,
                      "ours_cold_s": ours_cold, "ours_warm_s": ours_warm, "cvxpy_s": reference,
                      "speedup_warm": reference / ours_warm, "objective_difference": agree})
         ours_lp, solution = _lpboost_iteration(A, D)
-        ours_cold = _best_of(lambda: solve_lpboost_dual(A, D))
-        linprog_lp = _best_of(lambda: _linprog_lpboost(A, D))
-        reference_lp = _best_of(lambda: _cvxpy_lpboost(A, D), repeats=2)
+        ours_cold = best_of(lambda: solve_lpboost_dual(A, D))
+        linprog_lp = best_of(lambda: _linprog_lpboost(A, D))
+        reference_lp = best_of(lambda: _cvxpy_lpboost(A, D), repeats=2)
         agree_lp = abs(solution.objective - _cvxpy_lpboost(A, D))
         rows.append({"case": f"master-lpboost-{J}", "M": int(A.shape[0]), "J": J,
                      "ours_s": ours_lp, "pivots": solution.iterations, "ours_cold_s": ours_cold,
