@@ -17,7 +17,7 @@ from ..store import ResultStore
 __all__ = ["dataset_fingerprint", "run_paper_grid", "paper_store", "cell_function"]
 
 #: Papers whose protocols are implemented here (module name = paper id).
-PAPERS = ("anyboost", "shen_li", "directboost")
+PAPERS = ("anyboost", "shen_li", "directboost", "mcboost")
 
 
 def cell_function(paper: str, spec: dict):
@@ -62,8 +62,18 @@ def run_paper_grid(paper: str, func: Callable[[dict], dict], cells: Sequence[dic
 
 
 def dataset_fingerprint(name: str) -> str:
-    """SHA-256 of the data file a registered dataset is read from (part of every cell key)."""
-    sha = load(name).meta.get("sha256")
+    """SHA-256 of the data file a registered dataset is read from (part of every cell key); for a
+    combined dataset, the hashes of its files joined by ``+``."""
+    meta = load(name).meta
+    sha = meta.get("sha256")
+    if not sha and meta.get("files"):
+        # a combined dataset (e.g. a Rätsch realisation): the hashes of the files it is read from
+        from ...data.registry import file_entries
+
+        by_file = {entry["file"]: entry.get("sha256") for entry in file_entries()}
+        sha = [by_file.get(path) for path in meta["files"]]
+        if not all(sha):
+            sha = None
     if isinstance(sha, (list, tuple)):
         sha = "+".join(sha)
     if not sha:
