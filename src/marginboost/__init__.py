@@ -29,6 +29,7 @@ _ESTIMATORS = {name: "marginboost.boosting.stagewise" for name in (
 _ESTIMATORS |= {name: "marginboost.boosting.corrective" for name in (
     "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG", "MCBoost", "MDBoost")}
 _ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
+_ESTIMATORS |= {name: "marginboost.boosting.multiclass" for name in ("AdaBoostM1", "SAMME")}
 _ESTIMATORS |= {"BrownBoost": "marginboost.boosting.brownboost",
                 "DirectBoost": "marginboost.boosting.direct"}
 

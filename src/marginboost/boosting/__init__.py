@@ -7,6 +7,8 @@
   Chen) and MDBoost (Shen & Li 2010b).
 * :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
 * :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget.
+* :mod:`~marginboost.boosting.multiclass`: multi-class boosting with multi-class trees
+  (AdaBoost.M1, Freund & Schapire 1997; SAMME, Zhu et al. 2009).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from .brownboost import BrownBoost
 from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
                          MCBoost, MDBoost,
                          adaboost_T_heuristic)
+from .multiclass import SAMME, AdaBoostM1, NotBoostedWarning
 from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost, MadaBoost,
                         RealAdaBoost)
@@ -21,4 +24,4 @@ from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, Logit
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
            "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
-           "BrownBoost", "MCBoost", "MDBoost"]
+           "BrownBoost", "MCBoost", "MDBoost", "AdaBoostM1", "SAMME", "NotBoostedWarning"]
