@@ -29,7 +29,8 @@ _ESTIMATORS = {name: "marginboost.boosting.stagewise" for name in (
 _ESTIMATORS |= {name: "marginboost.boosting.corrective" for name in (
     "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG", "MCBoost", "MDBoost")}
 _ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
-_ESTIMATORS |= {name: "marginboost.boosting.multiclass" for name in ("AdaBoostM1", "SAMME")}
+_ESTIMATORS |= {name: "marginboost.boosting.multiclass" for name in (
+    "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost")}
 _ESTIMATORS |= {"BrownBoost": "marginboost.boosting.brownboost",
                 "DirectBoost": "marginboost.boosting.direct"}
 

@@ -8,7 +8,8 @@
 * :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
 * :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget.
 * :mod:`~marginboost.boosting.multiclass`: multi-class boosting with multi-class trees
-  (AdaBoost.M1, Freund & Schapire 1997; SAMME, Zhu et al. 2009).
+  (AdaBoost.M1, Freund & Schapire 1997; SAMME, Zhu et al. 2009), AdaBoost.MH (Schapire &
+  Singer 1999) and GD-MCBoost (Saberian & Vasconcelos 2011).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from .brownboost import BrownBoost
 from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
                          MCBoost, MDBoost,
                          adaboost_T_heuristic)
-from .multiclass import SAMME, AdaBoostM1, NotBoostedWarning
+from .multiclass import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost, NotBoostedWarning
 from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost, MadaBoost,
                         RealAdaBoost)
@@ -24,4 +25,5 @@ from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, Logit
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
            "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
-           "BrownBoost", "MCBoost", "MDBoost", "AdaBoostM1", "SAMME", "NotBoostedWarning"]
+           "BrownBoost", "MCBoost", "MDBoost", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
+           "NotBoostedWarning"]

@@ -18,6 +18,8 @@ GINI = 1             # channels [w_k, k = 0..K-1]      score sum_k c_k^2 / W
 ENTROPY = 2          # channels [w_k]                  score sum_k c_k log(c_k / W)
 SQUARED_ERROR = 3    # channels [w, w*t_1, .., w*t_K]  score sum_k S_k^2 / W
 MULTICLASS_ERROR = 4  # channels [W_ik]                score max_k c_k
+CONFIDENCE = 5       # channels [W-_k, W+_k] pairs     score -2 sum_k sqrt(W-_k W+_k)
+                     # (Schapire & Singer's Z of confidence-rated leaves, negated)
 
 #: Relative tolerance under which two split scores count as tied (ties go to the lowest
 #: feature, then the lowest bin).  It absorbs the rounding differences of summing the same
@@ -190,6 +192,12 @@ def node_score(sums, criterion):
         for c in range(1, n_channels):
             total += sums[c] * sums[c]
         return total / weight
+    if criterion == CONFIDENCE:
+        # Channels in pairs (W-_k, W+_k); subtracted histograms can hold -1e-17 for a zero.
+        total = 0.0
+        for c in range(0, n_channels - 1, 2):
+            total += np.sqrt(max(sums[c], 0.0) * max(sums[c + 1], 0.0))
+        return -2.0 * total
     if criterion == MULTICLASS_ERROR:
         best = sums[0]
         for c in range(1, n_channels):

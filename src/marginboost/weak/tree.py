@@ -28,6 +28,16 @@ Criteria
     A weight :math:`W_{ik} \ge 0` per (sample, class); the tree maximizes
     :math:`\sum_i \sum_k W_{ik} [h(x_i) = k]` (AdaBoost.M1/SAMME with :math:`W_{ik} = w_i
     [y_i = k]`, pseudo-loss style weights otherwise).  Split only on a strict increase.
+``"confidence"``
+    Schapire & Singer's (1999) criterion for confidence-rated leaves: with :math:`W^j_{\pm}`
+    the weight of the labels :math:`\pm1` in leaf :math:`j`, the tree minimizes
+    :math:`Z = 2\sum_j \sqrt{W^j_+ W^j_-}` (their domain-partitioning hypotheses, Sec. 4.2),
+    the normalizer obtained with the leaf values :math:`\tfrac12\ln(W^j_+/W^j_-)`, one split
+    at a time.  ``fit_binary`` uses it on binary labels; ``fit_multilabel`` on K binary
+    problems at once (their AdaBoost.MH): :math:`Z = 2\sum_j\sum_k \sqrt{W^j_{+k} W^j_{-k}}`.
+    Leaves predict the sign of :math:`W_+ - W_-` (+1 on ties); boosters set the real values
+    themselves (:meth:`FittedTree.with_leaf_values`).  Split only on a strict decrease of
+    :math:`Z`.
 
 Ties between equally good splits (within a relative ``1e-10``) go to the lowest feature index,
 then to the lowest bin; a split is reported at the lowest bin that produces its partition of
@@ -60,8 +70,9 @@ CRITERIA = {
     "entropy": _kernels.ENTROPY,
     "squared_error": _kernels.SQUARED_ERROR,
     "multiclass_error": _kernels.MULTICLASS_ERROR,
+    "confidence": _kernels.CONFIDENCE,
 }
-_BINARY_CRITERIA = ("error", "gini", "entropy")
+_BINARY_CRITERIA = ("error", "gini", "entropy", "confidence")
 _MULTICLASS_CRITERIA = ("gini", "entropy", "multiclass_error")
 
 
@@ -79,7 +90,8 @@ class FittedTree:
     leaf_statistics_ : ndarray, shape (n_leaves, n_channels)
         Sums of the fitting statistics in each leaf: ``[|w|, w y]`` for ``"error"``, class
         weights for ``"gini"``/``"entropy"``/``"multiclass_error"`` (binary: ``[w_-, w_+]``),
-        ``[w, w t_1, ..]`` for ``"squared_error"``.  ``None`` after :meth:`with_leaf_values`.
+        ``[w, w t_1, ..]`` for ``"squared_error"``, ``[W-_1, W+_1, .., W-_K, W+_K]`` for
+        ``fit_multilabel``.  ``None`` after :meth:`with_leaf_values`.
     kind : {"binary", "regression", "multiclass", "vector"}
     criterion : str
     n_features_in_ : int
@@ -201,7 +213,7 @@ class DecisionTree:
     ----------
     max_depth : int, default 1
         Maximum depth (1 to 16).
-    criterion : {"error", "gini", "entropy", "squared_error", "multiclass_error"}
+    criterion : {"error", "gini", "entropy", "squared_error", "multiclass_error", "confidence"}
         Split criterion (see the module docstring).
     min_samples_leaf : int, default 1
         Minimum number of samples in each leaf.
@@ -337,12 +349,45 @@ class DecisionTree:
             stats[np.arange(n), y_int] = weight
         return self._grow(codes, stats, "multiclass")
 
+    def fit_multilabel(self, codes: ArrayLike, Y: ArrayLike, weight: ArrayLike) -> FittedTree:
+        """Fit one tree to K binary problems at once (criterion ``"confidence"``, AdaBoost.MH).
+
+        Parameters
+        ----------
+        codes : uint8 array (n, d)
+        Y : array (n, K)
+            Labels in {-1, +1} of every (sample, problem) pair.
+        weight : array (n, K)
+            Non-negative weight :math:`D(i, k)` of every pair, not all zero.
+
+        Returns a vector-valued :class:`FittedTree` (``kind == "vector"``) whose leaf ``j``
+        holds the signs of :math:`W^j_{+k} - W^j_{-k}` and whose ``leaf_statistics_`` are
+        ``[W-_1, W+_1, .., W-_K, W+_K]``.
+        """
+        self._check_params(("confidence",), "fit_multilabel")
+        codes = check_codes(codes)
+        n = codes.shape[0]
+        Y = _check_matrix(Y, n, "Y")
+        if (np.abs(Y) != 1.0).any():
+            raise ValueError(f"Y must contain only -1 and +1; found {Y[np.abs(Y) != 1.0][0]!r}")
+        weight = _check_matrix(weight, n, "weight")
+        if weight.shape != Y.shape:
+            raise ValueError(f"weight must have the shape of Y {Y.shape}; got {weight.shape}")
+        if (weight < 0).any():
+            raise ValueError("weight must be non-negative")
+        if not weight.sum() > 0:
+            raise ValueError("weight is all zero")
+        stats = np.empty((n, 2 * Y.shape[1]))
+        stats[:, 0::2] = np.where(Y < 0, weight, 0.0)
+        stats[:, 1::2] = np.where(Y > 0, weight, 0.0)
+        return self._grow(codes, stats, "vector")
+
     # ------------------------------------------------------------------ growth
     def _grow(self, codes: NDArray[np.uint8], stats: NDArray[np.float64], kind: str) -> FittedTree:
         criterion = CRITERIA[self.criterion]
         min_samples_leaf = int(self.min_samples_leaf)
         min_weight_leaf = float(self.min_weight_leaf)
-        splits_only_on_gain = self.criterion in ("error", "multiclass_error")
+        splits_only_on_gain = self.criterion in ("error", "multiclass_error", "confidence")
         n = codes.shape[0]
         n_channels = stats.shape[1]
         all_samples = np.arange(n, dtype=np.int64)
@@ -425,6 +470,8 @@ def _leaf_values(statistics: NDArray[np.float64], criterion: str, kind: str) -> 
         return np.where(statistics[:, 1] >= statistics[:, 0], 1.0, -1.0)
     if kind == "multiclass":
         return np.argmax(statistics, axis=1).astype(np.float64)
+    if criterion == "confidence":  # fit_multilabel: pairs [W-_k, W+_k]
+        return np.where(statistics[:, 1::2] >= statistics[:, 0::2], 1.0, -1.0)
     weight = statistics[:, :1]
     safe = np.where(weight > 0, weight, 1.0)
     means = np.where(weight > 0, statistics[:, 1:] / safe, 0.0)
