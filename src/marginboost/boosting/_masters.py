@@ -103,6 +103,36 @@ def _most_frequent(values: FloatArray) -> float:
     return float(distinct[np.argmax(counts)])
 
 
+_HIGHS_BANNER_SILENCED = False
+
+
+def _new_highs():  # type: ignore[no-untyped-def]
+    """A new ``highspy.Highs`` model, without the banner HiGHS prints on the C-level standard
+    output when a process creates its first model (before any option can turn output off)."""
+    global _HIGHS_BANNER_SILENCED
+    import highspy
+
+    if _HIGHS_BANNER_SILENCED:
+        return highspy.Highs()
+    import ctypes
+    import os
+    import sys
+
+    sys.stdout.flush()
+    libc = ctypes.CDLL(None)
+    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        highs = highspy.Highs()
+        libc.fflush(None)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+    _HIGHS_BANNER_SILENCED = True
+    return highs
+
+
 class LPBoostMaster:
     r"""Incremental LPBoost restricted dual, Shen & Li eq. (20) (``D=None``) or eq. (22).
 
@@ -158,7 +188,7 @@ class LPBoostMaster:
         self.D = None if D is None else float(D)
         self.n_columns = 0
         self.perturbed_restarts = 0
-        highs = highspy.Highs()
+        highs = _new_highs()
         for name, value in (("output_flag", False), ("presolve", "off"), ("solver", "simplex"),
                             ("simplex_strategy", 1)):  # serial dual simplex: warm-startable
             highs.setOptionValue(name, value)
