@@ -32,7 +32,8 @@ _ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "Ad
 _ESTIMATORS |= {name: "marginboost.boosting.multiclass" for name in (
     "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost")}
 _ESTIMATORS |= {"BrownBoost": "marginboost.boosting.brownboost",
-                "DirectBoost": "marginboost.boosting.direct"}
+                "DirectBoost": "marginboost.boosting.direct",
+                "DMCBoost": "marginboost.boosting.dmcboost"}
 
 __all__ = ["__version__", *_ESTIMATORS]
 

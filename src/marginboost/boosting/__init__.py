@@ -10,6 +10,8 @@
 * :mod:`~marginboost.boosting.multiclass`: multi-class boosting with multi-class trees
   (AdaBoost.M1, Freund & Schapire 1997; SAMME, Zhu et al. 2009), AdaBoost.MH (Schapire &
   Singer 1999) and GD-MCBoost (Saberian & Vasconcelos 2011).
+* :mod:`~marginboost.boosting.dmcboost`: DMCBoost (Zhai, Xia & Wang 2014), direct 0-1 loss
+  and margin optimization with multi-class direct trees.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from .brownboost import BrownBoost
 from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
                          MCBoost, MDBoost,
                          adaboost_T_heuristic)
+from .dmcboost import DMCBoost
 from .multiclass import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost, NotBoostedWarning
 from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost, MadaBoost,
@@ -26,4 +29,4 @@ __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
            "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
            "BrownBoost", "MCBoost", "MDBoost", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
-           "NotBoostedWarning"]
+           "DMCBoost", "NotBoostedWarning"]

@@ -1,0 +1,227 @@
+r"""numba kernels of DMCBoost's multi-class direct trees (Zhai, Xia & Wang 2014, Alg. 1.2).
+
+Phase I (0-1 loss)
+------------------
+Let :math:`V_0 < \dots < V_{m-1}` be the distinct positive intersection points of Figure 1 over
+*every* example and *every* label (scenario 1: :math:`a_l - a_y`; scenario 2:
+:math:`a_y - a_k`, :math:`k \ne y_i`), and number the open intervals of :math:`\alpha > 0`
+between them :math:`j = 0, \dots, m`.  Example :math:`i` with predicted label :math:`k` is an
+error exactly on the intervals ``lo[i, k] <= j < hi[i, k]`` (scenario 1: a prefix, scenario 2:
+a suffix, scenario 3: all of them).  The errors of a tree on interval :math:`j` are therefore a
+sum of such ranges; growing a node, its samples move from the right child (label
+:math:`\ell_R`) to the left one (label :math:`\ell_L`) bin by bin, each move two range updates
+of a segment tree that keeps :math:`\min_j` (DirectBoost's kernels, reused): all the splits of
+one feature and one label pair cost :math:`O(m + n_{node}\log m)`, :math:`m \le nK`.
+
+Ties between candidates with the same error count are ranked by the multi-class exponential
+loss :math:`\sum_i\sum_{k \ne y_i} e^{f(x_i,k) - f(x_i,y_i)}` at the step chosen on the grid
+(DirectBoost's rule; for ``K = 2`` it is DirectBoost's loss).
+
+Phase II (margin derivative)
+----------------------------
+A split scores :math:`S'(0^+)`, the one-sided slope at :math:`|\alpha| = 0` of the sum of the
+:math:`n'` smallest margin numerators along the tree on one half-line (see
+:mod:`~marginboost.boosting.dmcboost`).  Per example and label the slope is -1, 0 or +1; for
+the examples strictly inside the bottom set it adds up, for those tied at the :math:`n'`-th
+value only the counts of each slope matter (the smallest slopes fill the bottom set), so
+per-code histograms give every split of a feature in :math:`O(n_{node}K + \text{bins}\,K^2)`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._direct_kernels import _bucket_by_code, _seg_add_suffix, _seg_argmin, _seg_build, \
+    interval_alpha, tie_break
+
+NEG = -np.inf
+
+
+@njit(cache=True)
+def log_loss3(alpha, G, B, R, shift):  # pragma: no cover - compiled
+    r""":math:`\log(G e^{-\alpha} + B e^{\alpha} + R) + shift` without overflow."""
+    u = np.log(G) - alpha if G > 0 else NEG
+    v = np.log(B) + alpha if B > 0 else NEG
+    w = np.log(R) if R > 0 else NEG
+    top = max(u, max(v, w))
+    if top == NEG:
+        return NEG
+    return shift + top + np.log(np.exp(u - top) + np.exp(v - top) + np.exp(w - top))
+
+
+@njit(cache=True)
+def errors_profile(lo, hi, h, mask, m):  # pragma: no cover - compiled
+    """Errors on every interval ``0..m`` of the examples with ``mask`` predicting ``h``."""
+    diff = np.zeros(m + 2, dtype=np.int64)
+    for i in range(h.shape[0]):
+        if mask[i]:
+            diff[lo[i, h[i]]] += 1
+            diff[hi[i, h[i]]] -= 1
+    out = np.empty(m + 1, dtype=np.int64)
+    run = 0
+    for j in range(m + 1):
+        run += diff[j]
+        out[j] = run
+    return out
+
+
+@njit(cache=True)
+def loss_sums(Gk, Bk, Rk, h, mask):  # pragma: no cover - compiled
+    G = 0.0
+    B = 0.0
+    R = 0.0
+    for i in range(h.shape[0]):
+        if mask[i]:
+            G += Gk[i, h[i]]
+            B += Bk[i, h[i]]
+            R += Rk[i, h[i]]
+    return G, B, R
+
+
+@njit(cache=True)
+def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma: no cover
+    """Bucket a node's samples by their code of feature ``f`` (:func:`_bucket_by_code`) and
+    set ``cum[b] = sum of parts[i]`` over the samples with code ``< b``.  Returns the smallest
+    and the largest code present."""
+    first, last = _bucket_by_code(codes, samples, f, counts, by_code)
+    if first == last:
+        return first, last
+    for b in range(256):
+        cum[b + 1] = cum[b]
+        for q in range(counts[b], counts[b + 1]):
+            cum[b + 1] += parts[by_code[q]]
+    return first, last
+
+
+@njit(cache=True, parallel=True)
+def phase1_split_scores(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
+                        scores, left_values, right_values, n_blocks):  # pragma: no cover
+    """Score every split ``code_f <= bin`` and label pair of one node (higher is better):
+    ``-(errors + tie_break(log exp loss))`` at the best step; ``base`` holds the errors of
+    the examples outside the node, ``parts[i, k]`` the (G, B, R) exponential-loss terms of
+    example ``i`` predicted ``k`` and ``out_sums`` their sums outside the node."""
+    n_features = codes.shape[1]
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
+                      scores, left_values, right_values, block * n_features // n_blocks,
+                      (block + 1) * n_features // n_blocks)
+
+
+@njit(cache=True)
+def _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
+                  scores, left_values, right_values, f_start, f_stop):  # pragma: no cover
+    n_node = samples.shape[0]
+    K = lo.shape[1]
+    m = V.shape[0]
+    size = 1
+    while size < m + 1:
+        size *= 2
+    counts = np.zeros(257, dtype=np.int64)
+    by_code = np.empty(n_node, dtype=np.int64)
+    init = np.empty(m + 2, dtype=np.int64)
+    cum = np.zeros((257, K, 3))  # loss sums (G, B, R) of the samples with code < b, per label
+    for f in range(f_start, f_stop):
+        first, last = _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum)
+        if first == last:
+            continue
+        for right in range(K):
+            init[:] = 0
+            for q in range(n_node):
+                i = samples[q]
+                init[lo[i, right]] += 1
+                init[hi[i, right]] -= 1
+            run = 0
+            for j in range(m + 1):
+                run += init[j]
+                init[j] = base[j] + run
+            t0, tag0 = _seg_build(init[:m + 1], size)
+            for left in range(K):
+                if left == right:
+                    continue
+                t = t0.copy()
+                tag = tag0.copy()
+                code = first
+                while code < last:
+                    for q in range(counts[code], counts[code + 1]):
+                        i = by_code[q]
+                        if lo[i, right] == lo[i, left] and hi[i, right] == hi[i, left]:
+                            continue  # the same error range under both labels
+                        if lo[i, right] < hi[i, right]:
+                            _seg_add_suffix(t, tag, size, lo[i, right], hi[i, right], -1)
+                        if lo[i, left] < hi[i, left]:
+                            _seg_add_suffix(t, tag, size, lo[i, left], hi[i, left], 1)
+                    split = code
+                    errors = t[1]
+                    alpha = interval_alpha(_seg_argmin(t, size), V)
+                    sums = np.empty(3)
+                    for s in range(3):
+                        sums[s] = (out_sums[s] + cum[split + 1, left, s]
+                                   + cum[256, right, s] - cum[split + 1, right, s])
+                    loss = log_loss3(alpha, sums[0], sums[1], sums[2], shift)
+                    score = -(errors + tie_break(loss, reference))
+                    if score > scores[f, split]:
+                        scores[f, split] = score
+                        left_values[f, split] = left
+                        right_values[f, split] = right
+                    code += 1
+                    while counts[code + 1] == counts[code]:
+                        code += 1
+
+
+@njit(cache=True)
+def tied_sum(minus, zero, plus, need):  # pragma: no cover - compiled
+    """Sum of the ``need`` smallest slopes among tied examples with these slope counts."""
+    take = min(need, minus)
+    rest = need - take
+    rest -= min(rest, zero)
+    return rest - take
+
+
+@njit(cache=True, parallel=True)
+def phase2_split_scores(codes, samples, parts, out_less, out_tied, need, scores,
+                        left_values, right_values, n_blocks):  # pragma: no cover - compiled
+    """Score every split and label pair of one node by :math:`S'(0^+)` (higher is better).
+
+    ``parts[i, k]``: the slope (-1, 0, 1) of example ``i`` predicted ``k`` if it is strictly
+    inside the bottom set, and whether it is tied at the n'-th value with slope -1, 0, 1;
+    ``out_less`` and ``out_tied`` hold their sums outside the node; ``need`` = n' minus the
+    strictly-bottom examples."""
+    n_features = codes.shape[1]
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase2_block(codes, samples, parts, out_less, out_tied, need, scores,
+                      left_values, right_values, block * n_features // n_blocks,
+                      (block + 1) * n_features // n_blocks)
+
+
+@njit(cache=True)
+def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_values,
+                  right_values, f_start, f_stop):  # pragma: no cover - compiled
+    n_node = samples.shape[0]
+    K = parts.shape[1]
+    counts = np.zeros(257, dtype=np.int64)
+    by_code = np.empty(n_node, dtype=np.int64)
+    cum = np.zeros((257, K, 4), dtype=np.int64)  # less-slope sum, tied counts of -1, 0, +1
+    for f in range(f_start, f_stop):
+        first, last = _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum)
+        if first == last:
+            continue
+        for split in range(first, last):
+            if counts[split + 1] == counts[split]:
+                continue
+            for right in range(K):
+                for left in range(K):
+                    if left == right:
+                        continue
+                    tot = np.empty(4, dtype=np.int64)
+                    for s in range(4):
+                        tot[s] = cum[split + 1, left, s] + cum[256, right, s] \
+                            - cum[split + 1, right, s]
+                    score = float(out_less + tot[0]
+                                  + tied_sum(out_tied[0] + tot[1], out_tied[1] + tot[2],
+                                             out_tied[2] + tot[3], need))
+                    if score > scores[f, split]:
+                        scores[f, split] = score
+                        left_values[f, split] = left
+                        right_values[f, split] = right

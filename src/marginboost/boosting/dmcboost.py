@@ -1,0 +1,518 @@
+r"""DMCBoost (Zhai, Xia & Wang, KDD 2014): direct multi-class boosting in two phases.
+
+The ensemble votes as in eq. (1): :math:`f(x, k) = \sum_t \alpha_t [h_t(x) = k]`, prediction
+:math:`\arg\max_k f(x, k)` (:class:`~marginboost.boosting.multiclass.MulticlassBoostingClassifier`),
+with :math:`h_t` multi-class *direct* trees (binary splits ``code_f <= bin`` on binned
+features, grown greedily top-down to ``max_depth`` by :class:`~marginboost.weak.DirectTreeBuilder`,
+level by level, a later node seeing the labels already chosen for earlier ones).  The
+one-dimensional searches are those of :mod:`~marginboost.boosting.dmcboost_search` (see its
+docstring for the scenarios, typos and their conventions).
+
+Phase I -- Algorithms 1 and 1.2 (0-1 loss)
+    Each round grows a tree whose every split *and its two leaf labels* minimize the training
+    0-1 error of the ensemble plus the tree after the best step :math:`\alpha > 0`
+    (:mod:`~marginboost.boosting._dmcboost_kernels`: an exact search over every binned
+    threshold and every label pair, the examples outside the node keeping the partial tree's
+    labels).  The tree is added with :math:`\alpha_t` the midpoint of the first best interval
+    of :func:`~marginboost.boosting.dmcboost_search.zero_one_sweep` along it (Alg. 1, line 5).
+    A tree that keeps the error count is still added when it lowers the multi-class
+    exponential loss at that step (DirectBoost's plateau rule, below).  Phase I stops, without
+    adding the tree, when the tree neither lowers the error count nor keeps it while lowering
+    the exponential loss (line 7: a coordinatewise local minimum, as far as the greedy tree
+    search can tell), at zero training error, after ``patience`` rounds in a row without fewer
+    errors, or after ``max_rounds``.  The training error never increases.
+
+Phase II -- Algorithms 2 and 2.1 (bottom-:math:`n'` average margin (5))
+    Each round grows, for each half-line :math:`\alpha > 0` and :math:`\alpha < 0`, the tree
+    whose splits and labels maximize the one-sided derivative (9) of (5) at :math:`\alpha = 0`
+    (exact over thresholds and label pairs; ties at the :math:`n'`-th margin resolved as in
+    :func:`~marginboost.boosting.dmcboost_search.bottom_average_slope`, margins within
+    :attr:`MarginSlopeObjective.near_tie` of the :math:`n'`-th one counted as tied, since
+    sums of the same steps in another order differ by a few ulps), runs
+    :func:`~marginboost.boosting.dmcboost_search.margin_line_search` (bisection on (9), both
+    signs, ``th``) along both trees and takes the step of the one reaching the larger value
+    of (5) (ties: the larger derivative, then :math:`\alpha > 0`).
+
+    Without relaxation (``epsilon=0``) a step counts when it raises (5) by more than
+    :attr:`improvement_tol` :math:`\max(1, |g|)` (DirectBoost's tolerance).  The steepest
+    tree need not be the one with the largest gain (its derivative may stay positive on a
+    stretch shorter than ``th``), so when neither tree gains, the stumps (feature, bin, pair
+    of labels) whose derivative (9) at 0 is positive on some side are searched by Algorithm
+    2.1, steepest first, and the first one that gains is taken.  Only when no stump gains
+    does phase II stop (Alg. 2 line 7, "no increment"): a coordinatewise maximum over all
+    stumps, up to the tolerance (stumps without a positive derivative cannot gain: (5) is
+    quasiconcave along each half-line).  This check costs a line search per stump tried
+    (about 7 ms at n = 5,000); at a maximum every stump with a positive derivative is tried.
+
+    With :math:`\epsilon`-relaxation (the paper's 0.01) each step goes :math:`\epsilon`
+    beyond the maximizer (also when that maximizer is 0), which never stops by itself: as in
+    :class:`~marginboost.boosting.DirectBoost`, training stops after ``patience`` rounds
+    without a new best value of (5) and the ensemble is cut back to the best round.  A step
+    to :math:`|\alpha| = \infty` (the tree alone orders the bottom examples better than the
+    ensemble) is not taken: such a tree is passed over, and training stops when both trees
+    are (``"phase II unbounded step"``, DirectBoost's "no admissible step").
+
+Departures from the paper and choices where it is silent
+    * **Leaf labels are chosen jointly** for the two children of a split (all :math:`K(K-1)`
+      pairs), not left first and then right as Alg. 1.2 lines 7-10 (which leave the right
+      side's labels during the left choice unspecified); the joint choice is never worse for
+      the split.  The two children of a split get **different labels** (a split with equal
+      labels is the unsplit node), as DirectBoost's leaves :math:`\pm 1`; the root is a
+      constant tree only when no split exists.
+    * **Ties** between splits / label pairs with the same error count go to the smaller
+      multi-class exponential loss :math:`\sum_i \sum_{k \ne y_i} e^{f(x_i,k) - f(x_i,y_i)}`
+      at the step of the candidate's best interval on the grid of all intersection points,
+      then to the lowest feature, bin, right label, left label (DirectBoost's rule; the paper
+      gives none).  In phase II ties of the (integer) derivative go to the lowest feature,
+      bin, right label, left label.
+    * **Plateaus** (the paper is silent): DirectBoost's rule.  A literal "stop unless the
+      error count drops" ends phase I after one round on every data set: round 1 (all scores
+      0, every example a tie) takes the unbounded interval, :math:`\alpha_1 = 1`, so in
+      round 2 every intersection point of every tree equals 1, and beyond it the new tree
+      alone decides, which cannot beat the greedy first tree.  Keeping rounds that only
+      lower the exponential loss (a step inside the first interval) breaks these ties.
+    * **Phase-II split criterion**: the paper scores a split by (5) after Algorithm 2.1's
+      search along it; here by the exact derivative (9) at 0 (steepest coordinate ascent),
+      which is additive over examples and costs :math:`O(n K)` per feature instead of a
+      bisection per candidate.  The steps are Algorithm 2.1's; the stopping test falls back
+      to the paper's criterion over all stumps (above).
+    * Phase II needs :math:`c = \sum_t |\alpha_t| > 0`, i.e. at least one phase-I round.
+    * Ties are errors (margin :math:`\le 0`), :math:`\alpha > 0` in phase I, and the other
+      conventions of :mod:`~marginboost.boosting.dmcboost_search`.
+
+Cost per round: phase I :math:`O(d K^2 (nK + n\log(nK)))` per tree level (``d`` features);
+phase II :math:`O(d(nK + \text{bins}\,K^2))` per level plus the line search.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numba
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _dmcboost_kernels as _k
+from ._base import check_positive_int, check_real
+from ._direct_kernels import interval_alpha, tie_break
+from .direct import DirectBoost, _empty_scores
+from .dmcboost_search import TH, margin_line_search, zero_one_sweep
+from .multiclass import MulticlassBoostingClassifier
+from ..margins import bottom_margin_average, multiclass_margins
+
+__all__ = ["DMCBoost", "ZeroOneTreeObjective", "MarginSlopeObjective"]
+
+
+def _label_ties_first(values: NDArray[np.float64]) -> int:
+    """Index of the largest value; ties go to the lowest index."""
+    return int(np.flatnonzero(values == values.max())[0])
+
+
+class ZeroOneTreeObjective:
+    r"""Direct-tree objective of phase I (Alg. 1.2): the 0-1 error after the best step.
+
+    A candidate scores ``-(errors + t)``, ``errors`` the fewest training errors of the
+    ensemble plus the (partial) tree over :math:`\alpha > 0` and :math:`t \in (0, 1)`
+    increasing with the exponential loss at the chosen step (see the module docstring).
+
+    Parameters
+    ----------
+    F : array (n, K)
+        Current class scores.
+    y : int array (n,)
+        Class indices ``0 .. K-1``.
+    """
+
+    kind = "multiclass"
+
+    def __init__(self, F: NDArray[np.float64], y: NDArray[np.intp]) -> None:
+        F = np.ascontiguousarray(F, dtype=np.float64)
+        n, K = F.shape
+        rows = np.arange(n)
+        a_true = F[rows, y]
+        wrong = F.copy()
+        wrong[rows, y] = -np.inf
+        a_l = wrong.max(axis=1)
+        own = y[:, None] == np.arange(K)
+        correct = (a_true > a_l)[:, None]
+        q1 = a_l - a_true                              # scenario 1 (label y_i)
+        q2 = a_true[:, None] - F                       # scenario 2 (label k, correct now)
+        points = np.concatenate([q1[q1 > 0], q2[~own & correct & (q2 > 0)]])
+        self.V = np.unique(points)
+        m = self.V.size
+        rank = lambda q: np.searchsorted(self.V, q)  # noqa: E731 - index of q in V
+        self.hi = np.full((n, K), m + 1, dtype=np.int64)
+        # label y_i: wrong on intervals 0..r (q > 0), never otherwise
+        self.hi[rows, y] = np.where(q1 > 0, rank(np.maximum(q1, 0.0)) + 1, 0)
+        # label k != y_i: wrong from its crossing on (correct now), always otherwise
+        self.lo = np.where(~own & correct, rank(q2) + 1, 0).astype(np.int64)
+        self.lo[rows, y] = 0
+        # exponential loss: u_ik = exp(f_k - f_y - shift), w_i = sum_{k != y_i} u_ik
+        diff = np.where(own, -np.inf, F - a_true[:, None])
+        self.shift = float(diff.max())
+        u = np.exp(diff - self.shift)
+        w = u.sum(axis=1)
+        self.Gk = np.where(own, w[:, None], 0.0)
+        self.Bk = u
+        self.Rk = np.where(own, 0.0, np.maximum(w[:, None] - u, 0.0))
+        self.parts = np.ascontiguousarray(np.stack([self.Gk, self.Bk, self.Rk], axis=2))
+        self.reference = self.shift + float(np.log(w.sum()))
+        self.n_classes = K
+
+    def score(self, h: NDArray[np.intp], mask: NDArray[np.bool_] | None = None
+              ) -> tuple[int, float, float]:
+        """``(errors, alpha on the grid, score)`` of adding the classifier ``h``."""
+        mask = np.ones(h.size, dtype=bool) if mask is None else mask
+        E = _k.errors_profile(self.lo, self.hi, h, mask, self.V.size)
+        best = int(np.argmin(E))
+        alpha = float(interval_alpha(best, self.V))
+        G, B, R = _k.loss_sums(self.Gk, self.Bk, self.Rk, h, mask)
+        loss = _k.log_loss3(alpha, G, B, R, self.shift)
+        return int(E[best]), alpha, -(int(E[best]) + float(tie_break(loss, self.reference)))
+
+    def log_loss(self, h: NDArray[np.intp], alpha: float) -> float:
+        """Log of the multi-class exponential loss after adding ``h`` with weight ``alpha``."""
+        G, B, R = _k.loss_sums(self.Gk, self.Bk, self.Rk, np.asarray(h, np.int64),
+                               np.ones(len(h), dtype=bool))
+        return float(_k.log_loss3(float(alpha), G, B, R, self.shift))
+
+    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+        pred = state.predictions().astype(np.int64)
+        outside = np.ones(pred.size, dtype=bool)
+        outside[node.samples] = False
+        base = _k.errors_profile(self.lo, self.hi, pred, outside, self.V.size)
+        sums = np.asarray(_k.loss_sums(self.Gk, self.Bk, self.Rk, pred, outside))
+        scores, left, right = _empty_scores(codes.shape[1])
+        _k.phase1_split_scores(codes, node.samples, self.lo, self.hi, self.V, base, self.parts,
+                               sums, self.shift, self.reference, scores, left, right,
+                               numba.get_num_threads())
+        return scores, left, right
+
+    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+        n = self.lo.shape[0]
+        values = np.array([self.score(np.full(n, k, dtype=np.int64))[2]
+                           for k in range(self.n_classes)])
+        return float(_label_ties_first(values))
+
+
+class MarginSlopeObjective:
+    r"""Direct-tree objective of phase II: :math:`S'(0^+)` along the tree on one half-line.
+
+    :math:`S` is the sum of the ``n_prime`` smallest margin numerators
+    :math:`a_y - \max_{k \ne y}(a_k + \alpha [h = k]) + \alpha[h = y]` as a function of
+    :math:`b = |\alpha|` on the side ``sign``; the derivative (9) of (5) at 0 is
+    :math:`(S'(0^+) c - S(0)) / (n' c^2)` and :math:`S(0)` does not depend on the tree, so
+    ranking trees by :math:`S'(0^+)` ranks them by (9).  Per example the slope of label
+    :math:`k` is, for ``sign = +1``: +1 if :math:`k = y_i`, -1 if :math:`a_k` is a largest
+    wrong score, else 0; for ``sign = -1``: -1 if :math:`k = y_i`, +1 if :math:`a_k` is the
+    unique largest wrong score, else 0.
+    """
+
+    kind = "multiclass"
+    #: Margins within this fraction of ``max(1, max |F|)`` of the :math:`n'`-th one are tied.
+    near_tie = 1e-12
+
+    def __init__(self, F: NDArray[np.float64], y: NDArray[np.intp], n_prime: int,
+                 sign: int) -> None:
+        F = np.ascontiguousarray(F, dtype=np.float64)
+        n, K = F.shape
+        rows = np.arange(n)
+        own = y[:, None] == np.arange(K)
+        wrong = np.where(own, -np.inf, F)
+        a_l = wrong.max(axis=1)
+        n_best = np.count_nonzero(wrong == a_l[:, None], axis=1)
+        top = (wrong == a_l[:, None]) & ~own
+        if sign > 0:
+            slope = np.where(own, 1, np.where(top, -1, 0))
+        else:
+            slope = np.where(own, -1, np.where(top & (n_best == 1)[:, None], 1, 0))
+        self.slope = slope.astype(np.int64)
+        value = F[rows, y] - a_l
+        vstar = np.partition(value, n_prime - 1)[n_prime - 1]
+        # margins a few ulps from the n'-th one are ties in exact arithmetic (sums of the same
+        # steps in another order): count them as tied, or (9) at 0 reflects rounding noise
+        gap = self.near_tie * max(1.0, float(np.abs(F).max()))
+        self.status = np.where(value < vstar - gap, 0,
+                               np.where(value <= vstar + gap, 1, 2)).astype(np.int64)
+        self.need = int(n_prime - np.count_nonzero(self.status == 0))
+        tied = (self.status == 1)[:, None, None] & (self.slope[:, :, None] == np.arange(-1, 2))
+        self.parts = np.ascontiguousarray(np.concatenate(
+            [(self.slope * (self.status == 0)[:, None])[:, :, None], tied], axis=2
+        ).astype(np.int64))
+        self.n_classes = K
+
+    def _parts(self, h: NDArray[np.int64], mask: NDArray[np.bool_]) -> tuple[int, NDArray]:
+        s = self.slope[np.arange(h.size), h]
+        less = int(s[mask & (self.status == 0)].sum())
+        tied = s[mask & (self.status == 1)]
+        return less, np.array([np.count_nonzero(tied == v) for v in (-1, 0, 1)], np.int64)
+
+    def score(self, h: NDArray[np.intp]) -> int:
+        """:math:`S'(0^+)` of adding ``h``."""
+        less, tied = self._parts(np.asarray(h, np.int64), np.ones(h.size, dtype=bool))
+        return int(self._value(less, *tied))
+
+    def _value(self, less: NDArray, minus: NDArray, zero: NDArray, plus: NDArray
+               ) -> NDArray:
+        """:math:`S'(0^+)` from the slope sum of the strictly-bottom examples and the slope
+        counts of the tied ones (the ``need`` smallest fill the bottom set), elementwise."""
+        take = np.minimum(self.need, minus)
+        rest = self.need - take
+        rest = rest - np.minimum(rest, zero)
+        return less + rest - take
+
+    def stump_slopes(self, codes: NDArray[np.uint8]) -> NDArray[np.float64]:
+        """:math:`S'(0^+)` of every stump, shape ``(d, 255, K, K)``: entry ``[f, b, r, l]``
+        for ``l`` where ``code_f <= b`` and ``r`` elsewhere (``-inf``: no such stump)."""
+        n, d = codes.shape
+        K = self.n_classes
+        out = np.full((d, 255, K, K), -np.inf)
+        for f in range(d):
+            hist = np.zeros((256, K, 4), dtype=np.int64)
+            np.add.at(hist, codes[:, f], self.parts)
+            cum = np.cumsum(hist, axis=0)[:255]                      # codes <= b
+            total = cum[-1] + hist[255]
+            both = cum[:, None, :, :] + total[None, :, None, :] - cum[:, :, None, :]
+            value = self._value(*(both[..., j] for j in range(4)))   # [b, r, l]
+            present = np.flatnonzero(np.bincount(codes[:, f], minlength=256))
+            ok = np.zeros(255, dtype=bool)
+            ok[present[:-1]] = True                                  # a code with a larger one
+            out[f, ok] = value[ok]
+        out[:, :, np.arange(K), np.arange(K)] = -np.inf              # equal labels: no split
+        return out
+
+    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+        pred = state.predictions().astype(np.int64)
+        outside = np.ones(pred.size, dtype=bool)
+        outside[node.samples] = False
+        less, tied = self._parts(pred, outside)
+        scores, left, right = _empty_scores(codes.shape[1])
+        _k.phase2_split_scores(codes, node.samples, self.parts, less, tied, self.need, scores,
+                               left, right, numba.get_num_threads())
+        return scores, left, right
+
+    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+        n = self.slope.shape[0]
+        values = np.array([self.score(np.full(n, k, dtype=np.int64))
+                           for k in range(self.n_classes)], dtype=np.float64)
+        return float(_label_ties_first(values))
+
+
+class DMCBoost(MulticlassBoostingClassifier):
+    r"""DMCBoost (Zhai, Xia & Wang, KDD 2014): 0-1 loss descent, then margin ascent.
+
+    See the module docstring for exactly what each phase does and where it departs from the
+    paper.
+
+    Parameters
+    ----------
+    n_prime : int or float, default 0.25
+        Bottom examples of objective (5): an int in [1, n], or a fraction in (0, 1] of the
+        training set (rounded, at least 1).  The paper uses n/4 on its fixed splits and picks
+        from {1, n/10, n/5, n/4, n/3, n/2, 2n/3} by validation otherwise.
+    max_depth : int, default 3
+        Depth of the direct trees.
+    max_rounds : int, default 1000
+        Cap on the rounds of both phases together.
+    phase2 : bool, default True
+        Whether to run phase II (False: Algorithm 1 only).
+    epsilon : float, default 0.01
+        :math:`\epsilon`-relaxation of phase II (the paper's value); 0 turns it off.
+    patience : int, default 50
+        With relaxation: rounds without a new best value of (5) before stopping.
+    th : float, default 1e-5
+        Bisection threshold of Algorithm 2.1.
+    min_samples_leaf : int, default 1
+    max_bins : int, default 255
+        Number of feature bins.
+
+    Attributes
+    ----------
+    classes_, n_classes_, estimators_ (direct trees), alphas_, n_estimators_, mapper_,
+    boosted_, stop_reason_
+    history_ : dict of arrays
+        Per round: ``phase`` (1 or 2), ``train_error`` (fraction), ``errors`` (count),
+        ``objective`` (bottom-:math:`n'` average of the normalized margins (4) after the
+        round), ``alpha`` and ``time``.
+    n_phase1_ : int
+        Rounds of phase I.
+    phase1_stop_reason_ : str
+        Why phase I ended (``stop_reason_`` is the reason training ended).
+    n_prime_ : int
+    """
+
+    _algorithm_name = "DMCBoost"
+    reference = "zhai2014multiclass"
+    _resolve_n_prime = DirectBoost._resolve_n_prime
+    #: Phase II without relaxation stops when the step raises (5) by no more than this
+    #: fraction of ``max(1, |value|)`` (DirectBoost's tolerance).
+    improvement_tol = DirectBoost.improvement_tol
+
+    def __init__(self, n_prime: float = 0.25, *, max_depth: int = 3, max_rounds: int = 1000,
+                 phase2: bool = True, epsilon: float = 0.01, patience: int = 50,
+                 th: float = TH, min_samples_leaf: int = 1, max_bins: int = 255) -> None:
+        self.n_prime = n_prime
+        self.max_depth = max_depth
+        self.max_rounds = max_rounds
+        self.phase2 = phase2
+        self.epsilon = epsilon
+        self.patience = patience
+        self.th = th
+        self.min_samples_leaf = min_samples_leaf
+        self.max_bins = max_bins
+
+    def _builder(self) -> Any:
+        from ..weak import DirectTreeBuilder
+
+        return DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
+                                 min_samples_leaf=self.min_samples_leaf)
+
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+            ) -> "DMCBoost":
+        """Run phase I, then phase II.
+
+        ``sample_weight`` is not supported (the objectives count examples): non-uniform
+        weights raise ``ValueError``.
+        """
+        X, y, weights = self._validate_training_data(X, y, sample_weight)
+        if sample_weight is not None and not np.allclose(weights, weights[0]):
+            raise ValueError("DMCBoost does not support sample_weight (it minimizes the number "
+                             "of training errors); pass None or uniform weights")
+        n = y.shape[0]
+        self.n_prime_ = self._resolve_n_prime(n)
+        self.epsilon_ = check_real(self.epsilon, "epsilon", 0.0, low_inclusive=True)
+        self.th_ = check_real(self.th, "th", 0.0)
+        check_positive_int(self.max_rounds, "max_rounds")
+        check_positive_int(self.patience, "patience")
+        builder = self._builder()
+        codes = self._bin(X)
+        state = {"F": np.zeros((n, self.n_classes_)), "c": 0.0, "trees": [], "alphas": [],
+                 "history": {key: [] for key in ("phase", "train_error", "errors", "objective",
+                                                 "alpha", "time")},
+                 "start": time.perf_counter(), "y": y, "codes": codes, "builder": builder}
+        stop = self.phase1_stop_reason_ = self._phase1(state)
+        self.n_phase1_ = len(state["trees"])
+        best = None
+        if self.phase2 and state["trees"] and len(state["trees"]) < int(self.max_rounds):
+            stop, best = self._phase2(state)
+        history = state["history"]
+        trees, alphas = state["trees"], state["alphas"]
+        if best is not None and best < len(trees):
+            trees, alphas = trees[:best], alphas[:best]
+            history = {key: value[:best] for key, value in history.items()}
+            stop += f"; cut back to the best round {best}"
+        self.history_ = {key: np.asarray(value, dtype=np.float64)
+                         for key, value in history.items()}
+        self._set_stages(trees, alphas, stop)
+        return self
+
+    def _add(self, state: dict, phase: int, tree: Any, h: NDArray[np.intp], alpha: float) -> None:
+        F, y = state["F"], state["y"]
+        F[np.arange(F.shape[0]), h] += alpha
+        state["c"] += abs(alpha)
+        state["trees"].append(tree)
+        state["alphas"].append(alpha)
+        margins = multiclass_margins(F, y)
+        errors = int(np.count_nonzero(margins <= 0))
+        history = state["history"]
+        history["phase"].append(phase)
+        history["errors"].append(errors)
+        history["train_error"].append(errors / y.shape[0])
+        history["objective"].append(bottom_margin_average(margins / state["c"], self.n_prime_))
+        history["alpha"].append(alpha)
+        history["time"].append(time.perf_counter() - state["start"])
+
+    def _phase1(self, state: dict) -> str:
+        """Algorithm 1; returns the stop reason."""
+        y, codes, builder = state["y"], state["codes"], state["builder"]
+        errors = y.shape[0]  # F = 0: every example is a tie, i.e. an error
+        plateau = 0
+        while len(state["trees"]) < int(self.max_rounds):
+            if errors == 0:
+                return "phase I zero training error"
+            objective = ZeroOneTreeObjective(state["F"], y)
+            tree = builder.fit(codes, objective)
+            h = tree.predict(codes).astype(np.intp)
+            sweep = zero_one_sweep(state["F"], y, h)
+            if sweep.errors > errors or (sweep.errors == errors and
+                                         not objective.log_loss(h, sweep.alpha)
+                                         < objective.reference):
+                return (f"phase I coordinatewise minimum ({errors} errors; the best tree "
+                        f"reaches {sweep.errors} without lowering the exponential loss)"
+                        if sweep.errors == errors else
+                        f"phase I coordinatewise minimum ({errors} errors; the best tree "
+                        f"reaches {sweep.errors})")
+            plateau = plateau + 1 if sweep.errors == errors else 0
+            self._add(state, 1, tree, h, sweep.alpha)
+            errors = state["history"]["errors"][-1]
+            if plateau >= int(self.patience):
+                return f"phase I plateau ({plateau} rounds without fewer errors)"
+        return "max_rounds" if errors else "phase I zero training error"
+
+    def _phase2(self, state: dict) -> tuple[str, int | None]:
+        """Algorithm 2; returns the stop reason and, with relaxation, the best round count."""
+        y, codes, builder = state["y"], state["codes"], state["builder"]
+        n_prime, relaxed = self.n_prime_, self.epsilon_ > 0
+        value = bottom_margin_average(multiclass_margins(state["F"], y) / state["c"], n_prime)
+        best_value, best_rounds, stall = value, len(state["trees"]), 0
+        while len(state["trees"]) < int(self.max_rounds):
+            F = state["F"]
+            candidates = []
+            for sign in (1, -1):
+                objective = MarginSlopeObjective(F, y, n_prime, sign)
+                tree = builder.fit(codes, objective)
+                h = tree.predict(codes).astype(np.intp)
+                search = margin_line_search(F, y, h, state["c"], n_prime, th=self.th_,
+                                            negative=True, relax=relaxed,
+                                            epsilon=self.epsilon_ if relaxed else 1.0)
+                if not search.unbounded:
+                    candidates.append((search.max_value, objective.score(h), -sign, tree, h,
+                                       search))
+            if not candidates:
+                return "phase II unbounded step", (best_rounds if relaxed else None)
+            # the larger maximum of (5), then the larger derivative, then alpha > 0
+            *_, tree, h, search = max(candidates, key=lambda item: item[:3])
+            tol = self.improvement_tol * max(1.0, abs(search.initial_value))
+            if not relaxed and not search.max_value > search.initial_value + tol:
+                stump = self._best_stump(state, search.initial_value + tol)
+                if stump is None:
+                    return "phase II coordinatewise maximum", None
+                tree, h, search = stump
+            self._add(state, 2, tree, h, search.alpha)
+            value = state["history"]["objective"][-1]
+            if value > best_value:
+                best_value, best_rounds, stall = value, len(state["trees"]), 0
+            else:
+                stall += 1
+                if relaxed and stall >= int(self.patience):
+                    return "phase II no improvement within patience", best_rounds
+        return "max_rounds", (best_rounds if relaxed else None)
+
+    def _best_stump(self, state: dict, threshold: float) -> tuple | None:
+        """The steepest stump (any feature, bin and pair of different labels) whose line
+        search reaches a value of (5) above ``threshold``, or ``None``: the exhaustive check
+        that makes phase II end at a coordinatewise maximum over all stumps.  Only the stumps
+        whose derivative (9) at 0 is positive on some side can gain (quasiconcavity); their
+        derivatives come from one histogram per feature, and they are tried steepest first
+        (ties: feature, bin, right label, left label) until one gains."""
+        from ..weak import DirectTreeBuilder, DirectTreeState
+
+        F, y, codes, c, n_prime = state["F"], state["y"], state["codes"], state["c"], \
+            self.n_prime_
+        S = n_prime * c * bottom_margin_average(multiclass_margins(F, y) / c, n_prime)
+        slopes = np.maximum(*(MarginSlopeObjective(F, y, n_prime, sign).stump_slopes(codes)
+                              for sign in (1, -1)))
+        admissible = np.nonzero(slopes * c - S > 1e-12 * (np.abs(slopes) * c + abs(S)))
+        order = np.argsort(-slopes[admissible], kind="stable")  # steepest first
+        for f, t, l_right, l_left in np.transpose(admissible)[order]:
+            left = codes[:, f] <= t
+            h = np.where(left, l_left, l_right).astype(np.intp)
+            search = margin_line_search(F, y, h, c, n_prime, th=self.th_)
+            if search.max_value > threshold and not search.unbounded:
+                tree_state = DirectTreeState(np.where(left, 1, 2).astype(np.int64),
+                                             {1: float(l_left), 2: float(l_right)})
+                tree = DirectTreeBuilder._to_fitted_tree(
+                    {0: (1, 2)}, {0: (int(f), int(t))}, {0: 0, 1: 1, 2: 1}, tree_state,
+                    codes.shape[1], "multiclass")
+                return tree, h, search
+        return None

@@ -1,0 +1,269 @@
+"""DMCBoost estimator: multi-class direct trees against brute force, phase invariants."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import marginboost
+from marginboost.boosting import DMCBoost
+from marginboost.boosting.direct import DirectBoost
+from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
+from marginboost.boosting.dmcboost_search import _bottom, _lines, bottom_average_along, \
+    margin_line_search, zero_one_sweep
+from marginboost.margins import bottom_margin_average, multiclass_margins
+from marginboost.weak import DirectNode, DirectTreeState
+
+
+def _codes(rng, n, d, bins):
+    return np.asfortranarray(rng.integers(0, bins, size=(n, d)).astype(np.uint8))
+
+
+def _scores(rng, n, K):
+    # small integer scores (plus halves): ties between classes and between crossing points
+    return rng.integers(0, 4, size=(n, K)).astype(float) + 0.5 * rng.integers(0, 2, size=(n, K))
+
+
+def _partial_state(rng, n, K):
+    """A root split into two leaves with different labels; one of them is the node."""
+    split = rng.random(n) < 0.5
+    state = DirectTreeState(np.where(split, 1, 2).astype(np.int64))
+    first, second = rng.choice(K, size=2, replace=False)
+    state.node_value = {1: float(first), 2: float(second)}
+    return state, DirectNode(1, 1, np.flatnonzero(split).astype(np.int64))
+
+
+def _candidates(codes, node, state, K):
+    """Every (feature, bin, left, right, h) the node can be split into (left != right)."""
+    inside = node.samples
+    for f in range(codes.shape[1]):
+        present = np.unique(codes[inside, f])
+        for t in present[:-1]:
+            for left, right in itertools.permutations(range(K), 2):
+                h = state.predictions().astype(np.intp)
+                h[inside] = np.where(codes[inside, f] <= t, left, right)
+                yield f, int(t), left, right, h
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_zero_one_split_scores_equal_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n, d, bins, K = 36, 3, 5, 3 + seed % 2
+    codes, y, F = _codes(rng, n, d, bins), rng.integers(0, K, n), _scores(rng, n, K)
+    objective = ZeroOneTreeObjective(F, y)
+    state, node = _partial_state(rng, n, K)
+    scores, left_values, right_values = objective.split_scores(codes, node, state)
+    brute = {}
+    for f, t, left, right, h in _candidates(codes, node, state, K):
+        errors = zero_one_sweep(F, y, h).errors
+        errors_grid, _, score = objective.score(h)
+        assert errors_grid == errors  # the grid of all crossing points loses nothing
+        brute.setdefault((f, t), []).append((score, errors, left, right))
+    for f in range(d):
+        for t in range(255):
+            if (f, t) not in brute:
+                assert scores[f, t] == -np.inf
+                continue
+            best = max(brute[(f, t)], key=lambda item: item[0])
+            assert int(np.floor(-scores[f, t])) == min(item[1] for item in brute[(f, t)])
+            assert scores[f, t] == pytest.approx(best[0], rel=1e-12, abs=1e-12)
+            chosen = [item for item in brute[(f, t)]
+                      if (item[2], item[3]) == (left_values[f, t], right_values[f, t])]
+            assert chosen[0][0] == pytest.approx(best[0], rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("sign", [1, -1])
+def test_margin_slope_split_scores_equal_brute_force(seed, sign):
+    rng = np.random.default_rng(seed)
+    n, d, bins, K = 36, 3, 5, 3 + seed % 2
+    codes, y, F = _codes(rng, n, d, bins), rng.integers(0, K, n), _scores(rng, n, K)
+    n_prime = int(rng.integers(1, n + 1))
+    objective = MarginSlopeObjective(F, y, n_prime, sign)
+    state, node = _partial_state(rng, n, K)
+    scores, left_values, right_values = objective.split_scores(codes, node, state)
+    brute = {}
+    for f, t, left, right, h in _candidates(codes, node, state, K):
+        slope = _bottom(_lines(F, y, h, sign), n_prime, 0.0)[1]  # exact S'(0+) on this side
+        assert objective.score(h) == slope
+        brute.setdefault((f, t), {})[(left, right)] = slope
+    root = objective.stump_slopes(codes)
+    for f, t, left, right, h in _candidates(codes, DirectNode(0, 0, np.arange(n)),
+                                            DirectTreeState(np.zeros(n, np.int64), {0: 0.0}), K):
+        assert root[f, t, right, left] == _bottom(_lines(F, y, h, sign), n_prime, 0.0)[1]
+    assert np.count_nonzero(np.isfinite(root)) == len(list(_candidates(
+        codes, DirectNode(0, 0, np.arange(n)), DirectTreeState(np.zeros(n, np.int64), {0: 0.0}),
+        K)))
+    for (f, t), values in brute.items():
+        assert scores[f, t] == max(values.values())
+        assert values[(left_values[f, t], right_values[f, t])] == scores[f, t]
+    rejected = [scores[f, t] for f in range(d) for t in range(255) if (f, t) not in brute]
+    assert np.all(np.isneginf(rejected))
+
+
+def _tiny(seed, n=30, d=2, K=3):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(n, d)).astype(float)
+    y = (X[:, 0] + (X[:, 1] > 1) + (rng.random(n) < 0.3)).astype(int) % K
+    return X, y
+
+
+def _replay(model, X, y):
+    """The scores F before each round, the rounds' predicted classes and the codes."""
+    codes = model._codes(X)
+    F = np.zeros((len(y), model.n_classes_))
+    for alpha, tree in zip(model.alphas_, model.estimators_):
+        h = tree.predict(codes).astype(np.intp)
+        yield F.copy(), h, alpha
+        F[np.arange(len(y)), h] += alpha
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_first_two_stumps_are_the_brute_force_best(seed):
+    X, y = _tiny(seed)
+    model = DMCBoost(max_depth=1, max_rounds=2, phase2=False).fit(X, y)
+    codes = model._codes(X)
+    for F, h, alpha in _replay(model, X, y):
+        objective = ZeroOneTreeObjective(F, y)
+        brute = []
+        for f in range(codes.shape[1]):
+            for t in np.unique(codes[:, f])[:-1]:
+                for left, right in itertools.permutations(range(3), 2):
+                    g = np.where(codes[:, f] <= t, left, right)
+                    sweep = zero_one_sweep(F, y, g)
+                    brute.append((objective.score(g)[2], sweep.errors))
+        sweep = zero_one_sweep(F, y, h)
+        assert sweep.errors == min(errors for _, errors in brute)
+        assert objective.score(h)[2] == pytest.approx(max(s for s, _ in brute), rel=1e-12)
+        assert alpha == sweep.alpha
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_phase1_error_never_increases_and_steps_are_the_sweeps(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(120, 4))
+    y = np.argmax(X[:, :3] + 0.8 * rng.normal(size=(120, 3)), axis=1)
+    model = DMCBoost(max_depth=2, max_rounds=40, phase2=False, max_bins=16).fit(X, y)
+    errors = [len(y)]
+    for F, h, alpha in _replay(model, X, y):
+        sweep = zero_one_sweep(F, y, h)
+        assert alpha == sweep.alpha and alpha > 0
+        assert sweep.current_errors == errors[-1]
+        errors.append(sweep.errors)
+    assert np.array_equal(model.history_["errors"], errors[1:])
+    assert np.all(np.diff(errors) <= 0)
+    assert np.all(model.history_["phase"] == 1) and model.n_phase1_ == model.n_estimators_
+    assert model.stop_reason_.startswith(("phase I", "max_rounds"))
+    assert model.phase1_stop_reason_ == model.stop_reason_
+
+
+def _phase2_model(seed, **params):
+    X, y = _tiny(seed, n=40)
+    return X, y, DMCBoost(max_depth=1, max_rounds=300, epsilon=0.0, n_prime=10,
+                          **params).fit(X, y)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 6, 8])  # seeds whose run stops before max_rounds
+def test_phase2_objective_never_decreases_and_ends_at_a_coordinatewise_maximum(seed):
+    X, y, model = _phase2_model(seed)
+    objective = model.history_["objective"]
+    assert np.all(np.diff(objective[model.n_phase1_ - 1:]) >= -1e-12)
+    F = model.decision_function(X)
+    c = 0.0
+    for alpha in model.alphas_:  # summed in training order: phi = S'c - S is often 0 here
+        c += abs(alpha)
+    assert bottom_margin_average(multiclass_margins(F, y) / c, 10) == pytest.approx(
+        objective[-1], rel=1e-12)
+    assert model.stop_reason_ == "phase II coordinatewise maximum"
+    codes = model._codes(X)
+    grid = np.geomspace(1e-6, 1e3, 60)
+    for f in range(codes.shape[1]):
+        for t in np.unique(codes[:, f])[:-1]:
+            for left, right in itertools.permutations(range(model.n_classes_), 2):
+                h = np.where(codes[:, f] <= t, left, right)
+                search = margin_line_search(F, y, h, c, 10)
+                assert search.max_value <= search.initial_value + DMCBoost.improvement_tol
+                for alpha in np.concatenate([-grid, grid]):  # and no step on a fine grid
+                    assert bottom_average_along(F, y, h, c, 10, alpha) <= \
+                        search.initial_value + DMCBoost.improvement_tol
+
+
+def test_relaxation_keeps_the_best_round():
+    X, y = _tiny(1, n=40)
+    model = DMCBoost(max_depth=1, max_rounds=300, epsilon=0.01, patience=5,
+                     n_prime=10).fit(X, y)
+    objective = model.history_["objective"]
+    assert objective[-1] == objective[model.n_phase1_ - 1:].max()
+    assert len(objective) == model.n_estimators_ == len(model.alphas_)
+
+
+def test_two_classes_agree_with_directboost_phase1():
+    """K = 2: the tree search, tie rule and plateau rule are DirectBoost's, the step is not.
+
+    DirectBoost steps to the midpoint of the best interval on the grid of *all* crossing
+    points |a_i|; DMCBoost to the midpoint of the best interval of the sweep along the chosen
+    tree (the paper's Algorithm 1.1: only that tree's intersection points).  The trees, error
+    counts and steps agree until the first round where that grid has a point inside the
+    tree's best interval; in that round both steps lie in the same interval (same errors)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(150, 3))
+    y = (X[:, 0] + 0.7 * X[:, 1] + 0.6 * rng.normal(size=150) > 0).astype(int)
+    ours = DMCBoost(max_depth=2, max_rounds=30, phase2=False, max_bins=32).fit(X, y)
+    theirs = DirectBoost(max_depth=2, max_rounds=30, phase2=False, max_bins=32).fit(X, y)
+    codes = ours._codes(X)
+    rounds = 0
+    for (F, h, alpha), tree, beta in zip(_replay(ours, X, y), theirs.estimators_,
+                                         theirs.alphas_):
+        assert np.array_equal(h, (tree.predict(codes) > 0).astype(np.intp))
+        assert ours.history_["errors"][rounds] == round(
+            theirs.history_["train_error"][rounds] * len(y))
+        rounds += 1
+        if alpha != beta:
+            sweep = zero_one_sweep(F, y, h)
+            assert sweep.low < beta < sweep.high
+            break
+    assert rounds >= 3
+
+
+def test_prediction_interface_and_determinism():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 3))
+    labels = np.array(["a", "b", "c"])[np.argmax(X + 0.5 * rng.normal(size=(90, 3)), axis=1)]
+    first = DMCBoost(max_rounds=15, n_prime=0.2).fit(X, labels)
+    second = DMCBoost(max_rounds=15, n_prime=0.2).fit(X, labels)
+    assert np.array_equal(first.alphas_, second.alphas_)
+    assert first.stop_reason_ == second.stop_reason_
+    scores = first.decision_function(X)
+    assert scores.shape == (90, 3) and list(first.classes_) == ["a", "b", "c"]
+    staged = list(first.staged_decision_function(X))
+    assert len(staged) == first.n_estimators_
+    np.testing.assert_allclose(staged[-1], scores)
+    assert np.array_equal(first.predict(X), first.classes_[np.argmax(scores, axis=1)])
+    assert first.n_prime_ == 18 and "DMCBoost" in marginboost.__all__
+    assert marginboost.DMCBoost is DMCBoost
+    assert set(first.history_) == {"phase", "train_error", "errors", "objective", "alpha",
+                                   "time"}
+
+
+@pytest.mark.parametrize("X, y, params, message", [
+    (np.zeros((4, 2)), [1, 1, 1, 1], {}, "only one class"),
+    (np.array([[0.0], [np.nan], [1.0]]), [0, 1, 2], {}, "NaN"),
+    (np.zeros((4, 2)), [0, 1, 2], {}, "inconsistent"),
+    (np.zeros((4, 2)), [[0, 1], [1, 0], [0, 1], [1, 0]], {}, "1-D"),
+    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 0}, "n_prime"),
+    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 5}, "n_prime"),
+    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 1.5}, "n_prime"),
+    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"epsilon": -0.1}, "epsilon"),
+    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"max_depth": 0}, "max_depth"),
+])
+def test_bad_input_is_rejected(X, y, params, message):
+    with pytest.raises(ValueError, match=message):
+        DMCBoost(**params).fit(X, y)
+
+
+def test_sample_weight_must_be_uniform():
+    X, y = np.arange(8.0).reshape(4, 2), [0, 1, 2, 0]
+    with pytest.raises(ValueError, match="sample_weight"):
+        DMCBoost().fit(X, y, sample_weight=[1, 2, 1, 1])
+    DMCBoost(max_rounds=2).fit(X, y, sample_weight=[1, 1, 1, 1])
