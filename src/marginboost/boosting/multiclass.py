@@ -59,6 +59,8 @@ since the start of ``fit``).
 """
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 import numbers
 import time
 import warnings
@@ -229,7 +231,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier):
+class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMeta):
     """The loop shared by AdaBoost.M1 and SAMME (see the module docstring)."""
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, criterion: str = "gini",
@@ -239,12 +241,13 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier):
         self.criterion = criterion
         self.max_bins = max_bins
 
+    @abstractmethod
     def _error_limit(self, n_classes: int) -> tuple[float, str]:
         """The weighted error at which boosting stops, and how to print it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _alpha(self, error: float, n_classes: int) -> float:
-        raise NotImplementedError
+        """The weight of a round's tree with weighted error ``error``."""
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
             ) -> "_DiscreteMulticlassBoosting":
