@@ -267,3 +267,70 @@ def test_sample_weight_must_be_uniform():
     with pytest.raises(ValueError, match="sample_weight"):
         DMCBoost().fit(X, y, sample_weight=[1, 2, 1, 1])
     DMCBoost(max_rounds=2).fit(X, y, sample_weight=[1, 1, 1, 1])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_profile_kernel_equals_segment_tree_kernel(seed):
+    """Both exact phase-I kernels give the same scores and label pairs on every split."""
+    from marginboost.boosting import _dmcboost_kernels as kernels
+    from marginboost.boosting.direct import _empty_scores
+
+    rng = np.random.default_rng(100 + seed)
+    n, K, d = int(rng.integers(5, 80)), int(rng.integers(2, 6)), 3
+    F, y = _scores(rng, n, K), rng.integers(0, K, n)
+    codes = _codes(rng, n, d, int(rng.integers(2, 12)))
+    objective = ZeroOneTreeObjective(F, y)
+    samples = np.sort(rng.choice(n, size=max(2, n // 2), replace=False)).astype(np.int64)
+    pred = rng.integers(0, K, n).astype(np.int64)
+    outside = np.ones(n, dtype=bool)
+    outside[samples] = False
+    base = kernels.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
+    sums = np.asarray(kernels.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
+    segment, profile = _empty_scores(d), _empty_scores(d)
+    kernels.phase1_split_scores(codes, samples, objective.lo, objective.hi, objective.V, base,
+                                objective.parts, sums, objective.shift, objective.reference,
+                                *segment, 2)
+    lo, hi = objective._grid_ranges()
+    kernels.phase1_grid_split_scores(codes, samples, lo, hi, objective.J, objective.V,
+                                     base[objective.J], objective.parts, sums, objective.shift,
+                                     objective.reference, *profile, 2)
+    for a, b in zip(segment, profile):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_interval_subset_scores_the_errors_on_the_subset(seed):
+    """With ``max_intervals`` below the number of intervals a split scores the fewest errors
+    over the chosen intervals only: never below the exact fewest errors."""
+    rng = np.random.default_rng(200 + seed)
+    n, d, bins, K = 40, 3, 5, 3
+    codes, y, F = _codes(rng, n, d, bins), rng.integers(0, K, n), _scores(rng, n, K)
+    exact = ZeroOneTreeObjective(F, y)
+    subset = ZeroOneTreeObjective(F, y, max_intervals=3)
+    m = exact.V.size
+    assert m + 1 > 3 and subset.J.size == 3 and subset.J[0] == 0 and subset.J[-1] == m
+    state, node = _partial_state(rng, n, K)
+    scores = subset.split_scores(codes, node, state)[0]
+    best: dict = {}
+    for f, t, left, right, h in _candidates(codes, node, state, K):
+        profile = marginboost.boosting._dmcboost_kernels.errors_profile(
+            exact.lo, exact.hi, h.astype(np.int64), np.ones(n, dtype=bool), m)
+        on_subset, everywhere = int(profile[subset.J].min()), int(profile.min())
+        assert on_subset >= everywhere
+        best[(f, t)] = min(best.get((f, t), n + 1), on_subset)
+    for (f, t), errors in best.items():
+        assert int(np.floor(-scores[f, t])) == errors
+
+
+def test_max_intervals_is_validated_and_large_data_stays_monotone():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5).astype(int)
+    with pytest.raises(ValueError, match="max_intervals"):
+        DMCBoost(max_intervals=0, max_rounds=2).fit(X, y)
+    model = DMCBoost(max_intervals=4, max_rounds=30, phase2=False).fit(X, y)
+    assert np.all(np.diff(model.history_["errors"]) <= 0)
+    noisy = np.where(rng.random(300) < 0.3, rng.integers(0, 3, 300), y)
+    capped = DMCBoost(max_rounds=30, max_phase1_rounds=2, patience=5).fit(X, noisy)
+    assert capped.n_phase1_ == 2 and capped.phase1_stop_reason_ == "max_phase1_rounds"
+    assert set(capped.history_["phase"][2:]) <= {2.0}

@@ -86,10 +86,17 @@ def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma
     first, last = _bucket_by_code(codes, samples, f, counts, by_code)
     if first == last:
         return first, last
+    K = parts.shape[1]
+    S = parts.shape[2]
     for b in range(256):
-        cum[b + 1] = cum[b]
+        for k in range(K):
+            for s in range(S):
+                cum[b + 1, k, s] = cum[b, k, s]
         for q in range(counts[b], counts[b + 1]):
-            cum[b + 1] += parts[by_code[q]]
+            i = by_code[q]
+            for k in range(K):
+                for s in range(S):
+                    cum[b + 1, k, s] += parts[i, k, s]
     return first, last
 
 
@@ -200,27 +207,139 @@ def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_
                   right_values, f_start, f_stop):  # pragma: no cover - compiled
     n_node = samples.shape[0]
     K = parts.shape[1]
-    counts = np.zeros(257, dtype=np.int64)
-    by_code = np.empty(n_node, dtype=np.int64)
-    cum = np.zeros((257, K, 4), dtype=np.int64)  # less-slope sum, tied counts of -1, 0, +1
+    hist = np.zeros((257, K, 4), dtype=np.int64)  # per code: less-slope sum, tied -1, 0, +1
+    tot = np.empty(4, dtype=np.int64)
+    occupied = np.zeros(256, dtype=np.bool_)
     for f in range(f_start, f_stop):
-        first, last = _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum)
+        hist[:] = 0
+        occupied[:] = False
+        for q in range(n_node):  # the samples in their own order: a sequential pass
+            i = samples[q]
+            b = codes[i, f]
+            occupied[b] = True
+            for k in range(K):
+                for s in range(4):
+                    hist[b + 1, k, s] += parts[i, k, s]
+        first = -1
+        last = -1
+        for b in range(256):
+            for k in range(K):  # cumulate: hist[b + 1] = sums over codes <= b
+                for s in range(4):
+                    hist[b + 1, k, s] += hist[b, k, s]
+            if occupied[b]:
+                if first < 0:
+                    first = b
+                last = b
         if first == last:
             continue
         for split in range(first, last):
-            if counts[split + 1] == counts[split]:
+            if not occupied[split]:
                 continue
             for right in range(K):
                 for left in range(K):
                     if left == right:
                         continue
-                    tot = np.empty(4, dtype=np.int64)
                     for s in range(4):
-                        tot[s] = cum[split + 1, left, s] + cum[256, right, s] \
-                            - cum[split + 1, right, s]
+                        tot[s] = hist[split + 1, left, s] + hist[256, right, s] \
+                            - hist[split + 1, right, s]
                     score = float(out_less + tot[0]
                                   + tied_sum(out_tied[0] + tot[1], out_tied[1] + tot[2],
                                              out_tied[2] + tot[3], need))
+                    if score > scores[f, split]:
+                        scores[f, split] = score
+                        left_values[f, split] = left
+                        right_values[f, split] = right
+
+
+@njit(cache=True, parallel=True)
+def phase1_grid_split_scores(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
+                             reference, scores, left_values, right_values, n_blocks
+                             ):  # pragma: no cover - compiled
+    """:func:`phase1_split_scores` with the errors evaluated on the intervals ``J`` only.
+
+    ``lo_g`` / ``hi_g`` are the error ranges of :func:`phase1_split_scores` mapped to positions
+    in ``J`` (example ``i`` predicting ``k`` is an error on ``J[lo_g[i, k]:hi_g[i, k]]``) and
+    ``base_g`` the errors of the examples outside the node on ``J``.  Per feature the node's
+    samples are counted into per-bin, per-label error profiles on ``J`` (``O(n_node K)``), the
+    profiles cumulated over the bins, and every split and label pair read off them
+    (``O(bins K^2 |J|)``).  With ``J`` every interval ``0..m`` the scores equal those of
+    :func:`phase1_split_scores`."""
+    n_features = codes.shape[1]
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
+                           reference, scores, left_values, right_values,
+                           block * n_features // n_blocks, (block + 1) * n_features // n_blocks)
+
+
+@njit(cache=True)
+def _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
+                       reference, scores, left_values, right_values, f_start, f_stop
+                       ):  # pragma: no cover - compiled
+    # the samples are read in their own order (no bucketing): the per-example arrays are
+    # large on big data, and a sequential pass over them is several times faster
+    n_node = samples.shape[0]
+    K = lo_g.shape[1]
+    G = J.shape[0]
+    index = np.empty(256, dtype=np.int64)
+    present = np.empty(256, dtype=np.int64)
+    rest = np.empty(G, dtype=np.int64)
+    sums = np.empty(3)
+    for f in range(f_start, f_stop):
+        index[:] = -1
+        for q in range(n_node):
+            index[codes[samples[q], f]] = 0
+        P = 0
+        for b in range(256):
+            if index[b] == 0:
+                index[b] = P
+                present[P] = b
+                P += 1
+        if P < 2:
+            continue
+        # prof[p, k, g]: errors on J[g] of the samples with code <= present[p] predicting k;
+        # cum[p, k, s]: the sums of their exponential-loss terms
+        prof = np.zeros((P, K, G + 1), dtype=np.int64)
+        cum = np.zeros((P, K, 3))
+        for q in range(n_node):
+            i = samples[q]
+            p = index[codes[i, f]]
+            for k in range(K):
+                for t in range(3):
+                    cum[p, k, t] += parts[i, k, t]
+                if lo_g[i, k] < hi_g[i, k]:
+                    prof[p, k, lo_g[i, k]] += 1
+                    prof[p, k, hi_g[i, k]] -= 1
+        for p in range(P):
+            for k in range(K):
+                run = 0
+                for g in range(G):
+                    run += prof[p, k, g]
+                    prof[p, k, g] = run + (prof[p - 1, k, g] if p > 0 else 0)
+                if p > 0:
+                    for t in range(3):
+                        cum[p, k, t] += cum[p - 1, k, t]
+        for p in range(P - 1):
+            split = present[p]
+            for right in range(K):
+                for g in range(G):
+                    rest[g] = base_g[g] + prof[P - 1, right, g] - prof[p, right, g]
+                for left in range(K):
+                    if left == right:
+                        continue
+                    errors = rest[0] + prof[p, left, 0]
+                    arg = 0
+                    for g in range(1, G):
+                        e = rest[g] + prof[p, left, g]
+                        if e < errors:
+                            errors = e
+                            arg = g
+                    alpha = interval_alpha(J[arg], V)
+                    for t in range(3):
+                        sums[t] = (out_sums[t] + cum[p, left, t]
+                                   + cum[P - 1, right, t] - cum[p, right, t])
+                    loss = log_loss3(alpha, sums[0], sums[1], sums[2], shift)
+                    score = -(errors + tie_break(loss, reference))
                     if score > scores[f, split]:
                         scores[f, split] = score
                         left_values[f, split] = left

@@ -121,11 +121,16 @@ class ZeroOneTreeObjective:
         Current class scores.
     y : int array (n,)
         Class indices ``0 .. K-1``.
+    max_intervals : int or None
+        When the line search has more intervals than this, splits are scored on this many of
+        them, evenly spaced in rank (including the first and the last), instead of all of
+        them; ``None``: always all of them (see :class:`DMCBoost`).
     """
 
     kind = "multiclass"
 
-    def __init__(self, F: NDArray[np.float64], y: NDArray[np.intp]) -> None:
+    def __init__(self, F: NDArray[np.float64], y: NDArray[np.intp],
+                 max_intervals: int | None = None) -> None:
         F = np.ascontiguousarray(F, dtype=np.float64)
         n, K = F.shape
         rows = np.arange(n)
@@ -158,6 +163,31 @@ class ZeroOneTreeObjective:
         self.parts = np.ascontiguousarray(np.stack([self.Gk, self.Bk, self.Rk], axis=2))
         self.reference = self.shift + float(np.log(w.sum()))
         self.n_classes = K
+        self.max_intervals = max_intervals
+        if max_intervals is not None and m + 1 > max_intervals:
+            self.J = np.unique(np.rint(np.linspace(0, m, max_intervals)).astype(np.int64))
+        else:
+            self.J = np.arange(m + 1, dtype=np.int64)
+        self.exact = self.J.size == m + 1
+        self._grid: tuple | None = None
+
+    def _grid_ranges(self) -> tuple:
+        """The error ranges as positions in :attr:`J` (computed once)."""
+        if self._grid is None:
+            self._grid = (np.searchsorted(self.J, self.lo).astype(np.int64),
+                          np.searchsorted(self.J, self.hi).astype(np.int64))
+        return self._grid
+
+    def _use_grid(self, codes: NDArray[np.uint8], n_node: int) -> bool:
+        """Whether the per-bin profile kernel is the one to use: always on a subset of the
+        intervals, otherwise when it is the cheaper exact kernel (few bins, few intervals)."""
+        if not self.exact:
+            return True
+        G, K = self.J.size, self.n_classes
+        bins = int(codes.max()) + 1
+        if bins * K * (G + 1) > 2 ** 24:      # profile memory: at most 128 MiB per thread
+            return False
+        return bins * G < G + 2.0 * n_node * np.log2(G + 1)
 
     def score(self, h: NDArray[np.intp], mask: NDArray[np.bool_] | None = None
               ) -> tuple[int, float, float]:
@@ -183,9 +213,16 @@ class ZeroOneTreeObjective:
         base = _k.errors_profile(self.lo, self.hi, pred, outside, self.V.size)
         sums = np.asarray(_k.loss_sums(self.Gk, self.Bk, self.Rk, pred, outside))
         scores, left, right = _empty_scores(codes.shape[1])
-        _k.phase1_split_scores(codes, node.samples, self.lo, self.hi, self.V, base, self.parts,
-                               sums, self.shift, self.reference, scores, left, right,
-                               numba.get_num_threads())
+        if self._use_grid(codes, node.samples.size):
+            lo_g, hi_g = self._grid_ranges()
+            _k.phase1_grid_split_scores(codes, node.samples, lo_g, hi_g, self.J, self.V,
+                                        base[self.J], self.parts, sums, self.shift,
+                                        self.reference, scores, left, right,
+                                        numba.get_num_threads())
+        else:
+            _k.phase1_split_scores(codes, node.samples, self.lo, self.hi, self.V, base,
+                                   self.parts, sums, self.shift, self.reference, scores, left,
+                                   right, numba.get_num_threads())
         return scores, left, right
 
     def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
@@ -322,6 +359,16 @@ class DMCBoost(MulticlassBoostingClassifier):
         With relaxation: rounds without a new best value of (5) before stopping.
     th : float, default 1e-5
         Bisection threshold of Algorithm 2.1.
+    max_intervals : int or None, default 1024
+        Phase I scores a tree's splits by the fewest errors over the intervals of the line
+        search; when there are more intervals than this (at most ``nK + 1``, so only on large
+        data), they are scored on ``max_intervals`` of them evenly spaced in rank, the step of
+        the chosen tree still coming from the exact sweep over all of them.  This makes a
+        round cost :math:`O(d(nK + \text{bins}\,K^2 \cdot\text{max\_intervals}))` per tree
+        level instead of :math:`O(dK^2(nK + n\log(nK)))`.  ``None``: always all of them
+        (the paper's exact search).
+    max_phase1_rounds : int or None, default None
+        Cap on the rounds of phase I (``None``: ``max_rounds``); phase II starts from there.
     min_samples_leaf : int, default 1
     max_bins : int, default 255
         Number of feature bins.
@@ -350,7 +397,9 @@ class DMCBoost(MulticlassBoostingClassifier):
 
     def __init__(self, n_prime: float = 0.25, *, max_depth: int = 3, max_rounds: int = 1000,
                  phase2: bool = True, epsilon: float = 0.01, patience: int = 50,
-                 th: float = TH, min_samples_leaf: int = 1, max_bins: int = 255) -> None:
+                 th: float = TH, max_intervals: int | None = 1024,
+                 max_phase1_rounds: int | None = None, min_samples_leaf: int = 1,
+                 max_bins: int = 255) -> None:
         self.n_prime = n_prime
         self.max_depth = max_depth
         self.max_rounds = max_rounds
@@ -358,6 +407,8 @@ class DMCBoost(MulticlassBoostingClassifier):
         self.epsilon = epsilon
         self.patience = patience
         self.th = th
+        self.max_intervals = max_intervals
+        self.max_phase1_rounds = max_phase1_rounds
         self.min_samples_leaf = min_samples_leaf
         self.max_bins = max_bins
 
@@ -384,6 +435,8 @@ class DMCBoost(MulticlassBoostingClassifier):
         self.th_ = check_real(self.th, "th", 0.0)
         check_positive_int(self.max_rounds, "max_rounds")
         check_positive_int(self.patience, "patience")
+        self.max_intervals_ = (None if self.max_intervals is None else
+                               max(2, check_positive_int(self.max_intervals, "max_intervals")))
         builder = self._builder()
         codes = self._bin(X)
         state = {"F": np.zeros((n, self.n_classes_)), "c": 0.0, "trees": [], "alphas": [],
@@ -427,10 +480,12 @@ class DMCBoost(MulticlassBoostingClassifier):
         y, codes, builder = state["y"], state["codes"], state["builder"]
         errors = y.shape[0]  # F = 0: every example is a tie, i.e. an error
         plateau = 0
-        while len(state["trees"]) < int(self.max_rounds):
+        cap = int(self.max_rounds) if self.max_phase1_rounds is None else min(
+            int(self.max_rounds), check_positive_int(self.max_phase1_rounds, "max_phase1_rounds"))
+        while len(state["trees"]) < cap:
             if errors == 0:
                 return "phase I zero training error"
-            objective = ZeroOneTreeObjective(state["F"], y)
+            objective = ZeroOneTreeObjective(state["F"], y, self.max_intervals_)
             tree = builder.fit(codes, objective)
             h = tree.predict(codes).astype(np.intp)
             sweep = zero_one_sweep(state["F"], y, h)
@@ -447,7 +502,9 @@ class DMCBoost(MulticlassBoostingClassifier):
             errors = state["history"]["errors"][-1]
             if plateau >= int(self.patience):
                 return f"phase I plateau ({plateau} rounds without fewer errors)"
-        return "max_rounds" if errors else "phase I zero training error"
+        if not errors:
+            return "phase I zero training error"
+        return "max_rounds" if cap == int(self.max_rounds) else "max_phase1_rounds"
 
     def _phase2(self, state: dict) -> tuple[str, int | None]:
         """Algorithm 2; returns the stop reason and, with relaxation, the best round count."""
