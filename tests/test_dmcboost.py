@@ -334,3 +334,22 @@ def test_max_intervals_is_validated_and_large_data_stays_monotone():
     capped = DMCBoost(max_rounds=30, max_phase1_rounds=2, patience=5).fit(X, noisy)
     assert capped.n_phase1_ == 2 and capped.phase1_stop_reason_ == "max_phase1_rounds"
     assert set(capped.history_["phase"][2:]) <= {2.0}
+
+
+def test_fit_path_equals_separate_fits():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(160, 3))
+    y = np.where(rng.random(160) < 0.2, rng.integers(0, 3, 160),
+                 (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.3).astype(int))
+    grid = [1, 0.25, 0.5]
+    path = DMCBoost(max_rounds=40, patience=10).fit_path(X, y, grid)
+    assert [model.n_prime for model in path] == grid
+    for value, model in zip(grid, path):
+        alone = DMCBoost(n_prime=value, max_rounds=40, patience=10).fit(X, y)
+        np.testing.assert_array_equal(model.alphas_, alone.alphas_)
+        for key in ("phase", "errors", "objective", "alpha"):
+            np.testing.assert_array_equal(model.history_[key], alone.history_[key])
+        assert model.stop_reason_ == alone.stop_reason_
+        np.testing.assert_array_equal(model.decision_function(X), alone.decision_function(X))
+    with pytest.raises(ValueError, match="n_prime"):
+        DMCBoost().fit_path(X, y, [])

@@ -425,12 +425,55 @@ class DMCBoost(MulticlassBoostingClassifier):
         ``sample_weight`` is not supported (the objectives count examples): non-uniform
         weights raise ``ValueError``.
         """
+        state = self._start(X, y, sample_weight)
+        self.n_prime_ = self._resolve_n_prime(state["y"].shape[0])
+        self._run_phase1(state)
+        self._run_phase2(state)
+        return self
+
+    def fit_path(self, X: ArrayLike, y: ArrayLike, n_primes: "list[float]",
+                 sample_weight: ArrayLike | None = None) -> "list[DMCBoost]":
+        """Fit phase I once and phase II once per value of ``n_prime`` (the paper's model
+        selection over :math:`n'`: phase I does not depend on it).
+
+        Returns one fitted copy of this estimator per value, with ``n_prime`` set to it; each
+        equals ``DMCBoost(n_prime=value, ...).fit(X, y)`` (``self`` is left unfitted).
+        """
+        from copy import copy
+
+        if len(n_primes) == 0:
+            raise ValueError("fit_path needs at least one n_prime value")
+        first = copy(self)
+        state = first._start(X, y, sample_weight)
+        n = state["y"].shape[0]
+        models = []
+        for value in n_primes:
+            model = copy(first)
+            model.n_prime = value
+            model.n_prime_ = model._resolve_n_prime(n)
+            models.append(model)
+        first.n_prime_ = models[0].n_prime_
+        state["objective_path"] = [model.n_prime_ for model in models]
+        first._run_phase1(state)
+        for j, model in enumerate(models):
+            model.phase1_stop_reason_ = first.phase1_stop_reason_
+            model.n_phase1_ = first.n_phase1_
+            history = {key: list(value) for key, value in state["history"].items()}
+            history["objective"] = [values[j] for values in state["objective_values"]]
+            branch = {**state, "F": state["F"].copy(), "trees": list(state["trees"]),
+                      "alphas": list(state["alphas"]), "history": history}
+            del branch["objective_path"]
+            model._run_phase2(branch)
+        return models
+
+    def _start(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None) -> dict:
+        """Validate, bin and set up the training state (phase-independent parameters)."""
         X, y, weights = self._validate_training_data(X, y, sample_weight)
         if sample_weight is not None and not np.allclose(weights, weights[0]):
             raise ValueError("DMCBoost does not support sample_weight (it minimizes the number "
                              "of training errors); pass None or uniform weights")
         n = y.shape[0]
-        self.n_prime_ = self._resolve_n_prime(n)
+        self._resolve_n_prime(n)  # reject a bad n_prime before any work
         self.epsilon_ = check_real(self.epsilon, "epsilon", 0.0, low_inclusive=True)
         self.th_ = check_real(self.th, "th", 0.0)
         check_positive_int(self.max_rounds, "max_rounds")
@@ -439,13 +482,18 @@ class DMCBoost(MulticlassBoostingClassifier):
                                max(2, check_positive_int(self.max_intervals, "max_intervals")))
         builder = self._builder()
         codes = self._bin(X)
-        state = {"F": np.zeros((n, self.n_classes_)), "c": 0.0, "trees": [], "alphas": [],
-                 "history": {key: [] for key in ("phase", "train_error", "errors", "objective",
-                                                 "alpha", "time")},
-                 "start": time.perf_counter(), "y": y, "codes": codes, "builder": builder}
-        stop = self.phase1_stop_reason_ = self._phase1(state)
+        return {"F": np.zeros((n, self.n_classes_)), "c": 0.0, "trees": [], "alphas": [],
+                "history": {key: [] for key in ("phase", "train_error", "errors", "objective",
+                                                "alpha", "time")},
+                "start": time.perf_counter(), "y": y, "codes": codes, "builder": builder}
+
+    def _run_phase1(self, state: dict) -> None:
+        self.phase1_stop_reason_ = self._phase1(state)
         self.n_phase1_ = len(state["trees"])
-        best = None
+
+    def _run_phase2(self, state: dict) -> None:
+        """Phase II from the phase-I state (if asked for), then set the fitted attributes."""
+        stop, best = self.phase1_stop_reason_, None
         if self.phase2 and state["trees"] and len(state["trees"]) < int(self.max_rounds):
             stop, best = self._phase2(state)
         history = state["history"]
@@ -457,7 +505,6 @@ class DMCBoost(MulticlassBoostingClassifier):
         self.history_ = {key: np.asarray(value, dtype=np.float64)
                          for key, value in history.items()}
         self._set_stages(trees, alphas, stop)
-        return self
 
     def _add(self, state: dict, phase: int, tree: Any, h: NDArray[np.intp], alpha: float) -> None:
         F, y = state["F"], state["y"]
@@ -471,7 +518,14 @@ class DMCBoost(MulticlassBoostingClassifier):
         history["phase"].append(phase)
         history["errors"].append(errors)
         history["train_error"].append(errors / y.shape[0])
-        history["objective"].append(bottom_margin_average(margins / state["c"], self.n_prime_))
+        if "objective_path" in state:  # fit_path's phase I: (5) for every n' of the path
+            values = [bottom_margin_average(margins / state["c"], v)
+                      for v in state["objective_path"]]
+            state.setdefault("objective_values", []).append(values)
+            history["objective"].append(values[0])
+        else:
+            history["objective"].append(bottom_margin_average(margins / state["c"],
+                                                              self.n_prime_))
         history["alpha"].append(alpha)
         history["time"].append(time.perf_counter() - state["start"])
 
