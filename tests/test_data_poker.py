@@ -1,8 +1,9 @@
-"""Poker hands: UCI's labelling rules and the generator of uniform random hands.
+"""Poker hands: UCI's labelling rules, the generator of uniform random hands and Poker525k.
 
 The labelling function is checked against every label of UCI's training file and against the
 exact class counts of all C(52, 5) = 2,598,960 hands; the generator against the exact class
-probabilities (a binomial tolerance of 5 standard deviations on 100,000 hands).
+probabilities (a binomial tolerance of 5 standard deviations on 100,000 hands); Poker525k
+against UCI's file, the generator and the split convention of ``segmentation_uci``.
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from marginboost.data import Dataset, load, poker_hand_label, poker_hands
+from marginboost.data import Dataset, load, poker525k, poker_hand_label, poker_hands
+from marginboost.data.splits import Split
 from marginboost.data.poker import POKER_FEATURE_NAMES, POKER_HAND_COUNTS
 
 
@@ -124,3 +126,111 @@ def test_class_frequencies_of_generated_hands_match_the_exact_probabilities():
 def test_bad_n_or_seed_is_rejected(n, seed, message):
     with pytest.raises(ValueError, match=message):
         poker_hands(n, seed)
+
+
+# ------------------------------------------------------------------------------ Poker525k
+N_UCI = 25_010
+
+
+def assert_valid_hands(X: np.ndarray) -> None:
+    suits, ranks = X[:, 0::2], X[:, 1::2]
+    assert ((suits >= 1) & (suits <= 4)).all() and ((ranks >= 1) & (ranks <= 13)).all()
+    assert (X == np.round(X)).all()
+    ids = np.sort((suits - 1) * 13 + ranks - 1, axis=1)
+    assert (np.diff(ids, axis=1) > 0).all(), "a hand repeats a card"
+
+
+def test_poker525k_has_the_papers_shape_and_uci_rows_first():
+    ds = poker525k()
+    split = ds.meta["split"]
+    assert ds.name == "poker525k" and ds.X.shape == (1_025_010, 10)
+    assert (split["train"].size, split["test"].size) == (525_010, 500_000)
+    np.testing.assert_array_equal(split["train"], np.arange(525_010))
+    np.testing.assert_array_equal(split["test"], np.arange(525_010, 1_025_010))
+    uci = load("poker_train")
+    np.testing.assert_array_equal(ds.X[:N_UCI], uci.X)
+    np.testing.assert_array_equal(ds.y[:N_UCI], uci.y)
+    assert ds.X.dtype == np.float64 and ds.y.dtype == np.int64
+    assert ds.feature_names == uci.feature_names and list(ds.classes) == list(range(10))
+    assert set(np.unique(ds.y[split["train"]])) == set(range(10))
+    generated = ds.meta["generated"]
+    assert generated.dtype == bool and generated.shape == (1_025_010,)
+    assert not generated[:N_UCI].any() and generated[N_UCI:].all()
+    assert (ds.meta["n_real"], ds.meta["n_generated_train"], ds.meta["n_generated_test"],
+            ds.meta["seed"]) == (N_UCI, 500_000, 500_000, 2014)
+    assert_valid_hands(ds.X)
+    np.testing.assert_array_equal(ds.y[N_UCI:], poker_hand_label(ds.X[N_UCI:]))
+
+
+def test_poker525k_generated_rows_are_one_poker_hands_draw_split_in_order():
+    ds = poker525k(seed=7, n_generated_train=300, n_test=200)
+    drawn = poker_hands(500, 7)
+    assert ds.X.shape == (N_UCI + 500, 10)
+    np.testing.assert_array_equal(ds.X[N_UCI:], drawn.X)
+    np.testing.assert_array_equal(ds.y[N_UCI:], drawn.y)
+    split = ds.meta["split"]
+    np.testing.assert_array_equal(ds.X[split["train"]][N_UCI:], drawn.X[:300])
+    np.testing.assert_array_equal(ds.X[split["test"]], drawn.X[300:])
+    assert_valid_hands(ds.X)
+    np.testing.assert_array_equal(ds.y[N_UCI:], poker_hand_label(ds.X[N_UCI:]))
+    np.testing.assert_array_equal(ds.meta["generated"], np.arange(ds.n_samples) >= N_UCI)
+
+
+def test_poker525k_is_deterministic_in_the_seed():
+    first = poker525k(seed=11, n_generated_train=50, n_test=40)
+    again = poker525k(seed=11, n_generated_train=50, n_test=40)
+    np.testing.assert_array_equal(first.X, again.X)
+    np.testing.assert_array_equal(first.y, again.y)
+    other = poker525k(seed=12, n_generated_train=50, n_test=40)
+    np.testing.assert_array_equal(other.X[:N_UCI], first.X[:N_UCI])  # UCI rows never change
+    assert not np.array_equal(other.X[N_UCI:N_UCI + 50], first.X[N_UCI:N_UCI + 50])
+    assert not np.array_equal(other.X[N_UCI + 50:], first.X[N_UCI + 50:])
+    # the arrays of one call are not shared with another
+    first.meta["split"]["train"][0] = -1
+    assert again.meta["split"]["train"][0] == 0
+
+
+def test_poker525k_split_is_stored_like_segmentation_uci():
+    """A protocol reads both fixed splits the same way: meta["split"]["train" / "test"]."""
+    segmentation = load("segmentation_uci")
+    poker = poker525k(n_generated_train=10, n_test=20)
+    reference, ours = segmentation.meta["split"], poker.meta["split"]
+    assert type(ours) is type(reference) and set(ours) == set(reference) == {"train", "test"}
+    for key in ("train", "test"):
+        assert isinstance(ours[key], np.ndarray) and ours[key].dtype == reference[key].dtype
+    split = Split(train=ours["train"], test=ours["test"])
+    assert split.sizes == (N_UCI + 10, 0, 20)
+    assert np.concatenate([split.train, split.test]).tolist() == list(range(poker.n_samples))
+    test_part = poker.subset(split.test)
+    assert test_part.n_samples == 20 and "split" not in test_part.meta
+
+
+def test_poker525k_documents_what_is_generated():
+    ds = poker525k(seed=5, n_generated_train=0, n_test=3)
+    assert ds.meta["split"]["train"].size == N_UCI and ds.meta["split"]["test"].size == 3
+    assert ds.meta["seed"] == 5 and ds.meta["n_generated_train"] == 0
+    text = ds.meta["differences"]
+    assert "1,000,000 UCI test hands are not in the mirror" in text
+    assert "poker_hands(seed=5)" in text and "labelled by UCI's rules" in text
+    assert "generated" in ds.meta["description"]
+    assert ds.meta["real_sha256"] == load("poker_train").meta["sha256"]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"seed": -1}, "seed must be a non-negative integer"),
+    ({"seed": 1.5}, "seed must be a non-negative integer"),
+    ({"seed": 2014.0}, "seed must be a non-negative integer"),
+    ({"seed": "2014"}, "seed must be a non-negative integer"),
+    ({"seed": None}, "seed must be a non-negative integer"),
+    ({"seed": True}, "seed must be a non-negative integer"),
+    ({"seed": np.random.default_rng(0)}, "seed must be a non-negative integer"),
+    ({"n_generated_train": -1}, "n_generated_train must be a non-negative integer"),
+    ({"n_generated_train": 2.5}, "n_generated_train must be a non-negative integer"),
+    ({"n_generated_train": False}, "n_generated_train must be a non-negative integer"),
+    ({"n_test": 0}, "n_test must be a positive integer"),
+    ({"n_test": -10}, "n_test must be a positive integer"),
+    ({"n_test": "10"}, "n_test must be a positive integer"),
+])
+def test_poker525k_rejects_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        poker525k(**{"n_generated_train": 5, "n_test": 5, **kwargs})

@@ -20,7 +20,7 @@ from .fetch import locate, verify, verify_report
 from .loaders import load, load_train_test
 from .noise import flip_labels, flip_split_labels
 from .page import datasets_page_markdown
-from .poker import poker_hand_label, poker_hands
+from .poker import poker525k, poker_hand_label, poker_hands
 from .registry import format_registry_table, get_entry, list_datasets, registry_table
 from .splits import (Split, fixed_split, ida_realisation_split, mcboost_splits, random_splits,
                      rotated_splits, shen_li_splits)
@@ -36,6 +36,6 @@ __all__ = [
     "Split", "rotated_splits", "random_splits", "shen_li_splits", "mcboost_splits",
     "ida_realisation_split", "fixed_split",
     "long_servedio", "twonorm", "ringnorm", "waveform", "mcboost_toy",
-    "poker_hands", "poker_hand_label",
+    "poker_hands", "poker_hand_label", "poker525k",
     "one_hot_encode", "ADULT_CATEGORICAL",
 ]

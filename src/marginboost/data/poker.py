@@ -27,10 +27,11 @@ straight or a flush, a full house not as three of a kind).  :func:`poker_hand_la
 reproduces all 25,010 labels of UCI's training file (``tests/test_data_poker.py``).
 
 UCI's 1,000,000 test hands are uniform random hands; the offline mirror lacks that file, so
-:func:`poker_hands` draws new ones with the same distribution (DMCBoost's Poker525k adds
-500,000 of them to the training file and tests on another 500,000; Zhai, Xia & Wang, KDD 2014,
-Table 1).  Hands drawn here are *generated*, not UCI's, and are labelled as such in
-``meta``.
+:func:`poker_hands` draws new ones with the same distribution.  DMCBoost's Poker525k (Zhai,
+Xia & Wang, KDD 2014, Table 1) split UCI's test hands at random into two halves, added one to
+the 25,010 training hands and tested on the other; :func:`poker525k` rebuilds it with
+generated hands in place of UCI's test hands.  Hands drawn here are *generated*, not UCI's,
+and are labelled as such in ``meta``.
 """
 from __future__ import annotations
 
@@ -40,9 +41,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .dataset import Dataset
+from .errors import DataFormatError
+from .loaders import load
+from .splits import fixed_split
 
-__all__ = ["poker_hands", "poker_hand_label", "POKER_HAND_NAMES", "POKER_FEATURE_NAMES",
-           "POKER_HAND_COUNTS"]
+__all__ = ["poker_hands", "poker_hand_label", "poker525k", "POKER_HAND_NAMES",
+           "POKER_FEATURE_NAMES", "POKER_HAND_COUNTS", "POKER525K_SEED"]
 
 #: Names of the classes 0..9 (UCI's ``poker-hand.names``).
 POKER_HAND_NAMES = ("nothing in hand", "one pair", "two pairs", "three of a kind", "straight",
@@ -53,6 +57,9 @@ POKER_FEATURE_NAMES = [f"{kind}{card}" for card in range(1, 6) for kind in ("sui
 
 #: Number of the C(52, 5) = 2,598,960 unordered hands in each class (standard combinatorics).
 POKER_HAND_COUNTS = (1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4)
+
+#: Default seed of :func:`poker525k` (the year of the DMCBoost paper).
+POKER525K_SEED = 2014
 
 _N_CARDS, _N_SUITS, _N_RANKS, _HAND_SIZE = 52, 4, 13, 5
 #: Ranks of the ace-high straight 10-J-Q-K-A as a bit set (bit r-1 for rank r).
@@ -184,3 +191,111 @@ def poker_hands(n: int, seed: int | np.random.Generator) -> Dataset:
                         "Zhai, Xia & Wang (2014), KDD, Poker525k"}
     return Dataset("poker_generated", X, poker_hand_label(X), list(POKER_FEATURE_NAMES),
                    np.arange(10), meta)
+
+
+def _check_size(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        kind = "a positive" if minimum > 0 else "a non-negative"
+        raise ValueError(f"{name} must be {kind} integer (a number of hands); got {value!r}")
+    return int(value)
+
+
+def poker525k(seed: int = POKER525K_SEED, n_generated_train: int = 500_000,
+              n_test: int = 500_000, *, mirror=None) -> Dataset:
+    """DMCBoost's Poker525k (Zhai, Xia & Wang, KDD 2014): UCI's training hands plus generated
+    hands, with a fixed train/test split.
+
+    The paper split UCI's 1,000,000 test hands at random into two halves, added one half to
+    the 25,010 training hands (525,010 training hands) and tested on the other (500,000).
+    The mirror lacks UCI's test file, so both halves are replaced by uniform random hands from
+    *one* call ``poker_hands(n_generated_train + n_test, seed)``, split in order: its first
+    ``n_generated_train`` hands are added to the training part, the rest form the test part.
+    UCI's test hands are uniform random hands too, and the labels of generated hands follow
+    UCI's rules (:func:`poker_hand_label`), so the distribution is the paper's; the hands
+    themselves are not.
+
+    Rows: the 25,010 UCI training hands (``load("poker_train")``, so the mirror, download
+    and SHA-256 checks apply), then the generated training hands, then the test hands.  The
+    split is stored as for the registry's fixed-split data sets (``segmentation_uci``):
+    ``meta["split"]["train"]`` and ``meta["split"]["test"]`` are ``int64`` row indices.
+
+    Parameters
+    ----------
+    seed
+        Non-negative integer seed of :func:`poker_hands`; the data are a deterministic
+        function of it (and of the two sizes).
+    n_generated_train
+        Generated hands added to the training part (non-negative; the paper: 500,000).
+    n_test
+        Generated test hands (positive; the paper: 500,000).
+    mirror
+        Passed to :func:`~marginboost.data.load` for the UCI training file.
+
+    Returns
+    -------
+    Dataset
+        Named ``"poker525k"``: ``X`` float64 ``(25010 + n_generated_train + n_test, 10)``
+        with ``poker_train``'s columns, ``y`` class codes 0..9 (``classes`` 0..9, as
+        ``poker_train``).  ``meta`` holds ``split`` (train/test indices), ``generated`` (a
+        boolean mask over the rows: ``False`` for UCI's hands, ``True`` for generated ones),
+        ``n_real``, ``n_generated_train``, ``n_generated_test``, ``seed``, ``generator``,
+        ``description``, ``differences`` and the UCI file's provenance (``files``,
+        ``real_sha256``, ``original_source``, ``citation``, ``licence``).
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is not a non-negative integer, ``n_generated_train`` is negative or
+        ``n_test`` is not positive (booleans and non-integers are refused).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError("seed must be a non-negative integer (Poker525k is a deterministic "
+                         f"function of it); got {seed!r}")
+    seed = int(seed)
+    n_generated_train = _check_size("n_generated_train", n_generated_train, 0)
+    n_test = _check_size("n_test", n_test, 1)
+
+    real = load("poker_train", mirror)
+    drawn = poker_hands(n_generated_train + n_test, seed)
+    if (real.feature_names != drawn.feature_names
+            or list(real.classes) != list(drawn.classes)):
+        raise DataFormatError("poker_train's columns or classes differ from the generator's "
+                              f"({real.feature_names}, {list(real.classes)}); the registry "
+                              "entry and marginboost.data.poker disagree")
+    X = np.vstack([real.X, drawn.X])
+    y = np.concatenate([real.y, drawn.y])
+    n_real = real.n_samples
+    n_train = n_real + n_generated_train
+    split = fixed_split(n_train, n_test)
+    generated = np.ones(X.shape[0], dtype=bool)
+    generated[:n_real] = False
+    description = (f"DMCBoost's Poker525k: the {n_real:,} UCI training hands (poker_train), "
+                   f"then {n_generated_train:,} generated training hands, then {n_test:,} "
+                   "generated test hands; meta['split'] holds the indices and "
+                   "meta['generated'] marks the generated rows.")
+    differences = (f"the 1,000,000 UCI test hands are not in the mirror; the "
+                   f"{n_generated_train:,} added training hands and the {n_test:,} test hands "
+                   f"are uniform random hands generated by poker_hands(seed={seed}) and "
+                   "labelled by UCI's rules, not UCI's hands (same distribution, different "
+                   "hands).")
+    meta = {
+        "format": "generated", "task": "multiclass",
+        "description": description, "differences": differences,
+        "split": {"train": split.train, "test": split.test},
+        "generated": generated, "n_real": n_real, "n_generated_train": n_generated_train,
+        "n_generated_test": n_test, "seed": seed,
+        "generator": f"poker_hands({n_generated_train + n_test}, seed={seed}): the first "
+                     f"{n_generated_train} hands train, the rest test",
+        "real_part": "poker_train", "files": list(real.meta.get("files", [])),
+        "real_sha256": real.meta.get("sha256"),
+        "original_source": real.meta.get("original_source"),
+        "citation": "Cattral & Oppacher (2007), UCI Poker Hand data set; Zhai, Xia & Wang "
+                    "(2014), KDD, Poker525k; test hands and added training hands generated "
+                    "by marginboost.data.poker_hands",
+        "licence": real.meta.get("licence"),
+        "class_names": list(POKER_HAND_NAMES),
+        "missing_policy": f"UCI part: {real.meta.get('missing_policy')}; generated part: no "
+                          "missing values",
+        "n_rows_with_missing": int(real.meta.get("n_rows_with_missing", 0)),
+    }
+    return Dataset("poker525k", X, y, list(real.feature_names), real.classes.copy(), meta)
