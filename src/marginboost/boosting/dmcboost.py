@@ -80,8 +80,12 @@ Departures from the paper and choices where it is silent
     * Ties are errors (margin :math:`\le 0`), :math:`\alpha > 0` in phase I, and the other
       conventions of :mod:`~marginboost.boosting.dmcboost_search`.
 
-Cost per round: phase I :math:`O(d K^2 (nK + n\log(nK)))` per tree level (``d`` features);
-phase II :math:`O(d(nK + \text{bins}\,K^2))` per level plus the line search.
+Cost per round: phase I :math:`O(d K^2 (nK + n\log(nK)))` per tree level (``d`` features)
+with the exact search over all :math:`m \le nK` intervals, :math:`O(d(nK + \text{bins}\,K^2
+\min(m, \text{max\_intervals})))` with the per-bin profiles (the default on large data, see
+``max_intervals``); phase II :math:`O(d(nK + \text{bins}\,K^2))` per level plus the line
+search.  On Poker525k (525,010 hands, 10 classes, depth 3) a round takes about 2 s in phase I
+and 4 s in phase II on two cores (the performance page).
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from ..store import ResultStore
 __all__ = ["dataset_fingerprint", "run_paper_grid", "paper_store", "cell_function"]
 
 #: Papers whose protocols are implemented here (module name = paper id).
-PAPERS = ("anyboost", "shen_li", "directboost", "mcboost")
+PAPERS = ("anyboost", "shen_li", "directboost", "mcboost", "dmcboost")
 
 
 def cell_function(paper: str, spec: dict):

@@ -1,0 +1,442 @@
+r"""Protocols of Zhai, Xia & Wang, "A multi-class boosting method with direct optimization"
+(DMCBoost, KDD 2014).
+
+**Tables 2-4** (Sec. 3) share one grid of cells: one cell per data set, fold, label-noise
+rate, tree depth and method.  Table 2 reads the depth-3 cells, Table 3 picks the depth from
+:data:`DEPTHS` per data set and method by validation error, Table 4 reads Car and Nursery with
+5% and 20% of the training *and* validation labels changed (test labels clean).
+
+* The 13 UCI sets (:data:`DATASETS`: the paper's name -> registry name).  Eleven are split
+  into 5 equal random parts; rotation ``k`` tests on part ``k``, validates on part ``k + 1``
+  and trains on the other three (:func:`~marginboost.data.rotated_splits`).  Segmentation
+  and Poker525k have fixed train/test splits and no validation part (:data:`FIXED`).
+* Baselines (AdaBoost.M1, SAMME, AdaBoost.MH, GD-MCBoost) run up to ``max_rounds`` rounds
+  and keep the round with the lowest validation error (the earliest among ties:
+  :func:`~marginboost.experiments.selection.best_round`); on the fixed splits they keep all
+  their rounds.  AdaBoost.M1 that cannot boost (weighted error of its first tree >= 1/2)
+  has no test error: the paper's "-".
+* DMCBoost runs phase I once and phase II for every :math:`n'` of :data:`N_PRIME_GRID`
+  (:meth:`~marginboost.boosting.DMCBoost.fit_path`) and keeps the :math:`n'` with the
+  lowest validation error (ties: the smallest); on the fixed splits :math:`n' = n/4`.  It
+  stops by itself (no early stopping), within ``dmc_max_rounds`` rounds.
+
+**Figure 3**: training and test error after every round on Car (rotation 0, depth 3) of
+AdaBoost.M1, SAMME, DMCBoost phase I alone, and DMCBoost switching to phase II.
+
+Profiles.  ``quick`` runs a few small sets with short runs (CI).  ``full`` is a *reduced*
+version of the paper's protocol sized for a two-core machine (:func:`grid_settings`): every
+number it produces is marked as such in the notebooks.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...data import load, rotated_splits
+from ...data.noise import flip_split_labels
+from ...data.splits import Split
+from ..selection import best_round
+from ..store import experiment_spec
+from . import dataset_fingerprint
+
+__all__ = ["PROTOCOL_VERSION", "DATASETS", "FIXED", "N_PRIME_GRID", "DEPTHS", "METHODS",
+           "NOISE_RATES", "grid_settings", "grid_cells", "grid_cell", "figure3_cells",
+           "figure3_cell", "load_fold", "cell_function", "results_frame", "table2_frame",
+           "table3_frame", "table4_frame", "n_prime_label"]
+
+PROTOCOL_VERSION = "dmcboost-v1"
+
+#: The paper's data set names (Table 1 order) -> registry names.
+DATASETS = {
+    "Abalone": "abalone",
+    "Car": "car",
+    "CNAE-9": "cnae9",
+    "Glass": "glass_uci",
+    "Krkopt": "krkopt",
+    "Letter": "letter",
+    "Nursery": "nursery",
+    "Poker525k": "poker525k",
+    "Segmentation": "segmentation_uci",
+    "Vowel": "vowel",
+    "Waveform": "waveform_21",
+    "Wine": "wine_recognition",
+    "Yeast": "yeast",
+}
+#: Data sets with a fixed train/test split (no validation part; DMCBoost with n' = n/4).
+FIXED = ("Poker525k", "Segmentation")
+#: The paper's n' grid: labels and values (an int: a count; a float: a fraction of n).
+N_PRIME_GRID = {"1": 1, "n/10": 0.1, "n/5": 0.2, "n/4": 0.25, "n/3": 1.0 / 3.0, "n/2": 0.5,
+                "2n/3": 2.0 / 3.0}
+#: Tree depths of Tables 3 and 4.
+DEPTHS = (3, 5, 8, 12)
+#: Methods in the paper's column order (AdaBoost.MH only in Tables 3 and 4).
+METHODS = ("AdaBoost.M1", "AdaBoost.MH", "SAMME", "GD-MCBoost", "DMCBoost")
+#: Label-noise rates of Table 4.
+NOISE_RATES = (0.0, 0.05, 0.2)
+_SALT = 2014
+
+
+def _check_profile(profile: str) -> None:
+    if profile not in ("quick", "full"):
+        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+
+
+def _check_dataset(name: str) -> str:
+    if name not in DATASETS:
+        raise ValueError(f"unknown DMCBoost data set {name!r}; expected one of {list(DATASETS)}")
+    return name
+
+
+def n_prime_label(value) -> str:
+    """The grid label of an n' value (``0.25`` -> ``"n/4"``)."""
+    for label, v in N_PRIME_GRID.items():
+        if v == value:
+            return label
+    raise ValueError(f"{value!r} is not on the n' grid {list(N_PRIME_GRID.values())}")
+
+
+def _load(name: str):
+    registry = DATASETS[_check_dataset(name)]
+    if registry == "poker525k":
+        from ...data import poker525k
+
+        return poker525k()
+    return load(registry)
+
+
+def _fingerprint(name: str) -> str:
+    if DATASETS[name] == "poker525k":  # UCI's training hands plus generated ones
+        return dataset_fingerprint("poker_train") + "+poker_hands-seed-2014"
+    return dataset_fingerprint(DATASETS[name])
+
+
+def load_fold(name: str, fold: int, noise_rate: float = 0.0):
+    """``(X, y, y_clean, split)`` of one rotation (or the fixed split): class codes ``0..K-1``;
+    ``y`` has ``noise_rate`` of its training and validation labels changed (uniformly to
+    another class, seeded per data set, fold and rate), ``y_clean`` is the original."""
+    ds = _load(name)
+    X, y = ds.X, np.asarray(ds.y)
+    fold = int(fold)
+    if name in FIXED:
+        if fold != 0:
+            raise ValueError(f"{name} has one fixed split: fold must be 0, got {fold}")
+        split = Split(train=ds.meta["split"]["train"], test=ds.meta["split"]["test"])
+    else:
+        if not 0 <= fold < 5:
+            raise ValueError(f"fold must be in 0..4, got {fold}")
+        split = rotated_splits(y.size, seed=[_SALT, list(DATASETS).index(name)])[fold]
+    noisy = y
+    if noise_rate:
+        seed = [_SALT, list(DATASETS).index(name), fold, int(round(1000 * noise_rate))]
+        noisy = flip_split_labels(y, split, float(noise_rate), seed,
+                                  parts=("train", "validation"))
+    return X, noisy, y, split
+
+
+_FULL = {
+    # reduced protocol: rotations, round caps and depths per data set (see grid_settings)
+    "folds": {"Abalone": 1, "Car": 5, "CNAE-9": 1, "Glass": 5, "Krkopt": 1, "Letter": 1,
+              "Nursery": 1, "Poker525k": 1, "Segmentation": 1, "Vowel": 5, "Waveform": 1,
+              "Wine": 5, "Yeast": 5},
+    "max_rounds": 1000, "dmc_max_rounds": 500, "poker_rounds": 30,
+    "table3_datasets": ["Car", "Glass", "Segmentation", "Vowel", "Wine", "Yeast"],
+    "table3_folds": 1, "depths": list(DEPTHS), "n_prime_grid": list(N_PRIME_GRID),
+    "table4": {"Car": {"folds": 2, "depths": list(DEPTHS)},
+               "Nursery": {"folds": 1, "depths": [3]}},
+}
+_QUICK = {
+    "folds": {"Car": 1, "Wine": 1, "Glass": 1},
+    "max_rounds": 60, "dmc_max_rounds": 60, "poker_rounds": 5,
+    "table3_datasets": ["Wine"], "table3_folds": 1, "depths": [3, 5],
+    "n_prime_grid": ["1", "n/4", "n/2"], "table4": {"Car": {"folds": 1, "depths": [3]}},
+}
+#: The paper's caps and protocol, for the notebooks' comparison.
+PAPER_SETTINGS = {"folds": 5, "max_rounds": 5000, "depths": list(DEPTHS)}
+
+
+def grid_settings(profile: str) -> dict:
+    """Data sets, rotations, round caps and depths of the profile.
+
+    ``full`` is the paper's protocol **reduced** to fit a two-core machine:
+
+    * all 5 rotations on the small sets (Car, Glass, Vowel, Wine, Yeast), rotation 0 only on
+      the larger ones (Abalone, CNAE-9, Krkopt, Letter, Nursery, Waveform);
+    * at most 1000 rounds for the baselines (the paper: 5000) and 500 for DMCBoost (the
+      paper: until phase II stops by itself);
+    * Poker525k: 30 rounds for every method (the paper ran to 5000 rounds; a round takes
+      seconds on 525,010 hands), depth 3 only;
+    * Table 3 (depths 3, 5, 8, 12) on the six smallest sets, rotation 0;
+    * Table 4 on Car (rotations 0 and 1, all depths) and Nursery (rotation 0, depth 3).
+
+    ``quick`` runs one rotation of Car, Wine and Glass with 60 rounds, two depths, three n'.
+    """
+    _check_profile(profile)
+    return dict(_FULL if profile == "full" else _QUICK)
+
+
+def _params(method: str, depth: int, s: dict, name: str) -> dict:
+    rounds = s["poker_rounds"] if name == "Poker525k" else None
+    if method == "DMCBoost":
+        grid = ["n/4"] if name in FIXED else list(s["n_prime_grid"])
+        return {"depth": int(depth), "max_rounds": int(rounds or s["dmc_max_rounds"]),
+                "n_prime_grid": grid}
+    return {"depth": int(depth), "max_rounds": int(rounds or s["max_rounds"])}
+
+
+def _cell(name, fold, noise, depth, method, s, profile) -> dict:
+    registry = DATASETS[name]
+    split_name = "fixed" if name in FIXED else "rotation-3-1-1"
+    return experiment_spec(
+        algorithm=method, params=_params(method, depth, s, name), dataset=registry,
+        dataset_sha256=_fingerprint(name), protocol=f"{PROTOCOL_VERSION}/{split_name}",
+        fold=fold, seed=fold, profile=profile, table="tables2-4", paper="dmcboost",
+        paper_dataset=name, noise_rate=float(noise))
+
+
+def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict]:
+    """The cells of the asked tables, without repeats (Table 2's cells are Table 3's depth-3
+    cells and Table 4's noise-free Car cells)."""
+    s = grid_settings(profile)
+    wanted = []
+    if "table2" in tables:
+        for name, folds in s["folds"].items():
+            for fold in range(folds):
+                for method in METHODS:
+                    if method != "AdaBoost.MH":
+                        wanted.append((name, fold, 0.0, 3, method))
+    if "table3" in tables:
+        for name in s["table3_datasets"]:
+            for fold in range(1 if name in FIXED else s["table3_folds"]):
+                for depth in s["depths"]:
+                    for method in METHODS:
+                        wanted.append((name, fold, 0.0, depth, method))
+    if "table4" in tables:
+        for name, part in s["table4"].items():
+            for noise in NOISE_RATES:
+                for fold in range(part["folds"]):
+                    for depth in part["depths"]:
+                        for method in METHODS:
+                            wanted.append((name, fold, noise, depth, method))
+    seen, cells = set(), []
+    for key in wanted:
+        if key not in seen:
+            seen.add(key)
+            cells.append(_cell(*key, s, profile))
+    return cells
+
+
+# ---- one cell -----------------------------------------------------------------------------
+def _pct(pred, y) -> float:
+    return float(100.0 * np.mean(pred != y))
+
+
+def _staged_pct(model, X, y) -> list[float]:
+    return [_pct(model.classes_[np.argmax(s, axis=1)], y)
+            for s in model.staged_decision_function(X)]
+
+
+def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
+    from ...boosting import AdaBoostM1, AdaBoostMH, GDMCBoost, SAMME
+
+    import warnings
+
+    cls = {"AdaBoost.M1": AdaBoostM1, "SAMME": SAMME, "AdaBoost.MH": AdaBoostMH,
+           "GD-MCBoost": GDMCBoost}[method]
+    X, y, Xv, yv, Xt, yt = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NotBoostedWarning: recorded below
+        model = cls(n_estimators=int(params["max_rounds"]),
+                    max_depth=int(params["depth"])).fit(X, y)
+    record = {"boosted": bool(model.boosted_), "stop_reason": str(model.stop_reason_),
+              "rounds_fitted": int(model.n_estimators_)}
+    if not model.boosted_:
+        return {**record, "test_error": float("nan"), "validation_error": float("nan"),
+                "train_error": float("nan"), "chosen": 0}
+    test = _staged_pct(model, Xt, yt)
+    train = _staged_pct(model, X, y)
+    if fixed:
+        rounds = len(test)
+        val_error = float("nan")
+    else:
+        val = _staged_pct(model, Xv, yv)
+        rounds = best_round(val)
+        val_error = val[rounds - 1]
+    return {**record, "test_error": test[rounds - 1], "validation_error": val_error,
+            "train_error": train[rounds - 1], "chosen": rounds}
+
+
+def _dmcboost(params: dict, data, fixed: bool) -> dict:
+    from ...boosting import DMCBoost
+
+    X, y, Xv, yv, Xt, yt = data
+    labels = list(params["n_prime_grid"])
+    models = DMCBoost(max_depth=int(params["depth"]),
+                      max_rounds=int(params["max_rounds"])).fit_path(
+        X, y, [N_PRIME_GRID[label] for label in labels])
+    test = [_pct(m.predict(Xt), yt) for m in models]
+    train = [_pct(m.predict(X), y) for m in models]
+    if fixed:
+        best, val = 0, [float("nan")] * len(models)
+    else:
+        val = [_pct(m.predict(Xv), yv) for m in models]
+        best = int(np.flatnonzero(np.asarray(val) == min(val))[0])  # ties: the smallest n'
+    model = models[best]
+    phase1 = np.asarray(model.history_["phase"]) == 1
+    return {"test_error": test[best], "validation_error": val[best],
+            "train_error": train[best], "chosen": labels[best], "n_prime": int(model.n_prime_),
+            "test_errors": test, "validation_errors": val, "train_errors": train,
+            "n_phase1": int(model.n_phase1_), "rounds": [int(m.n_estimators_) for m in models],
+            "phase1_stop_reason": str(model.phase1_stop_reason_),
+            "stop_reasons": [str(m.stop_reason_) for m in models],
+            "phase1_train_error": float(100.0 * model.history_["train_error"][phase1][-1])
+            if phase1.any() else float("nan"),
+            "objective": float(model.history_["objective"][-1])
+            if model.n_estimators_ else float("nan"),
+            "boosted": bool(model.boosted_)}
+
+
+def grid_cell(spec: dict) -> dict:
+    """Fit one method on one rotation with its model selection; percent errors."""
+    if spec.get("paper") != "dmcboost" or spec.get("table") != "tables2-4":
+        raise ValueError(f"grid_cell: not a DMCBoost table cell: {spec!r}")
+    name, method, params = spec["paper_dataset"], spec["algorithm"], spec["params"]
+    X, y, y_clean, split = load_fold(name, spec["fold"], spec["noise_rate"])
+    data = (X[split.train], y[split.train], X[split.validation], y[split.validation],
+            X[split.test], y_clean[split.test])
+    start = time.perf_counter()
+    if method == "DMCBoost":
+        record = _dmcboost(params, data, name in FIXED)
+    elif method in METHODS:
+        record = _baseline(method, params, data, name in FIXED)
+    else:
+        raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
+    record["seconds"] = time.perf_counter() - start
+    record["n_train"] = int(split.train.size)
+    return record
+
+
+# ---- Figure 3 -----------------------------------------------------------------------------
+def figure3_cells(profile: str) -> list[dict]:
+    """Car, rotation 0, depth 3: AdaBoost.M1, SAMME, DMCBoost phase I, DMCBoost I + II."""
+    _check_profile(profile)
+    rounds = 1000 if profile == "full" else 60
+    cells = []
+    for method in ("AdaBoost.M1", "SAMME", "DMCBoost-I", "DMCBoost"):
+        params = {"depth": 3, "max_rounds": rounds}
+        if method.startswith("DMCBoost"):
+            params["n_prime"] = "n/10"
+        cells.append(experiment_spec(
+            algorithm=method, params=params, dataset=DATASETS["Car"],
+            dataset_sha256=_fingerprint("Car"), protocol=f"{PROTOCOL_VERSION}/rotation-3-1-1",
+            fold=0, seed=0, profile=profile, figure="figure3", paper="dmcboost",
+            paper_dataset="Car", noise_rate=0.0))
+    return cells
+
+
+def figure3_cell(spec: dict) -> dict:
+    """Training and test error (percent) after every round."""
+    from ...boosting import AdaBoostM1, DMCBoost, SAMME
+
+    if spec.get("paper") != "dmcboost" or spec.get("figure") != "figure3":
+        raise ValueError(f"figure3_cell: not a DMCBoost Figure 3 cell: {spec!r}")
+    X, y, _, split = load_fold(spec["paper_dataset"], spec["fold"])
+    Xtr, ytr, Xt, yt = X[split.train], y[split.train], X[split.test], y[split.test]
+    p, method = spec["params"], spec["algorithm"]
+    start = time.perf_counter()
+    if method in ("AdaBoost.M1", "SAMME"):
+        cls = AdaBoostM1 if method == "AdaBoost.M1" else SAMME
+        model = cls(n_estimators=int(p["max_rounds"]), max_depth=int(p["depth"])).fit(Xtr, ytr)
+        phase = [1] * int(model.n_estimators_)
+    else:
+        model = DMCBoost(n_prime=N_PRIME_GRID[p["n_prime"]], max_depth=int(p["depth"]),
+                         max_rounds=int(p["max_rounds"]),
+                         phase2=(method == "DMCBoost")).fit(Xtr, ytr)
+        phase = [int(v) for v in model.history_["phase"]]
+    return {"train_curve": _staged_pct(model, Xtr, ytr), "test_curve": _staged_pct(model, Xt, yt),
+            "phase": phase, "stop_reason": str(model.stop_reason_),
+            "seconds": time.perf_counter() - start}
+
+
+def cell_function(spec: dict):
+    """The cell function that computed a stored record of this paper."""
+    if spec.get("table") == "tables2-4":
+        return grid_cell
+    if spec.get("figure") == "figure3":
+        return figure3_cell
+    raise ValueError(f"no dmcboost cell function for the spec {spec!r}")
+
+
+# ---- summaries ----------------------------------------------------------------------------
+def results_frame(cells: list[dict], metrics: list[dict]):
+    """One row per cell: data set, fold, noise, depth, method and the cell's numbers."""
+    import pandas as pd
+
+    rows = []
+    for cell, m in zip(cells, metrics):
+        rows.append({"dataset": cell["paper_dataset"], "fold": cell["fold"],
+                     "noise_rate": cell["noise_rate"], "depth": cell["params"]["depth"],
+                     "algorithm": cell["algorithm"], "test_error": m["test_error"],
+                     "validation_error": m["validation_error"], "train_error": m["train_error"],
+                     "boosted": m.get("boosted", True), "chosen": m.get("chosen"),
+                     "seconds": m["seconds"]})
+    return pd.DataFrame(rows)
+
+
+def _summary(frame, keys):
+    """Mean and sample std of the test error over rotations, with the rotation count; a method
+    that could not boost on any rotation has a missing mean."""
+    out = (frame.groupby(keys, sort=False)["test_error"]
+           .agg(mean="mean", std=lambda v: float(np.std(v.dropna(), ddof=1))
+                if v.notna().sum() > 1 else np.nan, n_runs="count").reset_index())
+    out.insert(len(keys), "metric", "test_error")
+    return out
+
+
+def table2_frame(frame):
+    """Table 2 in long format (depth 3, no noise): ``dataset, algorithm, metric, mean, std,
+    n_runs``."""
+    part = frame[(frame.depth == 3) & (frame.noise_rate == 0.0)
+                 & (frame.algorithm != "AdaBoost.MH")]
+    return _summary(part, ["dataset", "algorithm"])
+
+
+def _depth_selected(frame):
+    """Per data set, noise rate and method: the depth with the lowest mean validation error
+    over the rotations (ties: the smaller depth; fixed splits without validation: the lowest
+    mean training error), then its rows."""
+    rows = []
+    for key, group in frame.groupby(["dataset", "noise_rate", "algorithm"], sort=False):
+        by_depth = group.groupby("depth")
+        score = by_depth["validation_error"].mean()
+        if score.isna().all():
+            score = by_depth["train_error"].mean()
+        score = score.fillna(np.inf)
+        depth = int(score.index[np.flatnonzero(score.to_numpy() == score.min())[0]])
+        rows.append(group[group.depth == depth].assign(chosen_depth=depth))
+    import pandas as pd
+
+    return pd.concat(rows, ignore_index=True) if rows else frame.iloc[:0]
+
+
+def table3_frame(frame, datasets=None):
+    """Table 3 (depth chosen from :data:`DEPTHS` by validation; no noise) in long format, with
+    the chosen depth."""
+    part = frame[frame.noise_rate == 0.0]
+    if datasets is not None:
+        part = part[part.dataset.isin(datasets)]
+    chosen = _depth_selected(part)
+    out = _summary(chosen, ["dataset", "algorithm"])
+    depth = chosen.groupby(["dataset", "algorithm"], sort=False)["chosen_depth"].first()
+    return out.merge(depth.reset_index(), on=["dataset", "algorithm"])
+
+
+def table4_frame(frame, datasets=("Car", "Nursery")):
+    """Table 4 (Car and Nursery with label noise; depth chosen by noisy validation) in long
+    format, with the chosen depth."""
+    part = frame[frame.dataset.isin(datasets)]
+    chosen = _depth_selected(part)
+    out = _summary(chosen, ["dataset", "noise_rate", "algorithm"])
+    depth = chosen.groupby(["dataset", "noise_rate", "algorithm"], sort=False)[
+        "chosen_depth"].first()
+    return out.merge(depth.reset_index(), on=["dataset", "noise_rate", "algorithm"])

@@ -1,0 +1,127 @@
+"""The DMCBoost protocol: cells, splits, label noise, model selection and the table frames."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from marginboost.experiments.protocols import dmcboost as P
+
+MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
+needs_mirror = pytest.mark.skipif(not MIRROR or not Path(MIRROR).is_dir(),
+                                  reason="MARGINBOOST_DATA_MIRROR does not point at the mirror")
+
+
+@needs_mirror
+@pytest.mark.parametrize("profile", ["quick", "full"])
+def test_cells_are_unique_and_cover_the_tables(profile):
+    cells = P.grid_cells(profile)
+    keys = [(c["paper_dataset"], c["fold"], c["noise_rate"], c["params"]["depth"],
+             c["algorithm"]) for c in cells]
+    assert len(keys) == len(set(keys))
+    s = P.grid_settings(profile)
+    table2 = P.grid_cells(profile, tables=("table2",))
+    assert {c["algorithm"] for c in table2} == set(P.METHODS) - {"AdaBoost.MH"}
+    assert {c["params"]["depth"] for c in table2} == {3}
+    assert len(table2) == 4 * sum(s["folds"].values())
+    for c in cells:
+        grid = c["params"].get("n_prime_grid")
+        if grid is not None:
+            assert grid == (["n/4"] if c["paper_dataset"] in P.FIXED else s["n_prime_grid"])
+    if profile == "full":
+        assert set(s["folds"]) == set(P.DATASETS)
+        poker = [c for c in cells if c["paper_dataset"] == "Poker525k"]
+        assert poker and all(c["params"]["max_rounds"] == s["poker_rounds"] for c in poker)
+
+
+@needs_mirror
+def test_rotations_partition_the_data_and_noise_spares_the_test_part():
+    _, y0, _, _ = P.load_fold("Car", 0)
+    tests = []
+    for fold in range(5):
+        X, y, y_clean, split = P.load_fold("Car", fold, noise_rate=0.2)
+        assert split.sizes[1] > 0 and abs(split.sizes[1] - split.sizes[2]) <= 1
+        assert split.sizes[0] + split.sizes[1] + split.sizes[2] == y.size
+        tests.append(split.test)
+        np.testing.assert_array_equal(y[split.test], y_clean[split.test])
+        for part in (split.train, split.validation):
+            changed = np.count_nonzero(y[part] != y_clean[part])
+            assert changed == round(0.2 * part.size)
+        np.testing.assert_array_equal(y_clean, y0)
+    assert np.array_equal(np.sort(np.concatenate(tests)), np.arange(y0.size))
+    again = P.load_fold("Car", 3, noise_rate=0.2)
+    np.testing.assert_array_equal(again[1], P.load_fold("Car", 3, noise_rate=0.2)[1])
+
+
+@needs_mirror
+def test_fixed_split_and_bad_folds():
+    X, y, _, split = P.load_fold("Segmentation", 0)
+    assert split.sizes == (210, 0, 2100)
+    with pytest.raises(ValueError, match="fixed split"):
+        P.load_fold("Segmentation", 1)
+    with pytest.raises(ValueError, match="fold must be in 0..4"):
+        P.load_fold("Car", 5)
+    with pytest.raises(ValueError, match="unknown DMCBoost data set"):
+        P.load_fold("Iris", 0)
+
+
+def test_n_prime_labels():
+    assert P.n_prime_label(0.25) == "n/4" and P.n_prime_label(1) == "1"
+    with pytest.raises(ValueError, match="grid"):
+        P.n_prime_label(0.3)
+
+
+def test_foreign_specs_are_rejected():
+    with pytest.raises(ValueError, match="not a DMCBoost table cell"):
+        P.grid_cell({"paper": "mcboost", "table": "table1"})
+    with pytest.raises(ValueError, match="not a DMCBoost Figure 3 cell"):
+        P.figure3_cell({"paper": "dmcboost", "figure": "figure1"})
+    with pytest.raises(ValueError, match="no dmcboost cell function"):
+        P.cell_function({"paper": "dmcboost"})
+    with pytest.raises(ValueError, match="unknown profile"):
+        P.grid_settings("medium")
+
+
+def _frame(rows):
+    return pd.DataFrame(rows, columns=["dataset", "fold", "noise_rate", "depth", "algorithm",
+                                       "test_error", "validation_error", "train_error",
+                                       "boosted", "chosen", "seconds"])
+
+
+def test_depth_is_chosen_by_mean_validation_error_and_m1_dash_is_missing():
+    rows = []
+    for fold in range(2):
+        for depth, val, test in ((3, 10.0, 20.0), (5, 8.0 + fold, 18.0), (8, 8.5, 5.0)):
+            rows.append(("Car", fold, 0.0, depth, "SAMME", test + fold, val, 1.0, True, 1, 0.0))
+        rows.append(("Car", fold, 0.0, 3, "AdaBoost.M1", np.nan, np.nan, np.nan, False, 0, 0.0))
+    frame = _frame(rows)
+    t3 = P.table3_frame(frame).set_index("algorithm")
+    # mean validation error: depth 3: 10, depth 5: 8.5, depth 8: 8.5 -> tie, the smaller depth
+    assert t3.loc["SAMME", "chosen_depth"] == 5
+    assert t3.loc["SAMME", "mean"] == pytest.approx(18.5)
+    assert t3.loc["SAMME", "std"] == pytest.approx(np.std([18.0, 19.0], ddof=1))
+    assert np.isnan(t3.loc["AdaBoost.M1", "mean"])
+    t2 = P.table2_frame(frame).set_index("algorithm")
+    assert t2.loc["SAMME", "mean"] == pytest.approx(20.5) and t2.loc["SAMME", "n_runs"] == 2
+
+
+def test_fixed_split_depth_falls_back_to_training_error():
+    rows = [("Segmentation", 0, 0.0, 3, "SAMME", 9.0, np.nan, 4.0, True, 1, 0.0),
+            ("Segmentation", 0, 0.0, 8, "SAMME", 7.0, np.nan, 0.0, True, 1, 0.0)]
+    t3 = P.table3_frame(_frame(rows)).set_index("algorithm")
+    assert t3.loc["SAMME", "chosen_depth"] == 8 and t3.loc["SAMME", "mean"] == 7.0
+
+
+@needs_mirror
+def test_a_quick_cell_selects_n_prime_on_validation():
+    spec = [c for c in P.grid_cells("quick", tables=("table2",))
+            if c["paper_dataset"] == "Wine" and c["algorithm"] == "DMCBoost"][0]
+    record = P.grid_cell(spec)
+    val = record["validation_errors"]
+    best = spec["params"]["n_prime_grid"][int(np.argmin(val))]
+    assert record["chosen"] == best
+    assert record["test_error"] == record["test_errors"][int(np.argmin(val))]
+    assert 0 <= record["test_error"] <= 100
