@@ -102,7 +102,8 @@ def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma
 
 @njit(cache=True, parallel=True)
 def phase1_split_scores(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
-                        scores, left_values, right_values, n_blocks):  # pragma: no cover
+                        scores, left_values, right_values, n_blocks, equal_labels=True
+                        ):  # pragma: no cover
     """Score every split ``code_f <= bin`` and label pair of one node (higher is better):
     ``-(errors + tie_break(log exp loss))`` at the best step; ``base`` holds the errors of
     the examples outside the node, ``parts[i, k]`` the (G, B, R) exponential-loss terms of
@@ -112,12 +113,13 @@ def phase1_split_scores(codes, samples, lo, hi, V, base, parts, out_sums, shift,
     for block in prange(n_blocks):
         _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
                       scores, left_values, right_values, block * n_features // n_blocks,
-                      (block + 1) * n_features // n_blocks)
+                      (block + 1) * n_features // n_blocks, equal_labels)
 
 
 @njit(cache=True)
 def _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
-                  scores, left_values, right_values, f_start, f_stop):  # pragma: no cover
+                  scores, left_values, right_values, f_start, f_stop, equal_labels
+                  ):  # pragma: no cover
     n_node = samples.shape[0]
     K = lo.shape[1]
     m = V.shape[0]
@@ -144,7 +146,7 @@ def _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, refer
                 init[j] = base[j] + run
             t0, tag0 = _seg_build(init[:m + 1], size)
             for left in range(K):
-                if left == right:
+                if left == right and not equal_labels:
                     continue
                 t = t0.copy()
                 tag = tag0.copy()
@@ -187,7 +189,8 @@ def tied_sum(minus, zero, plus, need):  # pragma: no cover - compiled
 
 @njit(cache=True, parallel=True)
 def phase2_split_scores(codes, samples, parts, out_less, out_tied, need, scores,
-                        left_values, right_values, n_blocks):  # pragma: no cover - compiled
+                        left_values, right_values, n_blocks, equal_labels=True
+                        ):  # pragma: no cover - compiled
     """Score every split and label pair of one node by :math:`S'(0^+)` (higher is better).
 
     ``parts[i, k]``: the slope (-1, 0, 1) of example ``i`` predicted ``k`` if it is strictly
@@ -199,12 +202,12 @@ def phase2_split_scores(codes, samples, parts, out_less, out_tied, need, scores,
     for block in prange(n_blocks):
         _phase2_block(codes, samples, parts, out_less, out_tied, need, scores,
                       left_values, right_values, block * n_features // n_blocks,
-                      (block + 1) * n_features // n_blocks)
+                      (block + 1) * n_features // n_blocks, equal_labels)
 
 
 @njit(cache=True)
 def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_values,
-                  right_values, f_start, f_stop):  # pragma: no cover - compiled
+                  right_values, f_start, f_stop, equal_labels):  # pragma: no cover - compiled
     n_node = samples.shape[0]
     K = parts.shape[1]
     hist = np.zeros((257, K, 4), dtype=np.int64)  # per code: less-slope sum, tied -1, 0, +1
@@ -237,7 +240,7 @@ def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_
                 continue
             for right in range(K):
                 for left in range(K):
-                    if left == right:
+                    if left == right and not equal_labels:
                         continue
                     for s in range(4):
                         tot[s] = hist[split + 1, left, s] + hist[256, right, s] \
@@ -253,8 +256,8 @@ def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_
 
 @njit(cache=True, parallel=True)
 def phase1_grid_split_scores(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
-                             reference, scores, left_values, right_values, n_blocks
-                             ):  # pragma: no cover - compiled
+                             reference, scores, left_values, right_values, n_blocks,
+                             equal_labels=True):  # pragma: no cover - compiled
     """:func:`phase1_split_scores` with the errors evaluated on the intervals ``J`` only.
 
     ``lo_g`` / ``hi_g`` are the error ranges of :func:`phase1_split_scores` mapped to positions
@@ -269,13 +272,14 @@ def phase1_grid_split_scores(codes, samples, lo_g, hi_g, J, V, base_g, parts, ou
     for block in prange(n_blocks):
         _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
                            reference, scores, left_values, right_values,
-                           block * n_features // n_blocks, (block + 1) * n_features // n_blocks)
+                           block * n_features // n_blocks, (block + 1) * n_features // n_blocks,
+                           equal_labels)
 
 
 @njit(cache=True)
 def _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
-                       reference, scores, left_values, right_values, f_start, f_stop
-                       ):  # pragma: no cover - compiled
+                       reference, scores, left_values, right_values, f_start, f_stop,
+                       equal_labels):  # pragma: no cover - compiled
     # the samples are read in their own order (no bucketing): the per-example arrays are
     # large on big data, and a sequential pass over them is several times faster
     n_node = samples.shape[0]
@@ -325,7 +329,7 @@ def _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums
                 for g in range(G):
                     rest[g] = base_g[g] + prof[P - 1, right, g] - prof[p, right, g]
                 for left in range(K):
-                    if left == right:
+                    if left == right and not equal_labels:
                         continue
                     errors = rest[0] + prof[p, left, 0]
                     arg = 0
