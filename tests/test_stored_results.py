@@ -71,7 +71,7 @@ def _assert_same(stored, fresh, path=""):
         np.testing.assert_allclose(np.asarray(fresh, dtype=float), np.asarray(stored, dtype=float),
                                    rtol=1e-9, atol=1e-12, err_msg=path)
     elif isinstance(stored, (int, float)) and not isinstance(stored, bool):
-        assert fresh == pytest.approx(stored, rel=1e-9, abs=1e-12), path
+        assert fresh == pytest.approx(stored, rel=1e-9, abs=1e-12, nan_ok=True), path
     else:
         assert fresh == stored, path
 
