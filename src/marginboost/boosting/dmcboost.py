@@ -84,10 +84,10 @@ Departures from the paper and choices where it is silent
 
 Cost per round: phase I :math:`O(d K^2 (nK + n\log(nK)))` per tree level (``d`` features)
 with the exact search over all :math:`m \le nK` intervals, :math:`O(d(nK + \text{bins}\,K^2
-\min(m, \text{max\_intervals})))` with the per-bin profiles (the default on large data, see
-``max_intervals``); phase II :math:`O(d(nK + \text{bins}\,K^2))` per level plus the line
-search.  On Poker525k (525,010 hands, 10 classes, depth 3) a round takes about 2 s in phase I
-and 4 s in phase II on two cores (the performance page).
+\min(m, \text{max\_intervals})))` with the per-bin profiles (the default beyond 1024
+intervals, see ``max_intervals``); phase II :math:`O(d(nK + \text{bins}\,K^2))` per level
+plus the line search.  On Poker525k (525,010 hands, 10 classes, depth 3) a round takes about
+2 s in phase I and 3-4 s in phase II on two cores (the performance page).
 """
 from __future__ import annotations
 
@@ -373,9 +373,10 @@ class DMCBoost(MulticlassBoostingClassifier):
         Bisection threshold of Algorithm 2.1.
     max_intervals : int or None, default 1024
         Phase I scores a tree's splits by the fewest errors over the intervals of the line
-        search; when there are more intervals than this (at most ``nK + 1``, so only on large
-        data), they are scored on ``max_intervals`` of them evenly spaced in rank, the step of
-        the chosen tree still coming from the exact sweep over all of them.  This makes a
+        search; when there are more intervals than this (there can be up to ``nK + 1``: later
+        rounds on all but the smallest data sets), they are scored on ``max_intervals`` of
+        them evenly spaced in rank, the step of the chosen tree still coming from the exact
+        sweep over all of them.  This makes a
         round cost :math:`O(d(nK + \text{bins}\,K^2 \cdot\text{max\_intervals}))` per tree
         level instead of :math:`O(dK^2(nK + n\log(nK)))`.  ``None``: always all of them
         (the paper's exact search).
