@@ -17,6 +17,17 @@ def environment(**versions) -> dict:
             "cpu_count": os.cpu_count(), "marginboost": marginboost.__version__, **versions}
 
 
+def sklearn_environment() -> dict:
+    """:func:`environment` with the processor, numba (and its threads) and scikit-learn versions,
+    for the benchmarks that compare with scikit-learn."""
+    import numba
+    import sklearn
+
+    return environment(processor=platform.processor(), numba=numba.__version__,
+                       sklearn=sklearn.__version__,
+                       numba_threads=numba.config.NUMBA_NUM_THREADS)
+
+
 def write_result(output: str | Path, result: dict) -> None:
     """Write one benchmark's result file (JSON) and say where."""
     path = Path(output)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -37,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "adaboost.json"
 sys.path.insert(0, str(HERE))
 
-from _common import environment, write_result  # noqa: E402
+from _common import sklearn_environment, write_result  # noqa: E402
 
 
 def _adult():
@@ -146,16 +145,6 @@ def cases(quick: bool) -> list[dict]:
     return specs
 
 
-def machine_facts() -> dict:
-    """Versions and machine facts stored with the results."""
-    import numba
-    import sklearn
-
-    return environment(processor=platform.processor(), numba=numba.__version__,
-                       sklearn=sklearn.__version__,
-                       numba_threads=numba.config.NUMBA_NUM_THREADS)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="few rounds: a smoke run")
@@ -174,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         print("   ", rows[-1], flush=True)
     rows.append(_jit_case())
     print("   ", rows[-1], flush=True)
-    result = {"benchmark": "adaboost", "quick": args.quick, "environment": machine_facts(),
+    result = {"benchmark": "adaboost", "quick": args.quick, "environment": sklearn_environment(),
               "cases": rows}
     write_result(args.output, result)
     return 0

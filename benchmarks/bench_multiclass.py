@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import resource
 import subprocess
 import sys
@@ -61,7 +60,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "multiclass.json"
 sys.path.insert(0, str(HERE))
 
-from _common import environment, write_result  # noqa: E402
+from _common import sklearn_environment, write_result  # noqa: E402
 
 #: The paper's seconds per round on Poker525k (Zhai, Xia & Wang 2014; Core2 Duo 2.6 GHz).
 PAPER_POKER_ROUND_S = {"AdaBoost.M1": 10.0, "SAMME": 10.0, "DMCBoost": 90.0}
@@ -318,16 +317,6 @@ def print_table(rows: list[dict]) -> None:
                   f"{row['stop_reason']}")
 
 
-def machine_facts() -> dict:
-    """Versions and machine facts stored with the results."""
-    import numba
-    import sklearn
-
-    return environment(processor=platform.processor(), numba=numba.__version__,
-                       sklearn=sklearn.__version__,
-                       numba_threads=numba.config.NUMBA_NUM_THREADS)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
@@ -352,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {name: next({"n": r["n"], "d": r["d"], "n_classes": r["n_classes"],
                         "source": r["source"]} for r in rows if r["data"] == name)
             for name in ("poker", "letter")}
-    result = {"benchmark": "multiclass", "quick": args.quick, "environment": machine_facts(),
+    result = {"benchmark": "multiclass", "quick": args.quick, "environment": sklearn_environment(),
               "data": data, "max_depth": 3,
               "paper": {"source": "Zhai, Xia & Wang (KDD 2014), Poker525k, Core2 Duo 2.6 GHz",
                         "poker_round_s": PAPER_POKER_ROUND_S},

@@ -100,6 +100,24 @@ def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma
     return first, last
 
 
+@njit(cache=True)
+def _record_pair(errors, alpha, out_sums, left_below, right_all, right_below, shift, reference,
+                 f, split, left, right, scores, left_values, right_values
+                 ):  # pragma: no cover - compiled
+    """Score one split and label pair, ``-(errors + tie_break(log exp loss at alpha))``, from
+    the loss sums (G, B, R) outside the node, of the left child's samples predicting ``left``
+    and of the right child's predicting ``right`` (all node samples minus those below the
+    split); keep it in ``scores[f, split]`` if it beats the best so far."""
+    G = out_sums[0] + left_below[0] + right_all[0] - right_below[0]
+    B = out_sums[1] + left_below[1] + right_all[1] - right_below[1]
+    R = out_sums[2] + left_below[2] + right_all[2] - right_below[2]
+    score = -(errors + tie_break(log_loss3(alpha, G, B, R, shift), reference))
+    if score > scores[f, split]:
+        scores[f, split] = score
+        left_values[f, split] = left
+        right_values[f, split] = right
+
+
 @njit(cache=True, parallel=True)
 def phase1_split_scores(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
                         scores, left_values, right_values, n_blocks, equal_labels=True
@@ -161,18 +179,10 @@ def _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, refer
                         if lo[i, left] < hi[i, left]:
                             _seg_add_suffix(t, tag, size, lo[i, left], hi[i, left], 1)
                     split = code
-                    errors = t[1]
-                    alpha = interval_alpha(_seg_argmin(t, size), V)
-                    sums = np.empty(3)
-                    for s in range(3):
-                        sums[s] = (out_sums[s] + cum[split + 1, left, s]
-                                   + cum[256, right, s] - cum[split + 1, right, s])
-                    loss = log_loss3(alpha, sums[0], sums[1], sums[2], shift)
-                    score = -(errors + tie_break(loss, reference))
-                    if score > scores[f, split]:
-                        scores[f, split] = score
-                        left_values[f, split] = left
-                        right_values[f, split] = right
+                    _record_pair(t[1], interval_alpha(_seg_argmin(t, size), V), out_sums,
+                                 cum[split + 1, left], cum[256, right], cum[split + 1, right],
+                                 shift, reference, f, split, left, right, scores, left_values,
+                                 right_values)
                     code += 1
                     while counts[code + 1] == counts[code]:
                         code += 1
@@ -288,7 +298,6 @@ def _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums
     index = np.empty(256, dtype=np.int64)
     present = np.empty(256, dtype=np.int64)
     rest = np.empty(G, dtype=np.int64)
-    sums = np.empty(3)
     for f in range(f_start, f_stop):
         index[:] = -1
         for q in range(n_node):
@@ -338,13 +347,6 @@ def _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums
                         if e < errors:
                             errors = e
                             arg = g
-                    alpha = interval_alpha(J[arg], V)
-                    for t in range(3):
-                        sums[t] = (out_sums[t] + cum[p, left, t]
-                                   + cum[P - 1, right, t] - cum[p, right, t])
-                    loss = log_loss3(alpha, sums[0], sums[1], sums[2], shift)
-                    score = -(errors + tie_break(loss, reference))
-                    if score > scores[f, split]:
-                        scores[f, split] = score
-                        left_values[f, split] = left
-                        right_values[f, split] = right
+                    _record_pair(errors, interval_alpha(J[arg], V), out_sums, cum[p, left],
+                                 cum[P - 1, right], cum[p, right], shift, reference, f, split,
+                                 left, right, scores, left_values, right_values)
