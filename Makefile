@@ -9,12 +9,16 @@ BIN      = $(VENV)/bin
 STAMP    = $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/_build/numba-cache
 
-.PHONY: help venv book book-strict test test-unit test-notebooks notebooks data-verify clean
+.PHONY: help venv book book-strict test test-unit test-notebooks test-one-thread test-nojit \
+        notebooks results-update data-verify clean
 
 help:
 	@echo "make book         build the book (executes notebooks, profile=$(PROFILE)); prints index.html"
 	@echo "make test         unit tests + pytest --nbval over the notebooks"
-	@echo "make notebooks    re-execute notebooks/*.md into their committed paired .ipynb"
+	@echo "make notebooks    re-execute notebooks/*.md into their committed paired .ipynb and"
+	@echo "                  record their quick-profile key numbers in data/results"
+	@echo "make results-update  copy the results of runs (_build/results) into data/results"
+	@echo "make test-one-thread  pytest --nbval again with one thread everywhere"
 	@echo "make data-verify  check the sha256 of every registered data file"
 	@echo "make clean        remove _build/ (keeps .venv)"
 
@@ -44,8 +48,28 @@ test-unit: $(STAMP)
 test-notebooks: $(STAMP)
 	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks $(PYTEST_ARGS)
 
+# The same notebook outputs with one thread (numba, BLAS, OpenMP) as with the default number,
+# and with numpy's AVX-512 code paths off (another CPU's last digits): every compared output
+# must depend on neither.
+NPY_NO_AVX512 = X86_V4 AVX512_ICL AVX512_SPR AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL
+test-one-thread: $(STAMP)
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMBA_NUM_THREADS=1 \
+	NPY_DISABLE_CPU_FEATURES="$(NPY_NO_AVX512)" \
+	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks $(PYTEST_ARGS)
+
+# The numba kernels' tests run as plain Python (no compilation): the kernels' results must not
+# depend on compiled code paths, and coverage tools see their lines.
+NOJIT_TESTS ?= tests/test_weak_trees.py tests/test_weak_binning.py tests/test_direct_line_search.py tests/test_dmcboost_search.py
+test-nojit: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest $(NOJIT_TESTS) $(PYTEST_ARGS)
+
+# Runs write under _build/results; committed results change only here (it says what changed).
 notebooks: $(STAMP)
 	$(BIN)/marginboost notebooks refresh
+	$(BIN)/marginboost results update --profile quick
+
+results-update: $(STAMP)
+	$(BIN)/marginboost results update
 
 data-verify: $(STAMP)
 	$(BIN)/marginboost data verify

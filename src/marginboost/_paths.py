@@ -7,8 +7,10 @@ environment variables instead of touching committed files.
 Environment variables
 ---------------------
 MARGINBOOST_RESULTS_DIR
-    Folder for result stores and key-number files (default: ``<checkout>/data/results``,
-    or the user cache folder when the package is used outside a checkout).
+    Folder that runs write result stores and key-number files to (default:
+    ``<checkout>/_build/results``, or the user cache folder when the package is used outside a
+    checkout).  The committed evidence under ``<checkout>/data/results`` is only read by runs;
+    it changes through ``marginboost results update``.
 MARGINBOOST_DATA_MIRROR
     Folder holding an offline copy of the benchmark data files (see :mod:`marginboost.data`).
 MARGINBOOST_CACHE_DIR
@@ -19,7 +21,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["project_root", "results_dir", "cache_dir", "require_project_root"]
+__all__ = ["project_root", "results_dir", "committed_results_dir", "build_dir", "cache_dir",
+           "require_project_root"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -65,12 +68,28 @@ def cache_dir() -> Path:
     return Path(pooch.os_cache("marginboost"))
 
 
+def build_dir() -> Path:
+    """The checkout's scratch folder ``<checkout>/_build`` (git-ignored)."""
+    return require_project_root() / "_build"
+
+
 def results_dir() -> Path:
-    """Folder of result stores and key-number files (``MARGINBOOST_RESULTS_DIR`` overrides)."""
+    """Folder that runs write result stores and key-number files to.
+
+    ``MARGINBOOST_RESULTS_DIR`` if set; else ``<checkout>/_build/results`` inside a checkout (so
+    that running notebooks never modifies tracked files); else ``<user cache>/results``.
+    """
     env = os.environ.get("MARGINBOOST_RESULTS_DIR")
     if env:
         return Path(env).expanduser()
     root = project_root()
     if root is not None:
-        return root / "data" / "results"
+        return root / "_build" / "results"
     return cache_dir() / "results"
+
+
+def committed_results_dir() -> Path | None:
+    """The committed evidence ``<checkout>/data/results`` (read by runs, never written by them);
+    ``None`` outside a checkout."""
+    root = project_root()
+    return None if root is None else root / "data" / "results"

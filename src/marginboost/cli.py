@@ -6,7 +6,9 @@ Examples
 
     marginboost data list
     marginboost data verify
+    marginboost data fetch sonar
     marginboost reproduce shen_li figure2 --profile full
+    marginboost results update --dry-run
     marginboost scoreboard --output book/scoreboard.md
     marginboost book --profile quick
     marginboost bench adaboost
@@ -35,24 +37,52 @@ def _cmd_data_verify(args: argparse.Namespace) -> int:
     return code
 
 
+def _cmd_data_fetch(args: argparse.Namespace) -> int:
+    from .data.fetch import fetch
+
+    paths = fetch(args.names, mirror=args.mirror)
+    print(f"{len(paths)} files present and verified")
+    return 0
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from . import notebooks
     from ._paths import require_project_root
-    from .reporting import key_numbers_path
+    from .experiments.update import describe_key_number_change
+    from .reporting import key_numbers_path, load_key_numbers
 
     root = require_project_root()
     chosen = notebooks.find_notebooks(args.paper, args.item, root)
     params = {"jobs": args.jobs, "scheduler": args.scheduler}
-    out_dir = root / "_build" / "executed" / "notebooks"
+    out_dir = notebooks.executed_dir(args.profile, root)
+    changed = False
     for nb in chosen:
-        print(f"reproducing {nb.paper} {nb.item} (profile={args.profile}, jobs={args.jobs})",
-              flush=True)
-        out = notebooks.execute_notebook(nb, out_dir / f"{nb.name}.ipynb", profile=args.profile,
-                                         parameters=params)
-        print(f"  executed notebook: {out}")
+        run = notebooks.run_notebook(nb, out_dir / f"{nb.name}.ipynb", profile=args.profile,
+                                     parameters=params)
+        print(run.line(), flush=True)
+        print(f"  executed notebook: {run.output.relative_to(root)}")
         numbers = key_numbers_path(nb.paper, nb.item, args.profile)
         if numbers.exists():
-            print(f"  key numbers:       {numbers}")
+            committed = key_numbers_path(nb.paper, nb.item, args.profile,
+                                         root=root / "data" / "results")
+            if committed.exists():
+                change = describe_key_number_change(load_key_numbers(committed),
+                                                    load_key_numbers(numbers))
+                verdict = "same as the committed ones" if change is None else change
+            else:
+                change, verdict = "new", "not committed yet"
+            changed |= change is not None
+            print(f"  key numbers: {numbers} ({verdict})")
+    if changed:
+        print("to record these results as the committed ones: marginboost results update")
+    return 0
+
+
+def _cmd_results_update(args: argparse.Namespace) -> int:
+    from .experiments.update import update_results
+
+    report = update_results(paper=args.paper, profile=args.profile, dry_run=args.dry_run)
+    print("\n".join(report.lines))
     return 0
 
 
@@ -101,11 +131,20 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
     from .notebooks import list_notebooks, refresh_reference_notebook
 
-    for nb in list_notebooks():
-        if args.names and nb.name not in args.names:
-            continue
-        print(f"refreshing {nb.paired_ipynb}", flush=True)
+    import time
+
+    chosen = [nb for nb in list_notebooks() if not args.names or nb.name in args.names]
+    unknown = sorted(set(args.names) - {nb.name for nb in chosen})
+    if unknown:
+        raise ValueError(f"no notebook named {', '.join(unknown)}; names look like "
+                         "'shen_li-figure2'")
+    for i, nb in enumerate(chosen, 1):
+        start = time.perf_counter()
         refresh_reference_notebook(nb)
+        print(f"[{i}/{len(chosen)}] refreshed {nb.paired_ipynb.name} "
+              f"({time.perf_counter() - start:.1f} s)", flush=True)
+    print("their quick-profile key numbers are in _build/results; "
+          "`marginboost results update --profile quick` records them")
     return 0
 
 
@@ -127,6 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--mirror", default=None,
                         help="mirror folder (default: $MARGINBOOST_DATA_MIRROR, then the cache)")
     verify.set_defaults(func=_cmd_data_verify)
+    fetch = data_sub.add_parser(
+        "fetch", help="download data files into the cache (checked against their sha256)")
+    fetch.add_argument("names", nargs="*", help="dataset names (default: every registered file)")
+    fetch.add_argument("--mirror", default=None,
+                       help="mirror folder to take files from (default: $MARGINBOOST_DATA_MIRROR)")
+    fetch.set_defaults(func=_cmd_data_fetch)
 
     rep = sub.add_parser("reproduce", help="execute a paper's notebooks (one item or all)")
     rep.add_argument("paper", help="paper id: anyboost, shen_li, mcboost, directboost, dmcboost")
@@ -137,6 +182,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="address of a running dask.distributed scheduler (tcp://host:port)")
     rep.set_defaults(func=_cmd_reproduce)
 
+    results = sub.add_parser("results", help="the committed results under data/results")
+    results_sub = results.add_subparsers(dest="results_command", required=True)
+    update = results_sub.add_parser(
+        "update", help="copy the results of runs (_build/results) into data/results, saying "
+                       "what changed and by how much; regenerate the generated pages")
+    update.add_argument("paper", nargs="?", default=None, help="only this paper")
+    update.add_argument("--profile", choices=["quick", "full"], default=None,
+                        help="only this profile")
+    update.add_argument("--dry-run", action="store_true", help="report only; write nothing")
+    update.set_defaults(func=_cmd_results_update)
+
     score = sub.add_parser("scoreboard", help="status of every claim of the five papers")
     score.add_argument("--output", default=None, help="write the MyST page to this file")
     score.set_defaults(func=_cmd_scoreboard)
@@ -145,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     book.add_argument("--profile", choices=["quick", "full"], default="quick")
     book.add_argument("--strict", action="store_true", help="treat Sphinx warnings as errors")
     book.add_argument("--no-execute", action="store_true",
-                      help="reuse the executed notebooks in _build/executed")
+                      help="reuse the executed notebooks in _build/executed/<profile>")
     book.set_defaults(func=_cmd_book)
 
     bench = sub.add_parser("bench", help="run speed benchmarks and regenerate the performance page")

@@ -5,11 +5,14 @@ source).  Each has a cell tagged ``parameters`` with ``profile = "quick"``.  Thi
 
 * converts a source to ``.ipynb`` with jupytext and executes it with papermill (parameters
   injected, working directory ``notebooks/``), writing executed copies to the git-ignored
-  ``_build/executed/notebooks/`` folder;
+  ``_build/executed/<profile>/notebooks/`` folder (one folder per profile, so a quick run never
+  replaces the input of the full-profile book); results go to ``_build/results`` (see
+  :func:`marginboost._paths.results_dir`), never to the committed ``data/results``;
 * refreshes the committed paired ``notebooks/<name>.ipynb`` files (quick profile, outputs kept)
   that ``pytest --nbval`` re-executes and compares;
-* regenerates the generated book pages (datasets, scoreboard);
-* stages a clean source tree and runs ``jupyter-book build`` on it with notebook execution off.
+* generates the book pages made from registries and results (datasets, scoreboard,
+  performance) into a staged copy of the sources, marks each notebook page with the profile it
+  was executed with, and runs ``jupyter-book build`` on it with notebook execution off.
 
 The command line front-end is ``marginboost book`` / ``marginboost reproduce`` (see
 :mod:`marginboost.cli`), and ``make book`` calls it.
@@ -27,8 +30,9 @@ from pathlib import Path
 from ._paths import require_project_root
 
 __all__ = ["NotebookSource", "list_notebooks", "find_notebooks", "execute_notebook",
-           "declared_parameters", "NotebookExecutionError",
-           "refresh_reference_notebook", "write_generated_pages", "build_book", "PROFILES"]
+           "run_notebook", "NotebookRun", "executed_dir", "declared_parameters",
+           "NotebookExecutionError", "refresh_reference_notebook", "generated_pages",
+           "write_generated_pages", "build_book", "PROFILES", "PROFILE_NOTES"]
 
 #: Execution profiles understood by every notebook's ``parameters`` cell.
 PROFILES = ("quick", "full")
@@ -38,6 +42,20 @@ PROFILES = ("quick", "full")
 #: inline backend for figures to appear in the notebook.)
 KERNEL_ENV = {"TQDM_DISABLE": "1", "PYTHONHASHSEED": "0"}
 
+#: Extra command-line arguments of every kernel: ipykernel's start-up warnings (for example
+#: "Kernel is running over TCP without encryption", once per notebook) are not for readers of a
+#: build log; errors still show.
+KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR"]
+
+#: What each profile means, shown at the top of every notebook page of the book.
+PROFILE_NOTES = {
+    "full": ("This page was executed with the **full** profile: the paper's protocol, with any "
+             "reduction of it stated on the page. Its grid cells are loaded from the committed "
+             "results under `data/results/`."),
+    "quick": ("This page was executed with the **quick** profile: small grids that run in "
+              "seconds, for tests. Its numbers are not the paper's protocol; the published book "
+              "uses the full profile."),
+}
 
 class NotebookExecutionError(RuntimeError):
     """A notebook raised an exception while it was executed."""
@@ -124,8 +142,51 @@ def declared_parameters(nb) -> set[str]:
     return names
 
 
+def executed_dir(profile: str, root: Path | None = None) -> Path:
+    """Folder of the executed notebooks of one profile: ``_build/executed/<profile>/notebooks``."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {PROFILES}")
+    root = root or require_project_root()
+    return root / "_build" / "executed" / profile / "notebooks"
+
+
+@dataclass(frozen=True)
+class NotebookRun:
+    """What one notebook execution did: where it wrote, how long it took, its grid cells."""
+
+    name: str
+    profile: str
+    output: Path
+    seconds: float
+    stored: int
+    computed: int
+    total: int
+
+    def line(self) -> str:
+        """One line for a build log: name, profile, seconds, cells from the store vs computed."""
+        grid = (f"grid cells: {self.stored} from the store, {self.computed} computed"
+                if self.total else "no grid")
+        return f"{self.name} ({self.profile}): {self.seconds:.1f} s, {grid}"
+
+
+def run_notebook(source: NotebookSource, output: Path, *, profile: str = "quick",
+                 parameters: dict | None = None, progress: bool | None = None) -> NotebookRun:
+    """Execute one notebook (see :func:`execute_notebook`) and return a :class:`NotebookRun`.
+
+    ``progress`` draws a bar of the notebook's grid cells on standard error (default: only when
+    standard error is a terminal).
+    """
+    from ._progress import GridProgress
+
+    start = time.perf_counter()
+    with GridProgress(source.name, bar=progress) as grid:
+        _execute(source, output, profile=profile, parameters=parameters)
+    return NotebookRun(source.name, profile, Path(output), time.perf_counter() - start,
+                       grid.stored, grid.computed, grid.total)
+
+
 def execute_notebook(source: NotebookSource, output: Path, *, profile: str = "quick",
-                     parameters: dict | None = None, progress: bool = True) -> Path:
+                     parameters: dict | None = None, progress: bool | None = False) -> Path:
     """Execute one notebook with papermill and write the executed ``.ipynb`` to ``output``.
 
     Parameters
@@ -138,7 +199,17 @@ def execute_notebook(source: NotebookSource, output: Path, *, profile: str = "qu
         ``"quick"`` or ``"full"``; injected into the ``parameters`` cell.
     parameters
         Further parameters to inject (``jobs``, ``scheduler``).
+    progress
+        Draw a bar of the grid cells on standard error (``None``: only on a terminal).
     """
+    if progress is False:
+        return _execute(source, output, profile=profile, parameters=parameters)
+    return run_notebook(source, output, profile=profile, parameters=parameters,
+                        progress=progress).output
+
+
+def _execute(source: NotebookSource, output: Path, *, profile: str,
+             parameters: dict | None) -> Path:
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {PROFILES}")
     import nbformat
@@ -160,7 +231,8 @@ def execute_notebook(source: NotebookSource, output: Path, *, profile: str = "qu
     try:
         papermill.execute_notebook(
             str(staged), str(output), parameters=params, kernel_name="python3",
-            cwd=str(source.path.parent), progress_bar=progress, log_output=False,
+            cwd=str(source.path.parent), progress_bar=False, log_output=False,
+            extra_arguments=KERNEL_ARGUMENTS,
         )
     except papermill.PapermillExecutionError as exc:
         raise NotebookExecutionError(
@@ -184,6 +256,7 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
 
     nb = _read_as_notebook(source.path)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                            extra_arguments=KERNEL_ARGUMENTS,
                             resources={"metadata": {"path": str(source.path.parent)}})
     saved_env = _enter_kernel_environment()
     try:
@@ -199,34 +272,62 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
     return source.paired_ipynb
 
 
-def write_generated_pages(root: Path | None = None) -> list[Path]:
-    """Regenerate the book pages made from registries and results (datasets, scoreboard,
-    performance)."""
+def generated_pages(root: Path | None = None) -> dict[str, str]:
+    """The book pages made from registries and results: ``{path under book/: markdown}``."""
     root = root or require_project_root()
     from .data.page import datasets_page_markdown
     from .experiments import scoreboard_markdown
     from .experiments.performance import performance_page_markdown
 
-    pages = {root / "book" / "datasets.md": datasets_page_markdown(),
-             root / "book" / "scoreboard.md": scoreboard_markdown(),
-             root / "book" / "performance.md": performance_page_markdown(root)}
-    for path, text in pages.items():
+    return {"datasets.md": datasets_page_markdown(),
+            "scoreboard.md": scoreboard_markdown(),
+            "performance.md": performance_page_markdown(root)}
+
+
+def write_generated_pages(root: Path | None = None, book_dir: Path | None = None) -> list[Path]:
+    """Write the generated pages into ``book_dir`` (default: the checkout's ``book/``);
+    return the pages whose text changed."""
+    root = root or require_project_root()
+    book_dir = Path(book_dir) if book_dir is not None else root / "book"
+    changed = []
+    for name, text in generated_pages(root).items():
+        path = book_dir / name
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
-    return list(pages)
+            changed.append(path)
+    return changed
 
 
-def _stage_source_tree(root: Path, executed: Path, stage: Path) -> None:
+def _mark_profile(notebook_path: Path, target: Path) -> None:
+    """Copy an executed notebook, with a note of its profile after its title."""
+    import nbformat
+
+    nb = nbformat.read(notebook_path, as_version=4)
+    profile = (nb.metadata.get("papermill", {}).get("parameters", {}) or {}).get("profile")
+    if profile in PROFILE_NOTES:
+        note = nbformat.v4.new_markdown_cell(
+            f":::{{note}}\n{PROFILE_NOTES[profile]}\n:::",
+            metadata={"tags": ["profile-note"]})
+        note.id = "profile-note"
+        first_markdown = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), -1)
+        nb.cells.insert(first_markdown + 1, note)
+    nbformat.write(nb, target)
+
+
+def _stage_source_tree(root: Path, executed: Path, stage: Path,
+                       regenerate_pages: bool = True) -> None:
     if stage.exists():
         shutil.rmtree(stage)
     stage.mkdir(parents=True)
     for name in ("_config.yml", "_toc.yml"):
         shutil.copy2(root / name, stage / name)
     shutil.copytree(root / "book", stage / "book")
+    if regenerate_pages:
+        write_generated_pages(root, stage / "book")
     (stage / "notebooks").mkdir()
     for nb in sorted(executed.glob("*.ipynb")):
         if not nb.name.startswith("."):
-            shutil.copy2(nb, stage / "notebooks" / nb.name)
+            _mark_profile(nb, stage / "notebooks" / nb.name)
 
 
 def build_book(*, profile: str = "quick", warnings_as_errors: bool = False,
@@ -249,7 +350,9 @@ def build_book(*, profile: str = "quick", warnings_as_errors: bool = False,
     build_dir
         Output folder (default ``<checkout>/_build``).
     regenerate_pages
-        Rewrite the generated pages (datasets, scoreboard) from the registries first.
+        Generate the pages made from registries and results (datasets, scoreboard,
+        performance) into the staged copy of ``book/`` (the committed copies are not touched;
+        ``marginboost results update`` refreshes them).
 
     Returns
     -------
@@ -262,22 +365,20 @@ def build_book(*, profile: str = "quick", warnings_as_errors: bool = False,
     if use_reference_notebooks:
         executed = root / "notebooks"
     else:
-        executed = build / "executed" / "notebooks"
+        executed = build / "executed" / profile / "notebooks"
         if execute:
+            start_all = time.perf_counter()
             for i, nb in enumerate(notebooks, 1):
-                start = time.perf_counter()
-                print(f"[{i}/{len(notebooks)}] executing {nb.path.relative_to(root)} "
-                      f"(profile={profile})", flush=True)
-                execute_notebook(nb, executed / f"{nb.name}.ipynb", profile=profile)
-                print(f"    done in {time.perf_counter() - start:.1f} s", flush=True)
+                run = run_notebook(nb, executed / f"{nb.name}.ipynb", profile=profile)
+                print(f"[{i}/{len(notebooks)}] {run.line()}", flush=True)
+            print(f"executed {len(notebooks)} notebooks in "
+                  f"{time.perf_counter() - start_all:.0f} s", flush=True)
     missing = [nb.name for nb in notebooks if not (executed / f"{nb.name}.ipynb").exists()]
     if missing:
         raise FileNotFoundError(f"no executed copy of {', '.join(missing)} in {executed}; "
                                 "run the build with execution on")
-    if regenerate_pages:
-        write_generated_pages(root)
     stage = build / "source"
-    _stage_source_tree(root, executed, stage)
+    _stage_source_tree(root, executed, stage, regenerate_pages)
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent)) or shutil.which(
         "jupyter-book")
     if jb is None:

@@ -5,7 +5,7 @@ Two mechanisms make a figure evidence by its numbers rather than its pixels:
 * :func:`print_digest` prints a short, rounded summary of the arrays a figure plots.  ``pytest
   --nbval`` compares that text with the committed notebook output (nbval ignores PNG images).
 * :func:`save_key_numbers` writes the notebook's key numbers to
-  ``<results>/<paper>/<item>.<profile>.json``.  ``tests/test_key_numbers.py`` executes each
+  ``<results>/<paper>/<item>.<profile>.json``.  ``tests/test_notebooks.py`` executes each
   notebook and compares the fresh file with the committed one within the tolerances stored in it.
 """
 from __future__ import annotations

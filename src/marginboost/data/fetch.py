@@ -21,7 +21,8 @@ from .._paths import cache_dir
 from .errors import ChecksumError, DataUnavailableError
 from .registry import file_entries, get_entry
 
-__all__ = ["MIRROR_ENV", "mirror_dir", "sha256_of", "locate", "verify", "verify_report"]
+__all__ = ["MIRROR_ENV", "mirror_dir", "sha256_of", "locate", "verify", "verify_report",
+           "fetch", "files_of"]
 
 #: Environment variable naming an offline mirror folder.
 MIRROR_ENV = "MARGINBOOST_DATA_MIRROR"
@@ -61,15 +62,16 @@ def _check(path: Path, entry: dict[str, Any]) -> Path:
     return path
 
 
-def _download(url: str, known_hash: str, fname: str, path: str) -> str:
+def _download(url: str, known_hash: str, fname: str, path: str, progress: bool = False) -> str:
     """Download ``url`` into ``path/fname`` with pooch, checking ``known_hash``."""
     import pooch
 
     return pooch.retrieve(url, known_hash=known_hash, fname=fname, path=path,
-                          progressbar=False)
+                          progressbar=progress)
 
 
-def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None = None) -> Path:
+def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None = None,
+           *, progress: bool = False) -> Path:
     """Return the local path of a registry file, verified against its SHA-256.
 
     Parameters
@@ -99,7 +101,7 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
         return cached
     try:
         downloaded = _download(entry["raw_url"], f"sha256:{entry['sha256']}",
-                               Path(entry["file"]).name, str(cached.parent))
+                               Path(entry["file"]).name, str(cached.parent), progress)
     except ValueError as exc:  # pooch reports a hash mismatch as ValueError
         if "hash" in str(exc).lower():
             raise ChecksumError(entry["raw_url"], entry["sha256"], "see: " + str(exc)) from exc
@@ -141,12 +143,91 @@ def verify(mirror: str | os.PathLike | None = None) -> list[str]:
 
 
 def verify_report(mirror: str | os.PathLike | None = None) -> tuple[int, str]:
-    """Run :func:`verify` and return ``(exit_code, text)`` for ``marginboost data verify``."""
-    root = mirror_dir(mirror) or cache_dir()
+    """Run :func:`verify` and return ``(exit_code, text)`` for ``marginboost data verify``.
+
+    Missing files are summarised (how many, a few names) with what to do about them; a file
+    whose hash or size is wrong is listed in full, since it must not be used.
+    """
+    explicit = mirror_dir(mirror)
+    root = explicit or cache_dir()
     problems = verify(mirror)
     total = len(file_entries())
-    lines = [f"checked {total} registry files in {root}"]
-    lines += problems
+    missing = [p for p in problems if p.startswith("missing")]
+    wrong = [p for p in problems if not p.startswith("missing")]
+    where = (f"the mirror {root}" if explicit is not None
+             else f"the download cache {root} ({MIRROR_ENV} is not set)")
+    lines = [f"checked {total} registry files in {where}"]
+    lines += wrong
+    if missing:
+        shown = ", ".join(p.split()[1] for p in missing[:3])
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        lines.append(f"{len(missing)} files are missing ({shown}{more}); "
+                     + ("check that the mirror folder is a copy of the benchmark mirror, or "
+                        "unset the variable to use downloads"
+                        if explicit is not None else
+                        "download them with `marginboost data fetch` (needs the internet), or "
+                        f"set {MIRROR_ENV} to a folder holding the benchmark mirror"))
     lines.append(f"{total - len(problems)}/{total} files verified"
-                 + (f", {len(problems)} problems" if problems else ""))
+                 + (f", {len(wrong)} with a wrong sha256 or size" if wrong else "")
+                 + (f", {len(missing)} missing" if missing else ""))
     return (1 if problems else 0), "\n".join(lines)
+
+
+def files_of(names: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Registry file entries of dataset names (a combined dataset gives all its files); all files
+    when ``names`` is empty."""
+    entries = file_entries()
+    if not names:
+        return entries
+    by_name = {entry["name"]: entry for entry in entries}
+    chosen: dict[str, dict[str, Any]] = {}
+
+    def add(name: str) -> None:
+        entry = get_entry(name)
+        if entry["kind"] == "file":
+            chosen[entry["file"]] = by_name[entry["name"]]
+            return
+        parts = list((entry.get("parts") or {}).values())
+        parent = entry.get("derived_from")
+        parts += [parent] if isinstance(parent, str) else list(parent or [])
+        for part in parts:
+            add(part)
+
+    for name in names:
+        add(name)
+    return list(chosen.values())
+
+
+def fetch(names: list[str] | tuple[str, ...] = (), mirror: str | os.PathLike | None = None,
+          *, progress: bool | None = None, log=print) -> list[Path]:
+    """Download (or find in the mirror) registry files and check their SHA-256.
+
+    Parameters
+    ----------
+    names
+        Dataset names (``marginboost data list``); empty: every registered file.
+    mirror
+        Mirror folder; defaults to ``$MARGINBOOST_DATA_MIRROR``.  Files found there are only
+        checked, not copied.
+    progress
+        Show pooch's download bar (default: when standard error is a terminal).
+    log
+        Called with one line per file.
+
+    Raises
+    ------
+    DataUnavailableError, ChecksumError
+        For the first file that cannot be had; the message names the file, its URL and what to
+        do.  Files fetched before it stay in the cache.
+    """
+    import sys
+
+    if progress is None:
+        progress = sys.stderr.isatty()
+    entries = files_of(tuple(names))
+    paths = []
+    for i, entry in enumerate(entries, 1):
+        path = locate(entry, mirror, progress=progress)
+        log(f"[{i}/{len(entries)}] {entry['file']}: ok ({path})")
+        paths.append(path)
+    return paths

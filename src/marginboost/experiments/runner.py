@@ -14,6 +14,7 @@ import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from .._progress import report as _report_progress
 from .store import ResultStore, _canonical, canonical_json, cell_key
 
 __all__ = ["run_grid", "CellError", "EXECUTORS"]
@@ -205,6 +206,7 @@ def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
         else:
             todo.append((position, dict(spec)))
 
+    _report_progress("grid", desc=desc or "", total=len(seen), stored=len(seen) - len(todo))
     tqdm = _progress_bar_class()
     # progress=False always hides the bar; otherwise tqdm's own defaults apply, so the
     # TQDM_DISABLE environment variable (set while notebooks are executed) can hide it.
@@ -228,6 +230,7 @@ def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
                         store.put(spec, metrics, elapsed)
                     results[keys[index]] = _normalise_metrics(metrics)
                     bar.update(1)
+                    _report_progress("cell", desc=desc or "")
             finally:
                 close = getattr(stream, "close", None)
                 if close is not None:

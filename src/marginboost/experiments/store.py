@@ -23,7 +23,7 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +147,12 @@ class ResultStore:
     Parameters
     ----------
     path
-        Folder of the store; created on the first :meth:`put`.
+        Folder of the store; created on the first :meth:`put`.  New records are written here.
+    fallbacks
+        Read-only stores consulted after ``path`` (for example the committed evidence under
+        ``data/results`` while a run writes to ``_build/results``).  A cell found in a fallback
+        is not recomputed, and :meth:`put` of a key that a fallback holds checks equality with
+        it instead of writing.
 
     Examples
     --------
@@ -158,13 +163,30 @@ class ResultStore:
     {'test_error': 0.12}
     """
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike,
+                 fallbacks: Sequence[str | os.PathLike | ResultStore] = ()) -> None:
         self.path = Path(path)
         if self.path.exists() and not self.path.is_dir():
             raise NotADirectoryError(f"result store path {self.path} exists and is not a folder")
+        self.fallbacks = tuple(f if isinstance(f, ResultStore) else ResultStore(f)
+                               for f in fallbacks)
 
     def __repr__(self) -> str:
+        if self.fallbacks:
+            return (f"ResultStore({str(self.path)!r}, fallbacks="
+                    f"{[str(f.path) for f in self.fallbacks]!r})")
         return f"ResultStore({str(self.path)!r})"
+
+    def _find(self, key: str) -> Path | None:
+        """The record file of ``key`` in this store or the first fallback that has it."""
+        path = self.record_path(key)
+        if path.is_file():
+            return path
+        for fallback in self.fallbacks:
+            found = fallback._find(key)
+            if found is not None:
+                return found
+        return None
 
     def record_path(self, spec_or_key: Mapping | str) -> Path:
         """Path of the record file of a spec (or of a key)."""
@@ -174,8 +196,8 @@ class ResultStore:
         return self.path / key[:2] / f"{key}.json"
 
     def has(self, spec: Mapping) -> bool:
-        """Whether a record of ``spec`` is stored."""
-        return self.record_path(spec).is_file()
+        """Whether a record of ``spec`` is stored (here or in a fallback)."""
+        return self._find(cell_key(spec)) is not None
 
     def __contains__(self, spec: Mapping) -> bool:
         return self.has(spec)
@@ -190,8 +212,8 @@ class ResultStore:
         CorruptRecordError
             If the record file is not a valid record.
         """
-        path = self.record_path(spec)
-        if not path.is_file():
+        path = self._find(cell_key(spec))
+        if path is None:
             raise KeyError(f"no record for spec {canonical_json(spec)} in {self.path}")
         return self._read(path)
 
@@ -224,9 +246,10 @@ class ResultStore:
             "version": _package_version(),
             "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         }
+        existing = self._find(key)
+        if existing is not None:
+            return self._check_same(existing, record)
         path = self.record_path(key)
-        if path.is_file():
-            return self._check_same(path, record)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
         try:
@@ -285,13 +308,28 @@ class ResultStore:
                       and p.stem[:2] == sub.name and p.is_file()]
         return files
 
+    def _all_record_files(self) -> list[Path]:
+        """Record files of this store and its fallbacks, one per key (this store first), in
+        key order."""
+        by_key: dict[str, Path] = {}
+        for store in (self, *self.fallbacks):
+            for path in (store._all_record_files() if store is not self
+                         else self._record_files()):
+                by_key.setdefault(path.stem, path)
+        return [by_key[key] for key in sorted(by_key)]
+
     def __iter__(self) -> Iterator[dict]:
-        """Yield every record, in key order."""
-        for path in self._record_files():
+        """Yield every record (of this store and its fallbacks), in key order."""
+        for path in self._all_record_files():
             yield self._read(path)
 
     def __len__(self) -> int:
-        return len(self._record_files())
+        return len(self._all_record_files())
+
+    def own_records(self) -> Iterator[dict]:
+        """Yield the records written to this store itself (not its fallbacks), in key order."""
+        for path in self._record_files():
+            yield self._read(path)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per record: ``key``, ``spec.<field>``, ``metrics.<name>``, elapsed, version.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 
-from ..._paths import results_dir
+from ..._paths import committed_results_dir, results_dir
 from ...data import load
 from ..runner import run_grid
 from ..store import ResultStore
@@ -29,14 +29,24 @@ def cell_function(paper: str, spec: dict):
 
 
 def paper_store(paper: str, profile: str) -> ResultStore:
-    """The result store of one paper and profile: ``<results>/<paper>/store-<profile>``.
+    """The result store of one paper and profile.
 
-    Full-profile stores are committed as evidence; quick-profile stores are scratch (ignored
-    by git) because the quick grids take seconds to recompute.
+    New records go to ``<results>/<paper>/store-<profile>`` (:func:`marginboost._paths.results_dir`,
+    ``_build/results`` in a checkout); the committed full-profile evidence
+    ``data/results/<paper>/store-full`` is read as a fallback, so its cells are loaded instead of
+    recomputed.  ``marginboost results update`` copies new records into the committed store.
+    Quick-profile stores are never committed: the quick grids take seconds to recompute.
     """
     if profile not in ("quick", "full"):
         raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
-    return ResultStore(results_dir() / paper / f"store-{profile}")
+    path = results_dir() / paper / f"store-{profile}"
+    committed = committed_results_dir()
+    fallbacks = []
+    if profile == "full" and committed is not None:
+        evidence = committed / paper / f"store-{profile}"
+        if evidence.resolve() != path.resolve():
+            fallbacks.append(evidence)
+    return ResultStore(path, fallbacks=fallbacks)
 
 
 def run_paper_grid(paper: str, func: Callable[[dict], dict], cells: Sequence[dict], *,
