@@ -9,13 +9,14 @@ BIN      = $(VENV)/bin
 STAMP    = $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/_build/numba-cache
 
-.PHONY: help venv book book-strict test test-unit test-notebooks notebooks data-verify clean
+.PHONY: help venv book book-strict test test-unit test-notebooks notebooks data-verify clean mutation
 
 help:
 	@echo "make book         build the book (executes notebooks, profile=$(PROFILE)); prints index.html"
 	@echo "make test         unit tests + pytest --nbval over the notebooks"
 	@echo "make notebooks    re-execute notebooks/*.md into their committed paired .ipynb"
 	@echo "make data-verify  check the sha256 of every registered data file"
+	@echo "make mutation     mutation testing of the core modules (long; resumable; not part of make test)"
 	@echo "make clean        remove _build/ (keeps .venv)"
 
 $(STAMP): pyproject.toml
@@ -49,6 +50,12 @@ notebooks: $(STAMP)
 
 data-verify: $(STAMP)
 	$(BIN)/marginboost data verify
+
+# Mutation testing (cosmic-ray) of the core modules with their fast tests; resumable, and
+# MUTATION_ARGS passes options, e.g. MUTATION_ARGS="--modules boosting/_steps.py --budget-minutes 60".
+# The summary is written to benchmarks/mutation/SUMMARY.md.
+mutation: $(STAMP)
+	$(BIN)/python benchmarks/mutation/run.py $(MUTATION_ARGS)
 
 clean:
 	rm -rf _build
