@@ -10,7 +10,7 @@ STAMP    = $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/_build/numba-cache
 
 .PHONY: help venv book book-strict test test-unit test-notebooks test-one-thread test-nojit \
-        notebooks results-update data-verify clean
+        notebooks results-update data-verify clean mutation
 
 help:
 	@echo "make book         build the book (executes notebooks, profile=$(PROFILE)); prints index.html"
@@ -20,6 +20,7 @@ help:
 	@echo "make results-update  copy the results of runs (_build/results) into data/results"
 	@echo "make test-one-thread  pytest --nbval again with one thread everywhere"
 	@echo "make data-verify  check the sha256 of every registered data file"
+	@echo "make mutation     mutation testing of the core modules (long; resumable; not part of make test)"
 	@echo "make clean        remove _build/ (keeps .venv)"
 
 $(STAMP): pyproject.toml
@@ -59,7 +60,9 @@ test-one-thread: $(STAMP)
 
 # The numba kernels' tests run as plain Python (no compilation): the kernels' results must not
 # depend on compiled code paths, and coverage tools see their lines.
-NOJIT_TESTS ?= tests/test_weak_trees.py tests/test_weak_binning.py tests/test_direct_line_search.py tests/test_dmcboost_search.py
+NOJIT_TESTS ?= tests/test_weak_trees.py tests/test_weak_binning.py tests/test_binning_cuts.py \
+               tests/test_weak_pool.py tests/test_weak_direct.py tests/test_direct_line_search.py \
+               tests/test_dmcboost_search.py
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest $(NOJIT_TESTS) $(PYTEST_ARGS)
 
@@ -73,6 +76,12 @@ results-update: $(STAMP)
 
 data-verify: $(STAMP)
 	$(BIN)/marginboost data verify
+
+# Mutation testing (cosmic-ray) of the core modules with their fast tests; resumable, and
+# MUTATION_ARGS passes options, e.g. MUTATION_ARGS="--modules boosting/_steps.py --budget-minutes 60".
+# The summary is written to benchmarks/mutation/SUMMARY.md.
+mutation: $(STAMP)
+	$(BIN)/python benchmarks/mutation/run.py $(MUTATION_ARGS)
 
 clean:
 	rm -rf _build

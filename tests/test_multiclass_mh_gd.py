@@ -182,10 +182,23 @@ def test_codeword_line_search_matches_scipy(seed):
     a = rng.exponential(size=40)
     b = beta * rng.choice([-1.0, 0.0, 1.0], p=[0.3, 0.2, 0.5], size=40)
     step, perfect = codeword_line_search(a, b)
-    result = minimize_scalar(lambda s: a @ np.exp(-s * b), bounds=(0, 20), method="bounded",
-                             options={"xatol": 1e-12})
     assert not perfect
-    np.testing.assert_allclose(step, result.x, rtol=1e-7)
+    # the closed form is a stationary point: phi'(step) = 0 up to the rounding of its 40 terms
+    terms = a * b * np.exp(-step * b)
+    assert abs(terms.sum()) <= 4 * len(a) * np.finfo(float).eps * np.abs(terms).sum()
+    # scipy's bounded Brent search as an independent minimizer.  It stops within
+    # 2 (sqrt(eps) |x| + xatol / 3) of its best point (scipy's fminbound rule), and no search
+    # on float64 values of phi can place the minimum closer than where phi stops changing:
+    # phi(x) - phi* = phi''(x*) (x - x*)^2 / 2 falls below the rounding of phi (n eps phi*) for
+    # |x - x*| < sqrt(2 n eps phi* / phi''(x*)).  Both come from the problem, not from a run.
+    phi = lambda s: a @ np.exp(-s * b)  # noqa: E731
+    xatol, eps = 1e-12, np.finfo(float).eps
+    result = minimize_scalar(phi, bounds=(0, 20), method="bounded", options={"xatol": xatol})
+    curvature = float(a @ (b**2 * np.exp(-step * b)))
+    flat = np.sqrt(2 * len(a) * eps * phi(step) / curvature)
+    brent = 2 * (np.sqrt(eps) * abs(result.x) + xatol / 3)
+    assert abs(step - result.x) <= brent + flat
+    assert phi(step) <= result.fun * (1 + 4 * len(a) * eps)
     # no descent: step 0; no negative slope: clipped finite step, flagged perfect
     assert codeword_line_search(a, -np.abs(b)) == (0.0, False)
     step, perfect = codeword_line_search(a, np.abs(b))
