@@ -83,7 +83,9 @@ def test_verify_reports_missing_and_mismatched_files(tmp_path):
     mismatched = [p for p in problems if p.startswith("mismatch")]
     assert len(mismatched) == 1 and entry["file"] in mismatched[0]
     code, text = data.verify_report(tmp_path)
-    assert code == 1 and "0/98 files verified, 98 problems" in text
+    assert code == 1 and "0/98 files verified, 1 with a wrong sha256 or size, 97 missing" in text
+    # the missing files are summarised in one line, the wrong one is listed in full
+    assert len(text.splitlines()) == 4 and "97 files are missing" in text
 
 
 def _corrupted_mirror(tmp_path: Path, name: str) -> tuple[Path, dict]:
@@ -130,7 +132,7 @@ def test_missing_mirror_without_network_says_how_to_get_data(tmp_path, empty_cac
 def test_download_goes_to_cache_and_is_checked(tmp_path, empty_cache, monkeypatch):
     calls = []
 
-    def fake_download(url, known_hash, fname, path):
+    def fake_download(url, known_hash, fname, path, progress=False):
         calls.append((url, known_hash))
         entry = next(e for e in registry.file_entries() if e["raw_url"] == url)
         Path(path).mkdir(parents=True, exist_ok=True)
@@ -145,7 +147,7 @@ def test_download_goes_to_cache_and_is_checked(tmp_path, empty_cache, monkeypatc
     fetch.locate("fourclass_scale")  # second call: served from the cache, no download
     assert len(calls) == 1
 
-    def bad_download(url, known_hash, fname, path):
+    def bad_download(url, known_hash, fname, path, progress=False):
         target = Path(path) / fname
         target.write_bytes(b"-1 1:0.5\n")
         return str(target)

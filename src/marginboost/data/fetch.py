@@ -101,7 +101,7 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
         return cached
     try:
         downloaded = _download(entry["raw_url"], f"sha256:{entry['sha256']}",
-                               Path(entry["file"]).name, str(cached.parent), progress)
+                               Path(entry["file"]).name, str(cached.parent), progress=progress)
     except ValueError as exc:  # pooch reports a hash mismatch as ValueError
         if "hash" in str(exc).lower():
             raise ChecksumError(entry["raw_url"], entry["sha256"], "see: " + str(exc)) from exc
