@@ -42,10 +42,11 @@ PROFILES = ("quick", "full")
 #: inline backend for figures to appear in the notebook.)
 KERNEL_ENV = {"TQDM_DISABLE": "1", "PYTHONHASHSEED": "0"}
 
-#: Extra command-line arguments of every kernel: ipykernel's start-up warnings (for example
-#: "Kernel is running over TCP without encryption", once per notebook) are not for readers of a
-#: build log; errors still show.
-KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR"]
+#: Extra command-line arguments of every kernel: ipykernel's own log lines (the start-up warning
+#: "Kernel is running over TCP without encryption", once per notebook, and "KeyboardInterrupt
+#: caught in kernel" when the client interrupts an idle kernel to shut it down) are not for
+#: readers of a build log. An error in a cell still stops the run with its traceback.
+KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL"]
 
 #: What each profile means, shown at the top of every notebook page of the book.
 PROFILE_NOTES = {
@@ -387,8 +388,12 @@ def build_book(*, profile: str = "quick", warnings_as_errors: bool = False,
     cmd = [jb, "build", str(stage), "--path-output", str(build / "book")]
     if warnings_as_errors:
         cmd += ["-W", "--keep-going"]
+    if not sys.stdout.isatty():
+        cmd.append("-q")  # in a log: Sphinx's warnings only, not its per-page status lines
     print("building the HTML book:", " ".join(cmd[1:]), flush=True)
+    start = time.perf_counter()
     subprocess.run(cmd, check=True)
+    print(f"built the HTML book in {time.perf_counter() - start:.0f} s", flush=True)
     index = build / "book" / "_build" / "html" / "index.html"
     if not index.exists():
         raise FileNotFoundError(f"jupyter-book finished but {index} is missing")
