@@ -27,3 +27,31 @@ def test_performance_page_is_current():
     page = (ROOT / "book" / "performance.md").read_text()
     assert page == performance_page_markdown(ROOT), (
         "book/performance.md is stale: run `marginboost bench` to regenerate it")
+
+
+def test_api_and_citation_pages_are_current():
+    from marginboost.notebooks import generated_pages
+
+    pages = generated_pages(ROOT)
+    for name in [n for n in pages if n.startswith("api/")] + ["how-to-cite.md"]:
+        path = ROOT / "book" / name
+        assert path.exists() and path.read_text() == pages[name], (
+            f"book/{name} is stale: run `marginboost results update` to regenerate it")
+
+
+def test_api_reference_lists_every_public_estimator():
+    import marginboost
+
+    page = (ROOT / "book" / "api" / "estimators.md").read_text()
+    for name in marginboost.__all__:
+        if name != "__version__":
+            assert f".. autoclass:: {name}\n" in page, name
+
+
+def test_cite_blocks_name_the_chapter_and_the_papers_doi():
+    from marginboost._citation import cite_chapter_block
+
+    text = (ROOT / "book" / "shen_li.md").read_text()
+    block = cite_chapter_block(ROOT, "shen_li", text)
+    assert "## Cite this chapter" in block and "@incollection{marginboost-shen-li," in block
+    assert "https://doi.org/10.1109/TPAMI.2010.47" in block

@@ -280,9 +280,14 @@ def generated_pages(root: Path | None = None) -> dict[str, str]:
     from .experiments import scoreboard_markdown
     from .experiments.performance import performance_page_markdown
 
+    from ._apidoc import api_pages
+    from ._citation import how_to_cite_page
+
     return {"datasets.md": datasets_page_markdown(),
             "scoreboard.md": scoreboard_markdown(),
-            "performance.md": performance_page_markdown(root)}
+            "performance.md": performance_page_markdown(root),
+            "how-to-cite.md": how_to_cite_page(root),
+            **api_pages()}
 
 
 def write_generated_pages(root: Path | None = None, book_dir: Path | None = None) -> list[Path]:
@@ -294,6 +299,7 @@ def write_generated_pages(root: Path | None = None, book_dir: Path | None = None
     for name, text in generated_pages(root).items():
         path = book_dir / name
         if not path.exists() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
             changed.append(path)
     return changed
@@ -315,6 +321,17 @@ def _mark_profile(notebook_path: Path, target: Path) -> None:
     nbformat.write(nb, target)
 
 
+def _append_cite_blocks(root: Path, book_dir: Path) -> None:
+    """End every paper's chapter (in the staged copy) with its "Cite this chapter" block."""
+    from ._citation import CHAPTER_PAPERS, cite_chapter_block
+
+    for stem in CHAPTER_PAPERS:
+        page = book_dir / f"{stem}.md"
+        if page.exists():
+            text = page.read_text()
+            page.write_text(text.rstrip("\n") + cite_chapter_block(root, stem, text))
+
+
 def _stage_source_tree(root: Path, executed: Path, stage: Path,
                        regenerate_pages: bool = True) -> None:
     if stage.exists():
@@ -325,6 +342,7 @@ def _stage_source_tree(root: Path, executed: Path, stage: Path,
     shutil.copytree(root / "book", stage / "book")
     if regenerate_pages:
         write_generated_pages(root, stage / "book")
+    _append_cite_blocks(root, stage / "book")
     (stage / "notebooks").mkdir()
     for nb in sorted(executed.glob("*.ipynb")):
         if not nb.name.startswith("."):

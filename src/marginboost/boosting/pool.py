@@ -148,7 +148,7 @@ _POOL_DOC = """
     classes_, estimators_ (hypotheses with positive weight), alphas_ (their weights, summing to
     1/T), pool_ (the WeakPool), pool_weights_ (weights of all pool columns), objective_,
     n_distinct_columns_ (pool columns distinct on the training data), n_distinct_used_ (those
-    with a positive weight), history_ (one entry: objective, train_error, min_margin, mean_margin), mapper_
+    with a positive weight), history_ (one entry: objective, train_error, min_margin, mean_margin), ``mapper_``
 """
 
 

@@ -201,4 +201,5 @@ def _update_pages(dry_run, report) -> None:
         report.lines.append(f"changed  book/{name} (generated page)")
         report.changed_files.append(path)
         if not dry_run:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)

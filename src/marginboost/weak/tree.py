@@ -360,9 +360,12 @@ class DecisionTree:
         weight : array (n, K)
             Non-negative weight :math:`D(i, k)` of every pair, not all zero.
 
-        Returns a vector-valued :class:`FittedTree` (``kind == "vector"``) whose leaf ``j``
-        holds the signs of :math:`W^j_{+k} - W^j_{-k}` and whose ``leaf_statistics_`` are
-        ``[W-_1, W+_1, .., W-_K, W+_K]``.
+        Returns
+        -------
+        FittedTree
+            A vector-valued tree (``kind == "vector"``) whose leaf ``j`` holds the signs of
+            :math:`W^j_{+k} - W^j_{-k}` and whose ``leaf_statistics_`` are
+            ``[W-_1, W+_1, .., W-_K, W+_K]``.
         """
         self._check_params(("confidence",), "fit_multilabel")
         codes = check_codes(codes)
