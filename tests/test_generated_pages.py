@@ -27,3 +27,11 @@ def test_performance_page_is_current():
     page = (ROOT / "book" / "performance.md").read_text()
     assert page == performance_page_markdown(ROOT), (
         "book/performance.md is stale: run `marginboost bench` to regenerate it")
+
+
+def test_not_reproduced_page_is_current():
+    from marginboost.experiments.scoreboard import not_reproduced_markdown
+
+    page = (ROOT / "book" / "not_reproduced.md").read_text()
+    assert page == not_reproduced_markdown(), (
+        "book/not_reproduced.md is stale: run `marginboost scoreboard --update`")
