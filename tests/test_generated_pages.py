@@ -55,3 +55,11 @@ def test_cite_blocks_name_the_chapter_and_the_papers_doi():
     block = cite_chapter_block(ROOT, "shen_li", text)
     assert "## Cite this chapter" in block and "@incollection{marginboost-shen-li," in block
     assert "https://doi.org/10.1109/TPAMI.2010.47" in block
+
+
+def test_not_reproduced_page_is_current():
+    from marginboost.experiments.scoreboard import not_reproduced_markdown
+
+    page = (ROOT / "book" / "not_reproduced.md").read_text()
+    assert page == not_reproduced_markdown(), (
+        "book/not_reproduced.md is stale: run `marginboost scoreboard --update`")

@@ -27,26 +27,75 @@ def write_statuses(tmp_path: Path, data) -> Path:
     return path
 
 
-def test_without_status_file_every_claim_is_not_yet_run(tmp_path):
-    board = scoreboard(statuses=tmp_path / "absent.yaml", targets_directory=TARGETS)
-    expected = all_claims()
-    assert len(board) == len(expected) and len(expected) > 40
-    assert set(board.paper) == {"anyboost", "directboost", "dmcboost", "mcboost", "shen_li"}
-    assert (board.status == "not yet run").all()
-    assert list(zip(board.paper, board.claim)) == [(c["paper"], c["id"]) for c in expected]
+def test_every_claim_has_a_predicate():
+    """No claim is left without a computed verdict."""
+    from marginboost.experiments.predicates import PREDICATES
+
+    keys = {f"{c['paper']}/{c['id']}" for c in all_claims()}
+    assert len(keys) > 40
+    assert keys == set(PREDICATES)
 
 
-def test_recorded_statuses_are_applied(tmp_path):
-    path = write_statuses(tmp_path, {
-        "shen_li/C8": {"status": "partly", "evidence": "../notebooks/shen_li-tableII.md",
-                       "note": "QP wins on fewer datasets"},
-        "mcboost/C3": {"status": "reproduced", "evidence": "duality.md#mcboost"},
-    })
-    board = scoreboard(statuses=path, targets_directory=TARGETS).set_index(["paper", "claim"])
-    assert board.loc[("shen_li", "C8"), "status"] == "partly"
-    assert board.loc[("shen_li", "C8"), "note"] == "QP wins on fewer datasets"
-    assert board.loc[("mcboost", "C3"), "evidence"] == "duality.md#mcboost"
-    assert (board.status == "not yet run").sum() == len(board) - 2
+def test_committed_verdicts_equal_their_predicates():
+    """data/results/scoreboard.yaml is exactly what the predicates give on the committed results."""
+    from marginboost.experiments.predicates import evaluate_all
+
+    committed = load_statuses(targets_directory=TARGETS)
+    computed = evaluate_all()
+    differ = {k: (committed.get(k, {}).get("status"), c.status) for k, c in computed.items()
+              if committed.get(k, {}).get("status") != c.status}
+    assert not differ, (f"committed verdict != predicate (committed, computed): {differ}; "
+                        "run `marginboost scoreboard --update`")
+    generated = scoreboard_module.generated_scoreboard_files(REPO)
+    assert (REPO / "data/results/scoreboard.yaml").read_text() == \
+        generated["data/results/scoreboard.yaml"], "run `marginboost scoreboard --update`"
+
+
+def test_board_reports_the_predicates(tmp_path):
+    board = scoreboard(targets_directory=TARGETS)
+    assert set(board.status) <= set(STATUSES)
+    assert list(zip(board.paper, board.claim)) == [(c["paper"], c["id"]) for c in all_claims()]
+    assert (board.decided_by.str.len() > 0).all()
+
+
+def test_a_verdict_follows_the_numbers(tmp_path):
+    """The same predicate on changed results gives another verdict: verdicts are not constants."""
+    import json
+    import shutil
+
+    from marginboost.experiments.predicates import Evidence, evaluate
+
+    shutil.copytree(REPO / "data" / "results" / "shen_li", tmp_path / "data/results/shen_li",
+                    ignore=shutil.ignore_patterns("store-*"))
+    path = tmp_path / "data/results/shen_li/figure1.full.json"
+    record = json.loads(path.read_text())
+    record["numbers"]["breast_cancer_fraction_adaboost_lower"] = 1.0
+    record["numbers"]["australian_fraction_adaboost_lower"] = 1.0
+    path.write_text(json.dumps(record))
+    assert evaluate("shen_li/C5", Evidence(tmp_path)).status == "reproduced"
+    record["numbers"]["breast_cancer_fraction_adaboost_lower"] = 0.3
+    record["numbers"]["australian_fraction_adaboost_lower"] = 0.3
+    path.write_text(json.dumps(record))
+    assert evaluate("shen_li/C5", Evidence(tmp_path)).status == "not reproduced"
+    path.unlink()
+    assert evaluate("shen_li/C5", Evidence(tmp_path)).status == "not tested"
+
+
+def test_a_claim_checked_by_tests_needs_the_named_test(tmp_path):
+    from marginboost.experiments.predicates import Evidence, evaluate
+
+    assert evaluate("anyboost/C8").status == "reproduced"
+    (tmp_path / "tests").mkdir()
+    assert evaluate("anyboost/C8", Evidence(tmp_path)).status == "not tested"
+
+
+def test_sign_test():
+    from marginboost.experiments.predicates import sign_test_p
+
+    assert sign_test_p(10, 10) == pytest.approx(1 / 1024)
+    assert sign_test_p(9, 10) == pytest.approx(11 / 1024)
+    assert sign_test_p(8, 10) > 0.05 > sign_test_p(9, 10)
+    assert sign_test_p(0, 0) == 1.0
 
 
 @pytest.mark.parametrize("data, match", [
@@ -55,7 +104,7 @@ def test_recorded_statuses_are_applied(tmp_path):
     ({"adaboost/C1": {"status": "partly", "evidence": "x.md"}}, "unknown paper 'adaboost'"),
     ({"shen_li-C1": {"status": "partly", "evidence": "x.md"}}, "paper/claim_id"),
     ({"shen_li/C1": {"status": "reproduced"}}, "needs an 'evidence' link"),
-    ({"shen_li/C1": {"status": "partly", "evidence": "x.md", "by": "me"}}, "unknown fields"),
+    ({"shen_li/C1": {"status": "partly", "evidence": "x.md", "note": "me"}}, "unknown fields"),
     ({"shen_li/C1": "reproduced"}, "needs at least a 'status'"),
     (["shen_li/C1"], "must map"),
 ])
@@ -68,9 +117,9 @@ def test_invalid_status_files(tmp_path, data, match):
 def test_default_status_file_is_in_the_checkout(monkeypatch, tmp_path):
     (tmp_path / "data" / "results").mkdir(parents=True)
     write_statuses(tmp_path / "data" / "results",
-                   {"anyboost/C1": {"status": "not checkable", "evidence": "anyboost.md"}})
+                   {"anyboost/C1": {"status": "not tested", "evidence": "anyboost.md"}})
     monkeypatch.setattr(scoreboard_module, "project_root", lambda: tmp_path)
-    assert load_statuses(targets_directory=TARGETS)["anyboost/C1"]["status"] == "not checkable"
+    assert load_statuses(targets_directory=TARGETS)["anyboost/C1"]["status"] == "not tested"
     monkeypatch.setattr(scoreboard_module, "project_root", lambda: None)
     with pytest.raises(FileNotFoundError, match="clone"):
         load_statuses(targets_directory=TARGETS)
@@ -86,15 +135,13 @@ def _cell_text(inline) -> str:
     return "".join(t.content for t in inline.children if t.type in ("text", "text_special"))
 
 
-def test_markdown_page_is_valid_myst(tmp_path):
+def test_markdown_page_is_valid_myst():
     pytest.importorskip("myst_parser")
     from markdown_it.renderer import RendererHTML
     from myst_parser.config.main import MdParserConfig
     from myst_parser.parsers.mdit import create_md_parser
 
-    path = write_statuses(tmp_path, {
-        "directboost/C7": {"status": "not reproduced", "evidence": "../notebooks/db-table2.md"}})
-    page = scoreboard_markdown(statuses=path, targets_directory=TARGETS)
+    page = scoreboard_markdown(targets_directory=TARGETS)
     parser = create_md_parser(MdParserConfig(enable_extensions={"dollarmath", "amsmath"}),
                               RendererHTML)
     tokens = parser.parse(page)
@@ -106,7 +153,7 @@ def test_markdown_page_is_valid_myst(tmp_path):
     for status in STATUSES:
         assert status in page
 
-    # every claim row has 5 cells whose text is the statement as written in the target file
+    # every claim row has 6 cells whose text is the statement as written in the target file
     rows, row = [], None
     for token in tokens:
         if token.type == "tr_open":
@@ -116,14 +163,21 @@ def test_markdown_page_is_valid_myst(tmp_path):
         elif token.type == "tr_close":
             rows.append(row)
             row = None
-    claim_rows = [r for r in rows if len(r) == 5 and _cell_text(r[0]) != "claim"]
+    claim_rows = [r for r in rows if len(r) == 6 and _cell_text(r[0])[:1] == "C"
+                  and _cell_text(r[0])[1:].isdigit()]
     by_id = {(c["paper"], c["id"]): c for c in all_claims()}
     assert len(claim_rows) == len(by_id)
     statements = {_cell_text(r[1]) for r in claim_rows}
     for claim in by_id.values():
-        if "note" not in claim:
-            assert " ".join(claim["statement"].split()) in statements
-    linked = [r for r in claim_rows if _cell_text(r[3]) == "not reproduced"]
-    assert len(linked) == 1
-    assert any(t.type == "link_open" and t.attrs["href"] == "../notebooks/db-table2.md"
-               for t in linked[0][4].children)
+        assert " ".join(claim["statement"].split()) in statements
+    board = scoreboard(targets_directory=TARGETS)
+    assert sorted(_cell_text(r[3]) for r in claim_rows) == sorted(board.status)
+
+
+def test_every_claim_not_reproduced_is_explained_and_no_other():
+    from marginboost.experiments.scoreboard import load_causes
+
+    board = scoreboard(targets_directory=TARGETS)
+    causes = load_causes()
+    open_claims = {f"{r.paper}/{r.claim}" for r in board.itertuples() if r.status != "reproduced"}
+    assert open_claims == set(causes)

@@ -88,12 +88,25 @@ def _cmd_results_update(args: argparse.Namespace) -> int:
 
 def _cmd_scoreboard(args: argparse.Namespace) -> int:
     from .experiments import scoreboard, scoreboard_markdown
+    from .experiments.scoreboard import generated_scoreboard_files
 
+    if args.update:
+        from ._paths import require_project_root
+
+        root = require_project_root()
+        for name, text in generated_scoreboard_files(root).items():
+            path = root / name
+            if not path.is_file() or path.read_text() != text:
+                path.write_text(text)
+                print(f"changed  {name}")
+            else:
+                print(f"same     {name}")
+        return 0
     if args.output:
         Path(args.output).write_text(scoreboard_markdown())
         print(f"wrote {args.output}")
     else:
-        table = scoreboard()
+        table = scoreboard().drop(columns=["numbers", "decided_by"])
         print(table.to_string(index=False, max_colwidth=60))
     return 0
 
@@ -195,6 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = sub.add_parser("scoreboard", help="status of every claim of the five papers")
     score.add_argument("--output", default=None, help="write the MyST page to this file")
+    score.add_argument("--update", action="store_true",
+                       help="regenerate data/results/scoreboard.yaml, book/scoreboard.md and "
+                            "book/not_reproduced.md from the claims' predicates")
     score.set_defaults(func=_cmd_scoreboard)
 
     book = sub.add_parser("book", help="execute the notebooks and build the HTML book")

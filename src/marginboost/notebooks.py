@@ -276,17 +276,18 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
 def generated_pages(root: Path | None = None) -> dict[str, str]:
     """The book pages made from registries and results: ``{path under book/: markdown}``."""
     root = root or require_project_root()
+    from ._apidoc import api_pages
+    from ._citation import how_to_cite_page
     from .data.page import datasets_page_markdown
     from .experiments import scoreboard_markdown
     from .experiments.performance import performance_page_markdown
-
-    from ._apidoc import api_pages
-    from ._citation import how_to_cite_page
+    from .experiments.scoreboard import not_reproduced_markdown
 
     return {"datasets.md": datasets_page_markdown(),
-            "scoreboard.md": scoreboard_markdown(),
+            "scoreboard.md": scoreboard_markdown(root=root),
             "performance.md": performance_page_markdown(root),
             "how-to-cite.md": how_to_cite_page(root),
+            "not_reproduced.md": not_reproduced_markdown(root=root),
             **api_pages()}
 
 

@@ -10,7 +10,9 @@ run wrote with what is committed, says what changed and by how much, and copies 
   the tolerances committed with the number);
 * full-profile grid records ``<paper>/store-full/**``: records the committed store lacks are
   added (the store is append-only: a record that exists with other metrics is an error);
-* the generated book pages (datasets, scoreboard, performance), rewritten where they differ.
+* the files generated from registries and results (the book's datasets, scoreboard, "what did
+  not reproduce", performance, API and citation pages, and the verdicts
+  ``data/results/scoreboard.yaml``), rewritten where they differ.
 """
 from __future__ import annotations
 
@@ -193,12 +195,16 @@ def _update_stores(source: Path, target: Path, paper, dry_run, report) -> None:
 def _update_pages(dry_run, report) -> None:
     from ..notebooks import generated_pages
 
+    from .scoreboard import scoreboard_yaml
+
     root = require_project_root()
-    for name, text in generated_pages(root).items():
-        path = root / "book" / name
+    files = {f"book/{name}": text for name, text in generated_pages(root).items()}
+    files["data/results/scoreboard.yaml"] = scoreboard_yaml(root=root)  # the computed verdicts
+    for name, text in files.items():
+        path = root / name
         if path.exists() and path.read_text() == text:
             continue
-        report.lines.append(f"changed  book/{name} (generated page)")
+        report.lines.append(f"changed  {name} (generated)")
         report.changed_files.append(path)
         if not dry_run:
             path.parent.mkdir(parents=True, exist_ok=True)
