@@ -117,3 +117,69 @@ def test_notebook_page_shows_its_figures_and_math(served_book, browser):
     shot = html.parent / "notebook.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+
+# Real top-level domains of the sites the book links to; a link whose host ends otherwise (for
+# example "AdaBoost.MH" or "DUALITY.md" turned into a link) points at a host that does not exist.
+_REAL_TLDS = {"com", "org", "net", "edu", "io", "gov", "de", "uk", "cc", "ai", "fr", "nl", "ch",
+              "int", "info", "dev", "jp", "cn", "ca", "au", "eu"}
+
+
+def _pages(html: Path) -> list[str]:
+    return sorted(str(p.relative_to(html)) for p in html.rglob("*.html")
+                  if p.parent.name in ("book", "notebooks", "api") and "_static" not in p.parts)
+
+
+def test_every_page_reads_as_a_page(served_book, browser):
+    """Every chapter, notebook and API page: links only to real hosts, every image loaded, no
+    horizontal overflow at 1280 px, and no test plumbing in the visible text."""
+    base, html = served_book
+    pages = _pages(html)
+    assert len(pages) > 30
+    problems = []
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    for name in pages:
+        page.goto(f"{base}/{name}", wait_until="load")
+        hosts = page.evaluate(
+            "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+            ".filter(h => h.startsWith('http')).map(h => new URL(h).hostname)")
+        local = urlparse(base).hostname
+        bogus = sorted({h for h in hosts if h != local and h.rsplit(".", 1)[-1] not in _REAL_TLDS})
+        if bogus:
+            problems.append(f"{name}: links to hosts that do not exist: {bogus}")
+        broken = page.evaluate(
+            "() => Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0)"
+            ".map(i => i.src)")
+        if broken:
+            problems.append(f"{name}: images that did not load: {broken[:3]}")
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        if overflow > 1:
+            problems.append(f"{name}: the page is {overflow} px wider than the window")
+        text = page.evaluate("() => document.body.innerText")
+        for plumbing in ("save_key_numbers", "print_digest", " samples=["):
+            if plumbing in text:
+                problems.append(f"{name}: shows test plumbing ({plumbing!r})")
+    page.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_api_pages_and_cite_blocks_exist(served_book, browser):
+    base, html = served_book
+    page = browser.new_page()
+    page.goto(f"{base}/book/api/estimators.html", wait_until="load")
+    documented = page.evaluate(
+        "() => Array.from(document.querySelectorAll('dl.py.class > dt')).map(d => d.id)")
+    import marginboost
+
+    for name in marginboost.__all__:
+        if name != "__version__":
+            assert f"marginboost.{name}" in documented, f"no API entry for {name}"
+    for chapter in ("anyboost", "shen_li", "mcboost", "directboost", "dmcboost"):
+        page.goto(f"{base}/book/{chapter}.html", wait_until="load")
+        text = page.evaluate("() => document.body.innerText")
+        assert "Cite this chapter" in text and "@incollection{marginboost-" in text, chapter
+    page.goto(f"{base}/book/how-to-cite.html", wait_until="load")
+    assert "@software{marginboost" in page.evaluate("() => document.body.innerText")
+    page.close()

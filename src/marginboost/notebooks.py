@@ -20,6 +20,7 @@ The command line front-end is ``marginboost book`` / ``marginboost reproduce`` (
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -306,11 +307,54 @@ def write_generated_pages(root: Path | None = None, book_dir: Path | None = None
     return changed
 
 
+#: A line that :func:`marginboost.reporting.print_digest` prints (for nbval, not for readers).
+_DIGEST_LINE = re.compile(r"^[^\n]*: n=(?:0|\d+ (?:min=\S+ max=\S+ mean=\S+|no finite values) "
+                          r"samples=\[[^\n]*\])$\n?", flags=re.M)
+
+
+def _tag(cell, tag: str) -> None:
+    tags = cell.metadata.setdefault("tags", [])
+    if tag not in tags:
+        tags.append(tag)
+
+
+def _for_readers(nb) -> None:
+    """Turn an executed notebook into a page for readers (the book's copy only).
+
+    The committed notebooks keep everything ``pytest --nbval`` compares; on the page the
+    plumbing goes: the parameters cells are removed, the code of the cell that writes the key
+    numbers is removed (its output stays), the rounded digests printed for nbval are dropped from
+    the outputs, and every other code cell is folded (``hide-input``), so that a reader sees the
+    claim, the tables and figures and the reading, and can unfold the code to rerun it.
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        tags = cell.metadata.get("tags", [])
+        if "parameters" in tags or "injected-parameters" in tags:
+            _tag(cell, "remove-cell")
+            continue
+        if "save_key_numbers(" in cell.source:
+            _tag(cell, "remove-input")
+        else:
+            _tag(cell, "hide-input")
+        outputs = []
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                output["text"] = _DIGEST_LINE.sub("", output["text"])
+                if not output["text"].strip():
+                    continue
+            outputs.append(output)
+        cell["outputs"] = outputs
+
+
 def _mark_profile(notebook_path: Path, target: Path) -> None:
-    """Copy an executed notebook, with a note of its profile after its title."""
+    """Copy an executed notebook for the book: a note of its profile after its title, and the
+    plumbing hidden (:func:`_for_readers`)."""
     import nbformat
 
     nb = nbformat.read(notebook_path, as_version=4)
+    _for_readers(nb)
     profile = (nb.metadata.get("papermill", {}).get("parameters", {}) or {}).get("profile")
     if profile in PROFILE_NOTES:
         note = nbformat.v4.new_markdown_cell(
