@@ -46,3 +46,20 @@ def test_non_numeric_numbers_are_reported(tmp_path, bad):
     ref = load_key_numbers(path)
     with pytest.raises(ValueError):
         compare_key_numbers(ref, {**ref, "numbers": bad})
+
+
+def test_table_shows_text_for_nbval_and_coloured_html_for_the_book():
+    import pandas as pd
+
+    from marginboost.reporting import Table
+
+    frame = pd.DataFrame({"method": ["AB", "QP"], "paper": [0.15, 0.13],
+                          "ours": [0.126, float("nan")], "verdict": ["agrees", "not run"]})
+    table = Table(frame, bold={"paper": "min"}, caption="Table II")
+    assert repr(table) == "Table II\n" + frame.to_string(index=False)
+    html = table._repr_html_()
+    assert '<td class="verdict-agrees">agrees</td>' in html
+    assert '<td class="verdict-not-run">not run</td>' in html
+    assert "<strong>0.13</strong>" in html and "<strong>0.15</strong>" not in html
+    assert "<td></td>" in html  # a missing number is an empty cell, not "nan"
+    assert Table(frame)._repr_html_() == Table(frame)._repr_html_()  # no random ids

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,7 +23,7 @@ import numpy as np
 from ._paths import results_dir
 
 __all__ = ["digest", "print_digest", "save_key_numbers", "load_key_numbers", "key_numbers_path",
-           "compare_key_numbers"]
+           "compare_key_numbers", "Table", "show_table"]
 
 #: Default tolerances of key numbers: relative and absolute, as in ``numpy.isclose``.
 DEFAULT_RTOL = 1e-6
@@ -144,3 +145,79 @@ def compare_key_numbers(reference: Mapping, fresh: Mapping) -> list[str]:
             problems.append(f"{name}: committed {a.tolist()} vs fresh {b.tolist()} "
                             f"(rtol={rtol}, atol={atol})")
     return problems
+
+
+def _css_class(value) -> str:
+    return "verdict-" + re.sub(r"[^a-z0-9]+", "-", str(value).lower()).strip("-")
+
+
+class Table:
+    """A table for a notebook page: rendered HTML in the book, plain text for ``pytest --nbval``.
+
+    Jupyter shows ``_repr_html_`` (a plain HTML table whose verdict cells carry a CSS class,
+    ``verdict-agrees``, ``verdict-differs``, ..., coloured by the book's stylesheet); nbval and a
+    terminal see ``__repr__``, the same text as ``DataFrame.to_string``.  Both are built here from
+    the rounded values, without pandas' Styler, so the compared outputs do not depend on the
+    pandas version.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The rows to show (round them first: what is shown is what is compared).
+    verdict_columns : sequence of str
+        Columns whose cells are coloured by their value.
+    bold : mapping of column name to ``"min"`` or ``"max"``, optional
+        Bold the smallest (largest) value of each of these columns, as the papers bold the best.
+    caption : str, optional
+        Shown above the table.
+    index : bool
+        Show the frame's index.
+    """
+
+    def __init__(self, frame, *, verdict_columns=("verdict",), bold=None, caption=None,
+                 index: bool = False):
+        self.frame = frame
+        self.verdict_columns = [c for c in verdict_columns if c in frame.columns]
+        self.bold = dict(bold or {})
+        self.caption = caption
+        self.index = index
+
+    def __repr__(self) -> str:
+        text = self.frame.to_string(index=self.index)
+        return f"{self.caption}\n{text}" if self.caption else text
+
+    def _best(self) -> dict:
+        best = {}
+        for column, how in self.bold.items():
+            values = self.frame[column]
+            numeric = values[values.notna()]
+            if len(numeric):
+                best[column] = numeric.min() if how == "min" else numeric.max()
+        return best
+
+    def _repr_html_(self) -> str:
+        import html
+
+        frame, best = self.frame, self._best()
+        columns = ([frame.index.name or ""] if self.index else []) + [str(c) for c in frame.columns]
+        rows = []
+        for label, row in frame.iterrows():
+            cells = [f"<th>{html.escape(str(label))}</th>"] if self.index else []
+            for column, value in row.items():
+                text = "" if (isinstance(value, float) and math.isnan(value)) else str(value)
+                attrs = (f' class="{_css_class(value)}"' if column in self.verdict_columns
+                         and text else "")
+                body = html.escape(text)
+                if column in best and text and value == best[column]:
+                    body = f"<strong>{body}</strong>"
+                cells.append(f"<td{attrs}>{body}</td>")
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+        caption = (f"<caption>{html.escape(self.caption)}</caption>" if self.caption else "")
+        return (f'<table class="table mb-table">{caption}<thead><tr>{head}</tr></thead>'
+                f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def show_table(frame, **kwargs) -> Table:
+    """A :class:`Table` of ``frame`` (the last expression of a cell displays it)."""
+    return Table(frame, **kwargs)
