@@ -185,6 +185,22 @@ def _evidence_cell(evidence: str) -> str:
     return f"[{label}](<{target}>)"
 
 
+#: The colour of each status on the pages (sphinx-design badges).
+_BADGES = {"reproduced": "success", "partly": "warning", "not reproduced": "danger",
+           "not tested": "muted"}
+
+
+def _badge(status: str) -> str:
+    """A status as a coloured badge (MyST role of sphinx-design, part of jupyter-book)."""
+    return f"{{bdg-{_BADGES.get(status, 'secondary')}}}`{status}`"
+
+
+def _summary_bar(counts, total: int) -> str:
+    """A row of badges, one per status with its count: a per-paper summary at a glance."""
+    return " ".join(f"{{bdg-{_BADGES[s]}}}`{int(counts.get(s, 0))} {s}`"
+                    for s in STATUSES if counts.get(s, 0)) or "no claims"
+
+
 def scoreboard_markdown(*, root: str | Path | None = None,
                         targets_directory: str | Path | None = None) -> str:
     """Render the scoreboard as a MyST Markdown page (jupyter-book 1.x).
@@ -200,20 +216,16 @@ def scoreboard_markdown(*, root: str | Path | None = None,
              "from the committed results (`marginboost.experiments.predicates`), the numbers "
              "that decided it and a link to the evidence. Nothing on this page is typed by hand.",
              "", _escape(CLAIM_RULE), ""]
-    lines += [f"- **{status}**: {_escape(meaning)}" for status, meaning in STATUS_MEANINGS.items()]
+    lines += [f"- {_badge(status)}: {_escape(meaning)}" for status, meaning in STATUS_MEANINGS.items()]
     lines += ["", "The claims not reproduced, with the cause we believe and its evidence, are "
               "listed in [What did not reproduce, and why](not_reproduced.md).", "",
               "## Summary", "",
-              "| paper | " + " | ".join(STATUSES) + " | claims |",
-              "|---|" + "---:|" * (len(STATUSES) + 1)]
+              "| paper | claims | verdicts |", "|---|---:|---|"]
     for paper, part in board.groupby("paper", sort=True):
         counts = part["status"].value_counts()
-        lines.append(f"| {_escape(paper)} | "
-                     + " | ".join(str(int(counts.get(s, 0))) for s in STATUSES)
-                     + f" | {len(part)} |")
+        lines.append(f"| {_escape(paper)} | {len(part)} | {_summary_bar(counts, len(part))} |")
     counts = board["status"].value_counts()
-    lines.append("| **all** | " + " | ".join(str(int(counts.get(s, 0))) for s in STATUSES)
-                 + f" | {len(board)} |")
+    lines.append(f"| **all** | {len(board)} | {_summary_bar(counts, len(board))} |")
     for paper, part in board.groupby("paper", sort=True):
         info = load_targets(paper, directory=targets_directory)["paper"]
         authors = ", ".join(info.get("authors", []))
@@ -224,7 +236,7 @@ def scoreboard_markdown(*, root: str | Path | None = None,
                   "|---|---|---|---|---|---|"]
         for row in part.itertuples(index=False):
             lines.append(f"| {_escape(row.claim)} | {_escape(row.statement)} | "
-                         f"{_escape(row.source)} | {row.status} | {_escape(row.decided_by)} | "
+                         f"{_escape(row.source)} | {_badge(row.status)} | {_escape(row.decided_by)} | "
                          f"{_evidence_cell(row.evidence)} |")
     return "\n".join(lines) + "\n"
 
