@@ -354,6 +354,62 @@ def _multiclass_section(record: dict | None) -> list[str]:
     return lines
 
 
+def recompute_cost(root: Path | None = None) -> list[dict]:
+    """What recomputing the committed full-profile grids costs, from the stores' own records.
+
+    One row per paper and grid (the ``table``/``figure`` field of the cell specs, else the
+    protocol): the number of cells, the sum of their recorded ``elapsed_seconds`` (each cell runs
+    on one core, so this is core-seconds) and the largest single cell.
+    """
+    import json
+
+    from .._paths import require_project_root
+
+    root = Path(root) if root is not None else require_project_root()
+    rows: dict[tuple[str, str], dict] = {}
+    for path in sorted((root / "data" / "results").glob("*/store-full/*/*.json")):
+        record = json.loads(path.read_text())
+        spec = record["spec"]
+        paper = path.parts[-4]
+        grid = str(spec.get("table") or spec.get("figure") or spec.get("protocol") or "?")
+        row = rows.setdefault((paper, grid), {"paper": paper, "grid": grid, "cells": 0,
+                                              "core_seconds": 0.0, "largest_cell_s": 0.0})
+        row["cells"] += 1
+        row["core_seconds"] += float(record["elapsed_seconds"])
+        row["largest_cell_s"] = max(row["largest_cell_s"], float(record["elapsed_seconds"]))
+    return [rows[key] for key in sorted(rows)]
+
+
+def _recompute_cost_section(root: Path | None) -> list[str]:
+    rows = recompute_cost(root)
+    if not rows:
+        return []
+    total = sum(r["core_seconds"] for r in rows)
+    lines = ["", "## The cost of recomputing this book", "",
+             "Every full-profile grid cell committed under `data/results/<paper>/store-full/` "
+             "records the seconds it took (one cell runs on one core; the cells were computed on "
+             "2-core machines, some while the machine did other work, so these are upper-end "
+             "estimates). Summed per grid, they say what a reader pays to recompute the book's "
+             "evidence instead of loading it:", "",
+             "| paper | grid | cells | core-hours | hours on 2 cores | largest cell (s) |",
+             "|---|---|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['paper']} | {r['grid']} | {r['cells']} | "
+                     f"{r['core_seconds'] / 3600:.2f} | {r['core_seconds'] / 7200:.2f} | "
+                     f"{r['largest_cell_s']:.0f} |")
+    lines += [f"| **all** | | {sum(r['cells'] for r in rows)} | **{total / 3600:.2f}** | "
+              f"**{total / 7200:.2f}** | |", "",
+              "To recompute one paper's grids from scratch, move its committed store aside "
+              "(`data/results/<paper>/store-full/`) and run its notebooks with the full profile, "
+              "on local processes or on a dask cluster:", "",
+              "```bash",
+              "marginboost reproduce mcboost --profile full --jobs 2",
+              "marginboost reproduce dmcboost --profile full --scheduler tcp://HOST:8786",
+              "marginboost results update --dry-run   # what changed, and by how much",
+              "```"]
+    return lines
+
+
 def performance_page_markdown(root: Path | None = None) -> str:
     """The MyST text of ``book/performance.md``."""
     results = load_benchmark_results(root)
@@ -372,4 +428,5 @@ def performance_page_markdown(root: Path | None = None) -> str:
     if not results:
         lines += ["No benchmark has been run yet."]
     lines += _multiclass_section(results.get("multiclass"))
+    lines += _recompute_cost_section(root)
     return "\n".join(lines) + "\n"
