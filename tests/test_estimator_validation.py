@@ -78,18 +78,18 @@ def test_bad_sample_weight(weights, message):
 
 
 @pytest.mark.parametrize("estimator, message", [
-    (AdaBoost(n_estimators=0), "n_estimators must be an integer >= 1"),
-    (AdaBoost(max_depth=0), "max_depth must be an integer >= 1"),
-    (AdaBoost(tol=-1.0), "tol must lie in"),
-    (AdaBoost(validation_fraction=1.0), "validation_fraction must be < 1"),
-    (AnyBoost(step="gradient"), "step must be one of"),
-    (AnyBoost(cost="cubic"), "unknown loss 'cubic'"),
-    (AnyBoost(normalization="l2"), "normalization must be 'none' or 'convex'"),
+    (AdaBoost(n_estimators=0), "The 'n_estimators' parameter of"),
+    (AdaBoost(max_depth=0), "The 'max_depth' parameter of"),
+    (AdaBoost(tol=-1.0), "The 'tol' parameter of"),
+    (AdaBoost(validation_fraction=1.0), "The 'validation_fraction' parameter of"),
+    (AnyBoost(step="gradient"), "The 'step' parameter of"),
+    (AnyBoost(cost="cubic"), "The 'cost' parameter of"),
+    (AnyBoost(normalization="l2"), "The 'normalization' parameter of"),
     (AnyBoost(cost="exponential", step="lipschitz"), "needs a cost whose derivative is Lipschitz"),
-    (ArcX4(variant="x5"), "variant must be 'breiman' or 'anyboost'"),
-    (L2Boost(form="tree"), "form must be 'classifier' or 'regression'"),
-    (DoomII(step_size=0.0), "step_size must lie in"),
-    (RealAdaBoost(smoothing=-1.0), "smoothing must lie in"),
+    (ArcX4(variant="x5"), "The 'variant' parameter of"),
+    (L2Boost(form="tree"), "The 'form' parameter of"),
+    (DoomII(step_size=0.0), "The 'step_size' parameter of"),
+    (RealAdaBoost(smoothing=-1.0), "The 'smoothing' parameter of"),
 ])
 def test_bad_parameters_are_named(estimator, message):
     X, y = data()

@@ -213,10 +213,10 @@ def test_bad_training_data(Model, bad, message):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"n_estimators": 0}, "n_estimators must be an integer >= 1"),
-    ({"max_depth": 0}, "max_depth must be an integer >= 1"),
-    ({"criterion": "error"}, "criterion must be one of"),
-    ({"max_bins": 1}, "max_bins must be an integer >= 2"),
+    ({"n_estimators": 0}, "The 'n_estimators' parameter of"),
+    ({"max_depth": 0}, "The 'max_depth' parameter of"),
+    ({"criterion": "error"}, "The 'criterion' parameter of"),
+    ({"max_bins": 1}, "The 'max_bins' parameter of"),
 ])
 def test_bad_parameters(params, message):
     X, y = noisy_classes(n=60, n_classes=3)

@@ -65,6 +65,7 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     # ---- validation -------------------------------------------------------------------------
     def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
                                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
                              ensure_min_samples=2, y_numeric=False)
         check_classification_targets(y)

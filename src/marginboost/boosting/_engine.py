@@ -14,6 +14,9 @@ from numpy.typing import ArrayLike, NDArray
 from ..losses import MarginCost
 from . import _steps
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from .._sklearn import PARAMETERS, constraints
+from numbers import Real
+from sklearn.utils._param_validation import Interval
 
 __all__ = ["StagewiseBoosting"]
 
@@ -28,6 +31,11 @@ _HISTORY_KEYS = ("train_error", "objective", "edge", "min_margin", "mean_margin"
 
 class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """AnyBoost loop shared by all stage-wise estimators; subclasses supply the hooks."""
+
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "estimator", "max_bins", "validation_fraction",
+        "random_state", tol=[Interval(Real, 0.0, float("inf"), closed="left"), None],
+        n_iter_no_change=[*PARAMETERS["n_iter_no_change"], None])
 
     #: ``"none"`` (F_{t+1} = F_t + w f), ``"convex"`` (DOOM II) or ``"average"`` (ARC-x4).
     _normalization = "none"

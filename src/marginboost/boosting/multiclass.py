@@ -74,6 +74,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from numbers import Real
+from sklearn.utils._param_validation import Interval, StrOptions
+from .._sklearn import constraints
 from ._base import BinaryBoostingClassifier, check_positive_int
 from ._steps import MIN_WEIGHTED_ERROR
 
@@ -114,6 +117,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
                                 ) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
         """Return ``(X, class indices 0..K-1, normalized weights)`` and set ``classes_``."""
+        self._validate_params()
         shape = np.asarray(y).shape if y is not None else (0,)
         if len(shape) != 1:
             raise ValueError("y must be a 1-D array of labels, one per row of X; got shape "
@@ -233,6 +237,10 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
 
 class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMeta):
     """The loop shared by AdaBoost.M1 and SAMME (see the module docstring)."""
+
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "max_bins",
+        criterion=[StrOptions(set(MULTICLASS_CRITERIA))])
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, criterion: str = "gini",
                  max_bins: int = 255) -> None:
@@ -468,6 +476,9 @@ class AdaBoostMH(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "AdaBoost.MH"
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "max_bins",
+        smoothing=[Interval(Real, 0.0, float("inf"), closed="neither"), None])
     reference = "schapire1999improved"
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, max_bins: int = 255,
@@ -630,6 +641,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "GD-MCBoost"
+    _parameter_constraints: dict = constraints("n_estimators", "max_depth", "max_bins")
     reference = "saberian2011multiclass"
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3,

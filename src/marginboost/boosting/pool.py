@@ -29,6 +29,9 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.validation import check_is_fitted
 
 from . import _masters
+from numbers import Integral, Real
+from sklearn.utils._param_validation import Interval, StrOptions
+from .._sklearn import constraints
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
 
 __all__ = ["AdaBoostL1", "AdaBoostQP"]
@@ -40,6 +43,10 @@ _POOLS = ("all_stumps", "adaboost")
 
 class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """Fit on a fixed pool: build the pool, solve one problem, keep the used hypotheses."""
+
+    _parameter_constraints: dict = constraints(
+        "max_bins", T=[Interval(Real, 0.0, float("inf"), closed="neither")],
+        pool=[StrOptions(set(_POOLS))], n_pool=[Interval(Integral, 1, None, closed="left")])
 
     def __init__(self, T: float = 0.05, pool: str = "all_stumps", *, n_pool: int = 1500,
                  max_bins: int = 255) -> None:

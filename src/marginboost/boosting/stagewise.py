@@ -49,6 +49,12 @@ from ..losses import (ExponentialLoss, GeneralizedHingeLoss, LogisticLoss, MadaB
 from . import _steps
 from ._base import check_real
 from ._engine import StagewiseBoosting as _StagewiseBoosting
+from .._sklearn import PARAMETERS
+from numbers import Real
+from sklearn.utils._param_validation import Interval, StrOptions
+from ..losses import LOSSES
+
+_POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
 
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "anyboost_members"]
@@ -96,6 +102,12 @@ class AnyBoost(_StagewiseBoosting):
     """
 
     _algorithm_name = "AnyBoost"
+    _parameter_constraints: dict = {
+        **_StagewiseBoosting._parameter_constraints,
+        "cost": [StrOptions(set(LOSSES)), MarginCost],
+        "step": [StrOptions(set(_steps.STEP_RULES))],
+        "learning_rate": PARAMETERS["learning_rate"],
+        "normalization": [StrOptions({"none", "convex"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "any (line search, Newton, Lipschitz, fixed)"
     reference = "mason1999boosting"
@@ -280,6 +292,8 @@ class RealAdaBoost(_FixedCostBoosting):
         :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS
 
     _algorithm_name = "RealAdaBoost"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "smoothing": [*_POSITIVE, None]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "line search per leaf (confidence-rated leaves)"
     reference = "schapire1999improved"
@@ -333,6 +347,8 @@ class LogitBoost(_FixedCostBoosting):
         Clipping threshold of the working response.""" + _COMMON_PARAMETERS
 
     _algorithm_name = "LogitBoost"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "z_max": _POSITIVE}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "Newton-Raphson"
     reference = "friedman2000additive"
@@ -388,6 +404,9 @@ class L2Boost(_FixedCostBoosting):
         Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS
 
     _algorithm_name = "L2Boost"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "form": [StrOptions({"classifier", "regression"})],
+                                    "learning_rate": PARAMETERS["learning_rate"]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "least-squares fit (exact line search)"
     reference = "buhlmann2003boosting"
@@ -444,6 +463,8 @@ class ArcX4(_FixedCostBoosting):
     variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS
 
     _algorithm_name = "ArcX4"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "variant": [StrOptions({"breiman", "anyboost"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "1/t (running average)"
     reference = "breiman1998arcing"
@@ -525,6 +546,9 @@ class DoomII(_FixedCostBoosting):
         How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS
 
     _algorithm_name = "DoomII"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "steepness": _POSITIVE, "step_size": _POSITIVE,
+                                    "sampling": [StrOptions({"resample", "reweight"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "fixed epsilon = 0.05, convex combination"
     reference = "mason1999boosting"
