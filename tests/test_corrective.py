@@ -275,5 +275,5 @@ def test_adaboost_T_heuristic_is_the_inverse_weight_sum():
     T = adaboost_T_heuristic(X, y, n_rounds=50)
     booster = AdaBoost(n_estimators=50).fit(X, y)
     assert T == pytest.approx(1 / booster.alphas_.sum(), rel=1e-12)
-    with pytest.raises(ValueError, match="The 'n_rounds' parameter of"):
+    with pytest.raises(ValueError, match="n_rounds must be an integer >= 1"):
         adaboost_T_heuristic(X, y, n_rounds=0)

@@ -256,7 +256,7 @@ def test_prediction_interface_and_determinism():
     (np.zeros((4, 2)), [1, 1, 1, 1], {}, "only one class"),
     (np.array([[0.0], [np.nan], [1.0]]), [0, 1, 2], {}, "NaN"),
     (np.zeros((4, 2)), [0, 1, 2], {}, "inconsistent"),
-    (np.zeros((4, 2)), [[0, 1], [1, 0], [0, 1], [1, 0]], {}, "1-D"),
+    (np.zeros((4, 2)), [[0, 1], [1, 0], [0, 1], [1, 0]], {}, "1d array"),
     (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 0}, "n_prime"),
     (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 5}, "n_prime"),
     (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 1.5}, "n_prime"),

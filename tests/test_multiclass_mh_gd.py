@@ -308,7 +308,7 @@ def test_interface_staged_outputs_and_determinism(Model):
     (lambda X, y: (X, np.full(y.shape, 7)), r"y has only one class \(7\)"),
     (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 4, np.nan, X), y), "NaN"),
     (lambda X, y: (X[:-1], y), "inconsistent numbers of samples"),
-    (lambda X, y: (X, y[:, None]), r"y must be a 1-D array"),
+    (lambda X, y: (X, np.c_[y, y]), r"y should be a 1d array"),
     (lambda X, y: (X, y + 0.5), "Unknown label type"),
 ])
 def test_bad_training_data(Model, bad, message):

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..losses import MarginCost
 from . import _steps
-from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
 from .._sklearn import PARAMETERS, constraints
 from numbers import Real
 from sklearn.utils._param_validation import Interval
@@ -229,9 +229,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             t = n_rounds
         done = len(estimators)
         if done == 0:
-            raise RuntimeError(
-                f"{type(self).__name__} could not make a first step: {self.stop_reason_} "
-                "(the weak learner found no hypothesis with a positive edge)")
+            raise NoEdgeError(type(self).__name__, self.stop_reason_)
         self.history_ = {key: value[:done].copy() for key, value in history.items()}
         self._set_stages(estimators, shrinks, steps)
         self.n_rounds_run_ = done

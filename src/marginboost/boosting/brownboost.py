@@ -110,7 +110,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import erfc, erfcinv
 
-from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
 from .._sklearn import constraints
 from numbers import Real
 from sklearn.utils._param_validation import Interval
@@ -756,9 +756,7 @@ class BrownBoost(BinaryBoostingClassifier):
                 self.stop_reason_ = "time exhausted"
                 break
         if not estimators:
-            raise RuntimeError(
-                f"BrownBoost could not make a first step: {self.stop_reason_} (the weak learner "
-                f"found no hypothesis with an edge above nu = {nu:g})")
+            raise NoEdgeError("BrownBoost", f"{self.stop_reason_} (no edge above nu = {nu:g})")
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(estimators, np.ones(len(estimators)), alphas)
         self.c_ = c

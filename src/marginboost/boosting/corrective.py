@@ -109,7 +109,8 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         (up to solver rounding, clipped here)."""
         return np.clip(u, 0.0, None)
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "ColumnGenerationBoosting":
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            ) -> "ColumnGenerationBoosting":
         """Run column generation until no dual constraint is violated by more than ``tol``.
 
         Parameters
@@ -118,6 +119,9 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             Training inputs (finite values).
         y : array of shape (n_samples,)
             Labels, exactly two distinct values.
+        sample_weight : array of shape (n_samples,), optional
+            Only uniform weights are accepted: the master problems weigh every example
+            equally (Shen & Li 2010, eqs. (5), (20), (22)); other weights raise ``ValueError``.
 
         Returns
         -------
@@ -128,7 +132,9 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         ColumnGenerationError
             When a restricted master cannot be solved (names the iteration and the status).
         """
-        X, y_signed, _ = self._validate_training_data(X, y, None)
+        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+        self._refuse_non_uniform_weights(
+            sample_weight, weights, "the restricted master problems weigh every example equally")
         n_iterations = check_positive_int(self.n_estimators, "n_estimators")
         tol = check_real(self.tol, "tol", 0.0, low_inclusive=True)
         self._check_params(X.shape[0])
@@ -270,7 +276,8 @@ class LPBoost(_CGParams):
         else:
             self.D_ = None
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "LPBoost":
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            ) -> "LPBoost":
         """Run column generation (see :meth:`ColumnGenerationBoosting.fit`).
 
         The restricted master is one :class:`~marginboost.boosting._masters.LPBoostMaster`
@@ -280,7 +287,7 @@ class LPBoost(_CGParams):
         """
         self._master = None
         try:
-            return super().fit(X, y)
+            return super().fit(X, y, sample_weight)
         finally:
             del self._master
 
@@ -310,6 +317,7 @@ class AdaBoostCG(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "AdaBoost-CG"
+    _proba_link = "exponential"
     _parameter_constraints: dict = {**_CGParams._parameter_constraints, "T": _POSITIVE}
 
     def __init__(self, T: float = 0.05, *, n_estimators: int = 100, max_depth: int = 1,
@@ -342,6 +350,7 @@ class LogitBoostCG(AdaBoostCG):
     """ + _COMMON_DOC
 
     _algorithm_name = "LogitBoost-CG"
+    _proba_link = "logistic"
 
     def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
         return _masters.solve_logitboost(A, float(self.T), w0)

@@ -75,7 +75,8 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         codes = self.mapper_.transform(X)
         return WeakPool.from_hypotheses(booster.estimators_, codes), codes
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "_PoolBoosting":
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            ) -> "_PoolBoosting":
         """Build the pool on ``(X, y)`` and solve the problem on it.
 
         Parameters
@@ -84,12 +85,17 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             Training inputs (finite values).
         y : array of shape (n_samples,)
             Labels, exactly two distinct values.
+        sample_weight : array of shape (n_samples,), optional
+            Only uniform weights are accepted: the pool problems weigh every example equally
+            (Shen & Li 2010, eqs. (5), (10)); other weights raise ``ValueError``.
 
         Returns
         -------
         self
         """
-        X, y_signed, _ = self._validate_training_data(X, y, None)
+        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+        self._refuse_non_uniform_weights(
+            sample_weight, weights, "the pool problems weigh every example equally")
         T = check_real(self.T, "T", 0.0)
         if self.pool not in _POOLS:
             raise ValueError(f"pool must be one of {_POOLS}; got {self.pool!r}")
@@ -170,6 +176,7 @@ class AdaBoostL1(_PoolBoosting):
     """
 
     _algorithm_name = "AdaBoost-l1"
+    _proba_link = "exponential"
 
     def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
         try:

@@ -141,6 +141,12 @@ class AnyBoost(_StagewiseBoosting):
     def _cost_function(self) -> MarginCost:
         return get_loss(self.cost)
 
+    @property
+    def _proba_link(self) -> str:  # type: ignore[override]
+        name = self.cost if isinstance(self.cost, str) else getattr(self.cost, "name", "")
+        return {"exponential": "exponential", "logistic": "logistic",
+                "squared": "squared"}.get(name, "vote")
+
     def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
               round_index):  # type: ignore[no-untyped-def]
         rule, a = self.step, label_times_direction
@@ -202,6 +208,7 @@ class AdaBoost(_FixedCostBoosting):
     ----------""" + _COMMON_PARAMETERS
 
     _algorithm_name = "AdaBoost"
+    _proba_link = "exponential"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "line search"
     reference = "freund1997decision"
@@ -292,6 +299,7 @@ class RealAdaBoost(_FixedCostBoosting):
         :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS
 
     _algorithm_name = "RealAdaBoost"
+    _proba_link = "exponential"
     _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
                                     "smoothing": [*_POSITIVE, None]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -347,6 +355,7 @@ class LogitBoost(_FixedCostBoosting):
         Clipping threshold of the working response.""" + _COMMON_PARAMETERS
 
     _algorithm_name = "LogitBoost"
+    _proba_link = "exponential"  # p = e^F/(e^F + e^-F) = 1/(1 + e^{-2F}), FHT (2000) Alg. 3
     _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
                                     "z_max": _POSITIVE}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -404,6 +413,7 @@ class L2Boost(_FixedCostBoosting):
         Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS
 
     _algorithm_name = "L2Boost"
+    _proba_link = "squared"
     _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
                                     "form": [StrOptions({"classifier", "regression"})],
                                     "learning_rate": PARAMETERS["learning_rate"]}
