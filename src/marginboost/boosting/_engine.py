@@ -234,7 +234,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         self._set_stages(estimators, shrinks, steps)
         self.n_rounds_run_ = done
         if validation is not None:
-            from ..experiments.selection import best_round as smallest_best_round
-
             self.history_["validation_error"] = val_errors[:done].copy()
-            self._truncate(smallest_best_round(val_errors[:done]))
+            # the smallest number of rounds with the lowest validation error (argmin returns
+            # the first minimum): marginboost.experiments.best_round with atol=0
+            self._truncate(int(np.argmin(val_errors[:done])) + 1)
