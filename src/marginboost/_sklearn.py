@@ -18,7 +18,8 @@ from typing import Any
 
 from sklearn.utils._param_validation import Interval
 
-__all__ = ["PARAMETERS", "EXPECTED_FAILED_CHECKS", "constraints", "expected_failed_checks"]
+__all__ = ["PARAMETERS", "EXPECTED_FAILED_CHECKS", "constraints", "expected_failed_checks",
+           "examples_section"]
 
 #: Constraints of the parameters shared by several estimators.
 PARAMETERS: dict[str, Any] = {
@@ -118,3 +119,19 @@ def expected_failed_checks(estimator: Any) -> dict[str, str]:
             or (type(estimator).__name__ == "RealAdaBoost" and estimator.smoothing is not None)):
         failures.pop("check_sample_weight_equivalence_on_dense_data", None)
     return failures
+
+
+def examples_section(name: str, params: str = "n_estimators=10", *, n_classes: int = 2) -> str:
+    """A short runnable numpydoc Examples section for estimator ``name`` (run by doctest in
+    ``tests/test_docstrings.py``)."""
+    return f"""
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from marginboost import {name}
+    >>> X, y = make_classification(n_samples=90, n_features=4, n_informative=3,
+    ...                            n_redundant=0, n_classes={n_classes}, random_state=0)
+    >>> model = {name}({params}).fit(X, y)
+    >>> model.predict(X[:3]).shape, model.predict_proba(X[:3]).shape
+    ((3,), (3, {n_classes}))
+    """

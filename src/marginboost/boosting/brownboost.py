@@ -762,3 +762,10 @@ class BrownBoost(BinaryBoostingClassifier):
         self.c_ = c
         self.remaining_time_ = s
         return self
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+BrownBoost.__doc__ = ((BrownBoost.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("BrownBoost", "n_estimators=10"))

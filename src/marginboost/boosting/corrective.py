@@ -514,3 +514,20 @@ def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
     model = AdaBoost(n_estimators=check_positive_int(n_rounds, "n_rounds"), max_depth=max_depth,
                      max_bins=max_bins).fit(X, y)
     return 1.0 / float(np.sum(model.alphas_))
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+LPBoost.__doc__ = ((LPBoost.__doc__ or "").rstrip() + "\n"
+                   + _examples_section("LPBoost", "nu=0.2"))
+HingeLPBoost.__doc__ = ((HingeLPBoost.__doc__ or "").rstrip() + "\n"
+                        + _examples_section("HingeLPBoost", "n_estimators=10"))
+AdaBoostCG.__doc__ = ((AdaBoostCG.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostCG", "n_estimators=10"))
+LogitBoostCG.__doc__ = ((LogitBoostCG.__doc__ or "").rstrip() + "\n"
+                        + _examples_section("LogitBoostCG", "n_estimators=10"))
+MCBoost.__doc__ = ((MCBoost.__doc__ or "").rstrip() + "\n"
+                   + _examples_section("MCBoost", "n_estimators=10"))
+MDBoost.__doc__ = ((MDBoost.__doc__ or "").rstrip() + "\n"
+                   + _examples_section("MDBoost", "n_estimators=10"))

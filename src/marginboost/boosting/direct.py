@@ -832,3 +832,10 @@ def directboost_variants(X: ArrayLike, y: ArrayLike, variants, n_primes, **param
         model._finish(prepared[key], y_signed, own)
         out[key] = model
     return out
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+DirectBoost.__doc__ = ((DirectBoost.__doc__ or "").rstrip() + "\n"
+                       + _examples_section("DirectBoost", "n_estimators=10"))

@@ -659,3 +659,10 @@ class DMCBoost(MulticlassBoostingClassifier):
                     codes.shape[1], "multiclass")
                 return tree, h, search
         return None
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+DMCBoost.__doc__ = ((DMCBoost.__doc__ or "").rstrip() + "\n"
+                    + _examples_section("DMCBoost", "n_estimators=10", n_classes=3))

@@ -736,3 +736,16 @@ class GDMCBoost(MulticlassBoostingClassifier):
         gram = self.codewords_ @ self.codewords_.T
         for alpha, tree in zip(self.alphas_, self.estimators_):
             yield alpha * gram[tree.predict(codes).astype(np.intp)]
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+AdaBoostM1.__doc__ = ((AdaBoostM1.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostM1", "n_estimators=10", n_classes=3))
+SAMME.__doc__ = ((SAMME.__doc__ or "").rstrip() + "\n"
+                 + _examples_section("SAMME", "n_estimators=10", n_classes=3))
+AdaBoostMH.__doc__ = ((AdaBoostMH.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostMH", "n_estimators=10", n_classes=3))
+GDMCBoost.__doc__ = ((GDMCBoost.__doc__ or "").rstrip() + "\n"
+                     + _examples_section("GDMCBoost", "n_estimators=10", n_classes=3))

@@ -215,3 +215,12 @@ class AdaBoostQP(_PoolBoosting):
             raise RuntimeError(f"AdaBoostQP: the pool problem (41) failed: {error.status}"
                                ) from error
         return weights / T, value
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+AdaBoostL1.__doc__ = ((AdaBoostL1.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostL1", "T=0.1"))
+AdaBoostQP.__doc__ = ((AdaBoostQP.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostQP", "T=0.1"))
