@@ -46,7 +46,7 @@ def _cg_columns(n_columns: int) -> tuple[np.ndarray, float]:
     ds = load("australian_scale")
     X, y = ds.X, ds.y_signed()
     T = adaboost_T_heuristic(X, y, n_rounds=1000)
-    model = AdaBoostCG(T=T, n_estimators=n_columns, epsilon=0.0).fit(X, y)
+    model = AdaBoostCG(T=T, n_estimators=n_columns, tol=0.0).fit(X, y)
     codes = model.mapper_.transform(X)
     A = np.column_stack([y * tree.predict(codes) for tree in model.estimators_])
     return A, T

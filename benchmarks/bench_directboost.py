@@ -51,9 +51,9 @@ def run(n_train: int, quick: bool, log=print) -> list[dict]:
     cases = []
 
     directboost_variant("DirectBoost_eps_avg", n_prime=0.1, max_depth=3,
-                        max_rounds=20).fit(warm_X, warm_y)
+                        n_estimators=20).fit(warm_X, warm_y)
     model = directboost_variant("DirectBoost_eps_avg", n_prime=0.1, max_depth=3,
-                                max_rounds=200 if quick else 2000)
+                                n_estimators=200 if quick else 2000)
     total = _timed(model, X, y)
     history = model.history_
     n1 = int(model.n_phase1_)

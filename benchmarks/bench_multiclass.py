@@ -23,8 +23,8 @@ What is timed
     scikit-learn, seconds per round are the wall-clock time of ``fit`` (validation and binning
     included) divided by the number of rounds fitted (``n_estimators_``; AdaBoost.M1 stops when
     a tree's weighted error reaches 1/2, the tree of that round being fitted but not kept, and
-    if that happens in round 1 it cannot boost: no time is given).  DMCBoost is fitted with ``max_phase1_rounds=P`` and ``max_rounds=P+Q``
-    (``patience=P+Q``: no stop for lack of progress); its per-round times come from the fit's
+    if that happens in round 1 it cannot boost: no time is given).  DMCBoost is fitted with ``max_phase1_rounds=P`` and ``n_estimators=P+Q``
+    (``n_iter_no_change=P+Q``: no stop for lack of progress); its per-round times come from the fit's
     own clock (``history_["time"]``, seconds since the end of binning): phase I is the time of
     its last phase-I round over the number of phase-I rounds, phase II the time from there to
     the last round over the number of phase-II rounds.  The rounds of phase II are read before
@@ -168,8 +168,8 @@ def _model(method: str, rounds: int, phase1: int = 0):
                 self.all_rounds_history_ = {key: np.asarray(value, dtype=np.float64)
                                             for key, value in state["history"].items()}
 
-        return _DMCBoostAllRounds(max_depth=3, max_rounds=phase1 + rounds,
-                                  max_phase1_rounds=phase1, patience=phase1 + rounds)
+        return _DMCBoostAllRounds(max_depth=3, n_estimators=phase1 + rounds,
+                                  max_phase1_rounds=phase1, n_iter_no_change=phase1 + rounds)
     if method == "scikit-learn SAMME":
         from sklearn.ensemble import AdaBoostClassifier
         from sklearn.tree import DecisionTreeClassifier

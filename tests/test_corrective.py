@@ -151,7 +151,7 @@ def test_cg_lpboost_reaches_the_full_pool_lp_optimum(kwargs, D):
     # every added column is one more constraint of the restricted dual (a minimisation), so its
     # optimum (= the restricted primal's maximum) never decreases
     assert np.all(np.diff(model.history_["objective"]) >= -1e-9)
-    assert model.history_["duality_gap"][-1] <= model.epsilon
+    assert model.history_["duality_gap"][-1] <= model.tol
     # the recorded minimum margin is that of the final combination
     assert model.margins(X, y).min() == pytest.approx(model.history_["min_margin"][-1])
 
@@ -250,13 +250,13 @@ def test_master_failure_is_reported_with_the_iteration(monkeypatch):
 
 @pytest.mark.parametrize("estimator, message", [
     (LPBoost(D=0.1, nu=0.1), "give D or nu, not both"),
-    (LPBoost(nu=1.5), "nu must lie in"),
-    (LPBoost(D=-1.0), "D must lie in"),
-    (AdaBoostCG(T=0.0), "T must lie in"),
-    (LogitBoostCG(T=np.inf), "T must be a finite real"),
-    (HingeLPBoost(p=1.0), "p must lie in"),
-    (LPBoost(n_estimators=0), "n_estimators must be an integer >= 1"),
-    (LPBoost(epsilon=-1.0), "epsilon must lie in"),
+    (LPBoost(nu=1.5), "The 'nu' parameter of"),
+    (LPBoost(D=-1.0), "The 'D' parameter of"),
+    (AdaBoostCG(T=0.0), "The 'T' parameter of"),
+    (LogitBoostCG(T=np.inf), "The 'T' parameter of"),
+    (HingeLPBoost(p=1.0), "The 'p' parameter of"),
+    (LPBoost(n_estimators=0), "The 'n_estimators' parameter of"),
+    (LPBoost(tol=-1.0), "tol"),
 ])
 def test_bad_parameters_are_refused(estimator, message):
     X, y = integer_data()

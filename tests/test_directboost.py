@@ -206,7 +206,7 @@ def test_theorem1_zero_error_region_of_trained_models_is_a_convex_cone():
 
 def test_relaxed_variant_returns_its_best_iterate():
     X, y = _toy(4, noise=0.1)
-    model = directboost_variant("DirectBoost_eps_avg", n_prime=0.2, max_depth=1, patience=10).fit(X, y)
+    model = directboost_variant("DirectBoost_eps_avg", n_prime=0.2, max_depth=1, n_iter_no_change=10).fit(X, y)
     values = model.history_["objective"][model.n_phase1_:]
     assert values.size >= 1
     assert values[-1] == pytest.approx(values.max())
@@ -255,10 +255,10 @@ def test_shared_phase1_fits_equal_separate_fits():
     from marginboost.boosting.direct import directboost_variants
 
     X, y = _toy(8, noise=0.1)
-    fitted = directboost_variants(X, y, list(VARIANTS), [0.1, 0.5], max_depth=3, max_rounds=150)
+    fitted = directboost_variants(X, y, list(VARIANTS), [0.1, 0.5], max_depth=3, n_estimators=150)
     assert len(fitted) == 6
     for (name, n_prime), model in fitted.items():
-        alone = directboost_variant(name, n_prime=n_prime, max_depth=3, max_rounds=150).fit(X, y)
+        alone = directboost_variant(name, n_prime=n_prime, max_depth=3, n_estimators=150).fit(X, y)
         np.testing.assert_array_equal(model.decision_function(X), alone.decision_function(X))
         for key in ("phase", "train_error", "objective", "alpha"):
             np.testing.assert_allclose(model.history_[key], alone.history_[key], rtol=0, atol=0)
@@ -303,7 +303,7 @@ def test_split_search_does_not_depend_on_the_number_of_feature_blocks(monkeypatc
     for blocks in (1, 3, 7):
         monkeypatch.setattr(direct_module, "numba",
                             types.SimpleNamespace(get_num_threads=lambda b=blocks: b))
-        model = directboost_variant(variant, n_prime=0.2, max_depth=2, max_rounds=40).fit(X, y)
+        model = directboost_variant(variant, n_prime=0.2, max_depth=2, n_estimators=40).fit(X, y)
         fits.append((model.alphas_, model.decision_function(X)))
     for alphas, scores in fits[1:]:
         np.testing.assert_array_equal(alphas, fits[0][0])

@@ -126,7 +126,7 @@ def _replay(model, X, y):
 @pytest.mark.parametrize("seed", range(4))
 def test_first_two_stumps_are_the_brute_force_best(seed):
     X, y = _tiny(seed)
-    model = DMCBoost(max_depth=1, max_rounds=2, phase2=False).fit(X, y)
+    model = DMCBoost(max_depth=1, n_estimators=2, phase2=False).fit(X, y)
     codes = model._codes(X)
     for F, h, alpha in _replay(model, X, y):
         objective = ZeroOneTreeObjective(F, y)
@@ -148,7 +148,7 @@ def test_phase1_error_never_increases_and_steps_are_the_sweeps(seed):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(120, 4))
     y = np.argmax(X[:, :3] + 0.8 * rng.normal(size=(120, 3)), axis=1)
-    model = DMCBoost(max_depth=2, max_rounds=40, phase2=False, max_bins=16).fit(X, y)
+    model = DMCBoost(max_depth=2, n_estimators=40, phase2=False, max_bins=16).fit(X, y)
     errors = [len(y)]
     for F, h, alpha in _replay(model, X, y):
         sweep = zero_one_sweep(F, y, h)
@@ -158,13 +158,13 @@ def test_phase1_error_never_increases_and_steps_are_the_sweeps(seed):
     assert np.array_equal(model.history_["errors"], errors[1:])
     assert np.all(np.diff(errors) <= 0)
     assert np.all(model.history_["phase"] == 1) and model.n_phase1_ == model.n_estimators_
-    assert model.stop_reason_.startswith(("phase I", "max_rounds"))
+    assert model.stop_reason_.startswith(("phase I", "n_estimators"))
     assert model.phase1_stop_reason_ == model.stop_reason_
 
 
 def _phase2_model(seed, **params):
     X, y = _tiny(seed, n=40)
-    return X, y, DMCBoost(max_depth=1, max_rounds=300, epsilon=0.0, n_prime=10,
+    return X, y, DMCBoost(max_depth=1, n_estimators=300, epsilon=0.0, n_prime=10,
                           **params).fit(X, y)
 
 
@@ -195,7 +195,7 @@ def test_phase2_objective_never_decreases_and_ends_at_a_coordinatewise_maximum(s
 
 def test_relaxation_keeps_the_best_round():
     X, y = _tiny(1, n=40)
-    model = DMCBoost(max_depth=1, max_rounds=300, epsilon=0.01, patience=5,
+    model = DMCBoost(max_depth=1, n_estimators=300, epsilon=0.01, n_iter_no_change=5,
                      n_prime=10).fit(X, y)
     objective = model.history_["objective"]
     assert objective[-1] == objective[model.n_phase1_ - 1:].max()
@@ -214,9 +214,9 @@ def test_two_classes_agree_with_directboost_phase1():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(150, 3))
     y = (X[:, 0] + 0.7 * X[:, 1] + 0.6 * rng.normal(size=150) > 0).astype(int)
-    ours = DMCBoost(max_depth=2, max_rounds=30, phase2=False, max_bins=32,
+    ours = DMCBoost(max_depth=2, n_estimators=30, phase2=False, max_bins=32,
                     distinct_leaf_labels=True).fit(X, y)
-    theirs = DirectBoost(max_depth=2, max_rounds=30, phase2=False, max_bins=32).fit(X, y)
+    theirs = DirectBoost(max_depth=2, n_estimators=30, phase2=False, max_bins=32).fit(X, y)
     codes = ours._codes(X)
     rounds = 0
     for (F, h, alpha), tree, beta in zip(_replay(ours, X, y), theirs.estimators_,
@@ -236,8 +236,8 @@ def test_prediction_interface_and_determinism():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(90, 3))
     labels = np.array(["a", "b", "c"])[np.argmax(X + 0.5 * rng.normal(size=(90, 3)), axis=1)]
-    first = DMCBoost(max_rounds=15, n_prime=0.2).fit(X, labels)
-    second = DMCBoost(max_rounds=15, n_prime=0.2).fit(X, labels)
+    first = DMCBoost(n_estimators=15, n_prime=0.2).fit(X, labels)
+    second = DMCBoost(n_estimators=15, n_prime=0.2).fit(X, labels)
     assert np.array_equal(first.alphas_, second.alphas_)
     assert first.stop_reason_ == second.stop_reason_
     scores = first.decision_function(X)
@@ -256,7 +256,7 @@ def test_prediction_interface_and_determinism():
     (np.zeros((4, 2)), [1, 1, 1, 1], {}, "only one class"),
     (np.array([[0.0], [np.nan], [1.0]]), [0, 1, 2], {}, "NaN"),
     (np.zeros((4, 2)), [0, 1, 2], {}, "inconsistent"),
-    (np.zeros((4, 2)), [[0, 1], [1, 0], [0, 1], [1, 0]], {}, "1-D"),
+    (np.zeros((4, 2)), [[0, 1], [1, 0], [0, 1], [1, 0]], {}, "1d array"),
     (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 0}, "n_prime"),
     (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 5}, "n_prime"),
     (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 1.5}, "n_prime"),
@@ -272,7 +272,7 @@ def test_sample_weight_must_be_uniform():
     X, y = np.arange(8.0).reshape(4, 2), [0, 1, 2, 0]
     with pytest.raises(ValueError, match="sample_weight"):
         DMCBoost().fit(X, y, sample_weight=[1, 2, 1, 1])
-    DMCBoost(max_rounds=2).fit(X, y, sample_weight=[1, 1, 1, 1])
+    DMCBoost(n_estimators=2).fit(X, y, sample_weight=[1, 1, 1, 1])
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -333,11 +333,11 @@ def test_max_intervals_is_validated_and_large_data_stays_monotone():
     X = rng.normal(size=(300, 4))
     y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5).astype(int)
     with pytest.raises(ValueError, match="max_intervals"):
-        DMCBoost(max_intervals=0, max_rounds=2).fit(X, y)
-    model = DMCBoost(max_intervals=4, max_rounds=30, phase2=False).fit(X, y)
+        DMCBoost(max_intervals=0, n_estimators=2).fit(X, y)
+    model = DMCBoost(max_intervals=4, n_estimators=30, phase2=False).fit(X, y)
     assert np.all(np.diff(model.history_["errors"]) <= 0)
     noisy = np.where(rng.random(300) < 0.3, rng.integers(0, 3, 300), y)
-    capped = DMCBoost(max_rounds=30, max_phase1_rounds=2, patience=5).fit(X, noisy)
+    capped = DMCBoost(n_estimators=30, max_phase1_rounds=2, n_iter_no_change=5).fit(X, noisy)
     assert capped.n_phase1_ == 2 and capped.phase1_stop_reason_ == "max_phase1_rounds"
     assert set(capped.history_["phase"][2:]) <= {2.0}
 
@@ -348,10 +348,10 @@ def test_fit_path_equals_separate_fits():
     y = np.where(rng.random(160) < 0.2, rng.integers(0, 3, 160),
                  (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.3).astype(int))
     grid = [1, 0.25, 0.5]
-    path = DMCBoost(max_rounds=40, patience=10).fit_path(X, y, grid)
+    path = DMCBoost(n_estimators=40, n_iter_no_change=10).fit_path(X, y, grid)
     assert [model.n_prime for model in path] == grid
     for value, model in zip(grid, path):
-        alone = DMCBoost(n_prime=value, max_rounds=40, patience=10).fit(X, y)
+        alone = DMCBoost(n_prime=value, n_estimators=40, n_iter_no_change=10).fit(X, y)
         np.testing.assert_array_equal(model.alphas_, alone.alphas_)
         for key in ("phase", "errors", "objective", "alpha"):
             np.testing.assert_array_equal(model.history_[key], alone.history_[key])

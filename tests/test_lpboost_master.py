@@ -192,7 +192,7 @@ def test_lpboost_fit_follows_the_cold_master_and_keeps_no_solver_state():
     X = rng.integers(0, 12, size=(60, 3)).astype(float)
     y = np.where(X[:, 0] - X[:, 1] + 0.5 * X[:, 2] > 2.0, 1, -1)
     y[rng.random(60) < 0.15] *= -1
-    model = LPBoost(nu=0.2, n_estimators=12, epsilon=0.0).fit(X, y)
+    model = LPBoost(nu=0.2, n_estimators=12, tol=0.0).fit(X, y)
     codes = model.mapper_.transform(X)
     A = np.column_stack([y * tree.predict(codes) for tree in model.estimators_])
     for t in range(1, model.n_iterations_ + 1):

@@ -19,7 +19,7 @@ def _cvxpy_optimum(A, E):
 @pytest.mark.parametrize("E", [0.05, 0.3, 0.8])
 def test_column_generation_reaches_the_optimum_over_all_stumps(seed, E):
     X, y = small_data(seed)
-    margins = converged_margins(MCBoost(E=E, epsilon=1e-7, n_estimators=500), X, y)
+    margins = converged_margins(MCBoost(E=E, tol=1e-7, n_estimators=500), X, y)
     ours = float(np.sum((margins - E) ** 2))
     reference = _cvxpy_optimum(stump_pool(X, y), E)
     assert ours == pytest.approx(reference, rel=1e-5, abs=1e-7)

@@ -44,7 +44,7 @@ def test_mdboost_is_exported():
 @pytest.mark.parametrize("D", [0.5, 3.0, 20.0])
 def test_column_generation_reaches_the_optimum_over_all_stumps(seed, D):
     X, y = small_data(seed)
-    model = MDBoost(D=D, epsilon=1e-7, n_estimators=500)
+    model = MDBoost(D=D, tol=1e-7, n_estimators=500)
     margins = converged_margins(model, X, y)
     ours = _objective(margins, D)
     assert model.history_["objective"][-1] == pytest.approx(ours, rel=1e-9, abs=1e-12)
@@ -62,7 +62,7 @@ def test_kkt_at_convergence(seed):
     whole pool has an edge above r + epsilon."""
     D, epsilon = 4.0, 1e-7
     X, y = small_data(seed)
-    model = MDBoost(D=D, epsilon=epsilon, n_estimators=500)
+    model = MDBoost(D=D, tol=epsilon, n_estimators=500)
     rho = converged_margins(model, X, y)
     A = _restricted_columns(model, X, y)
     np.testing.assert_allclose(A @ model.alphas_, rho, atol=1e-12)
@@ -118,7 +118,7 @@ def test_larger_D_gives_smaller_margin_variance():
 @pytest.mark.parametrize("D", [0.0, -1.0, np.nan, np.inf])
 def test_bad_D_is_rejected(D):
     X, y = small_data(0)
-    with pytest.raises(ValueError, match="D must"):
+    with pytest.raises(ValueError, match="The 'D' parameter of MDBoost"):
         MDBoost(D=D).fit(X, y)
     with pytest.raises(ValueError, match="D must"):
         solve_mdboost(np.ones((3, 2)), D)

@@ -89,10 +89,10 @@ def test_adaboost_l1_on_the_adaboost_pool():
 
 
 @pytest.mark.parametrize("estimator, message", [
-    (AdaBoostL1(T=0.0), "T must lie in"),
-    (AdaBoostQP(T=-1.0), "T must lie in"),
-    (AdaBoostL1(pool="trees"), "pool must be one of"),
-    (AdaBoostQP(pool="adaboost", n_pool=0), "n_pool must be an integer >= 1"),
+    (AdaBoostL1(T=0.0), "The 'T' parameter of"),
+    (AdaBoostQP(T=-1.0), "The 'T' parameter of"),
+    (AdaBoostL1(pool="trees"), "The 'pool' parameter of"),
+    (AdaBoostQP(pool="adaboost", n_pool=0), "The 'n_pool' parameter of"),
 ])
 def test_bad_parameters_are_refused(estimator, message):
     X, y = data()

@@ -96,7 +96,7 @@ def test_figure1_cell_margins_match_an_independent_refit():
     out = mf.figure1_cell(spec)
     ds, split = mf.figure1_data(spec)
     X, y = ds.X[split.train], ds.y_signed()[split.train]
-    model = MCBoost(E=0.5, n_estimators=15, epsilon=1e-5).fit(X, y)
+    model = MCBoost(E=0.5, n_estimators=15, tol=1e-5).fit(X, y)
     margins = y * model.decision_function(X) / np.sum(np.abs(model.alphas_))
     mean, variance = margin_mean_variance(margins)
     assert out["mean_margin"] == pytest.approx(mean, abs=1e-12)

@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+from ._base import NoEdgeError
 from .brownboost import BrownBoost
 from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
                          MCBoost, MDBoost,
@@ -29,4 +30,4 @@ __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
            "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
            "BrownBoost", "MCBoost", "MDBoost", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
-           "DMCBoost", "NotBoostedWarning"]
+           "DMCBoost", "NotBoostedWarning", "NoEdgeError"]

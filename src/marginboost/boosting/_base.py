@@ -24,7 +24,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-__all__ = ["BinaryBoostingClassifier"]
+__all__ = ["BinaryBoostingClassifier", "NoEdgeError"]
 
 FloatArray = NDArray[np.float64]
 
@@ -48,6 +48,31 @@ def check_real(value: Any, name: str, low: float, high: float = np.inf, *,
     return float(value)
 
 
+def check_weighted_classes(weights: FloatArray, y_index: NDArray[np.intp], classes: np.ndarray,
+                           name: str) -> None:
+    """Refuse sample weights that leave fewer than two classes with positive weight."""
+    weighted = np.unique(y_index[weights > 0])
+    if weighted.size < 2:
+        raise ValueError(f"sample_weight is zero for every example of all classes but "
+                         f"{classes[weighted].tolist()}; {name} needs examples of at least two "
+                         "classes with positive weight")
+
+
+class NoEdgeError(ValueError):
+    """The training data leave the weak learner nothing to learn: no weak hypothesis has a
+    positive edge under the initial weights, so not even one round can be made.
+
+    Typical cause: every group of identical rows of ``X`` carries as much weight of one class
+    as of the other (for instance duplicated rows with opposite labels)."""
+
+    def __init__(self, estimator: str, detail: str) -> None:
+        super().__init__(
+            f"{estimator} could not make a first step: {detail}. No weak hypothesis has a "
+            "positive edge on the training data under the initial weights; check for rows of "
+            "X that are identical (or fall in the same bins) but carry opposite labels with "
+            "equal weight")
+
+
 class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class of the binary boosting estimators (not used directly).
 
@@ -65,6 +90,7 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     # ---- validation -------------------------------------------------------------------------
     def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
                                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
                              ensure_min_samples=2, y_numeric=False)
         check_classification_targets(y)
@@ -80,6 +106,7 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         y_signed = np.where(y_index == 1, 1.0, -1.0)
         weights = self._validate_sample_weight(sample_weight, X)
+        check_weighted_classes(weights, y_index, classes, name)
         return X, y_signed, weights
 
     @staticmethod
@@ -93,6 +120,14 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         if not total > 0:
             raise ValueError("sample_weight must have a positive sum; all weights are zero")
         return weights / total
+
+    def _refuse_non_uniform_weights(self, sample_weight: ArrayLike | None, weights: FloatArray,
+                                    reason: str) -> None:
+        """Raise for non-uniform ``sample_weight`` (uniform weights change nothing and are accepted)."""
+        if sample_weight is not None and not np.allclose(weights, weights[0], rtol=0.0,
+                                                         atol=1e-12 * weights.max()):
+            raise ValueError(f"{type(self).__name__} does not support non-uniform sample_weight: "
+                             f"{reason}")
 
     def _signed_labels(self, y: ArrayLike, n: int) -> FloatArray:
         labels = np.asarray(y)
@@ -191,6 +226,51 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         labels = np.asarray(y)
         for predicted in self.staged_predict(X):
             yield float(np.mean(predicted == labels))
+
+    # ---- probabilities ----------------------------------------------------------------------
+    #: How ``predict_proba`` maps the score F to P(y = classes_[1] | x): ``"exponential"``
+    #: (:math:`1/(1 + e^{-2F})`, the population minimizer of the exponential loss, Friedman,
+    #: Hastie & Tibshirani 2000, eq. (5)), ``"logistic"`` (:math:`1/(1 + e^{-F})` for the loss
+    #: :math:`\log(1 + e^{-yF})`), ``"squared"`` (:math:`(1 + F)/2` clipped to [0, 1], the
+    #: minimizer of :math:`(y - F)^2`) or ``"vote"`` (the weighted vote share
+    #: :math:`(1 + F/\sum_t|\alpha_t|)/2`, clipped to [0, 1]: a monotone score, not a calibrated
+    #: probability).
+    _proba_link = "vote"
+
+    def _positive_probability(self, scores: FloatArray) -> FloatArray:
+        from scipy.special import expit
+
+        link = self._proba_link
+        if link == "exponential":
+            return expit(2.0 * scores)
+        if link == "logistic":
+            return expit(scores)
+        if link == "squared":
+            return np.clip(0.5 * (1.0 + scores), 0.0, 1.0)
+        norm = float(np.abs(self.alphas_).sum())
+        normalized = scores / norm if norm > 0 else np.zeros_like(scores)
+        return np.clip(0.5 * (1.0 + normalized), 0.0, 1.0)
+
+    def _proba_from_scores(self, scores: FloatArray) -> FloatArray:
+        positive = self._positive_probability(scores)
+        return np.column_stack([1.0 - positive, positive])
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        r"""Class probabilities, shape ``(n_samples, 2)``, columns in the order of ``classes_``.
+
+        Calibrated through the link of the loss the estimator minimizes where it has one
+        (``_proba_link``: the exponential loss's :math:`1/(1+e^{-2F})` for AdaBoost,
+        RealAdaBoost, AdaBoost-CG and AdaBoost-l1; the logistic link for LogitBoost and
+        LogitBoost-CG; :math:`(1+F)/2` for L2Boost); elsewhere the weighted vote share
+        :math:`(1 + F/\sum_t|\alpha_t|)/2`, a monotone score of the margin rather than a
+        probability.  Column 1 exceeds 1/2 exactly where :meth:`predict` returns ``classes_[1]``.
+        """
+        return self._proba_from_scores(self.decision_function(X))
+
+    def staged_predict_proba(self, X: ArrayLike) -> Iterator[FloatArray]:
+        """Yield :meth:`predict_proba` after each round."""
+        for scores in self.staged_decision_function(X):
+            yield self._proba_from_scores(scores)
 
     def margins(self, X: ArrayLike, y: ArrayLike) -> FloatArray:
         r"""Normalized margins :math:`y_i F(x_i) / \sum_t |\alpha_t|` (Shen & Li 2010, eq. (34)).

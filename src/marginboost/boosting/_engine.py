@@ -13,7 +13,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..losses import MarginCost
 from . import _steps
-from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
+from .._sklearn import PARAMETERS, constraints
+from numbers import Real
+from sklearn.utils._param_validation import Interval
 
 __all__ = ["StagewiseBoosting"]
 
@@ -28,6 +31,11 @@ _HISTORY_KEYS = ("train_error", "objective", "edge", "min_margin", "mean_margin"
 
 class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """AnyBoost loop shared by all stage-wise estimators; subclasses supply the hooks."""
+
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "estimator", "max_bins", "validation_fraction",
+        "random_state", tol=[Interval(Real, 0.0, float("inf"), closed="left"), None],
+        n_iter_no_change=[*PARAMETERS["n_iter_no_change"], None])
 
     #: ``"none"`` (F_{t+1} = F_t + w f), ``"convex"`` (DOOM II) or ``"average"`` (ARC-x4).
     _normalization = "none"
@@ -221,14 +229,12 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             t = n_rounds
         done = len(estimators)
         if done == 0:
-            raise RuntimeError(
-                f"{type(self).__name__} could not make a first step: {self.stop_reason_} "
-                "(the weak learner found no hypothesis with a positive edge)")
+            raise NoEdgeError(type(self).__name__, self.stop_reason_)
         self.history_ = {key: value[:done].copy() for key, value in history.items()}
         self._set_stages(estimators, shrinks, steps)
         self.n_rounds_run_ = done
         if validation is not None:
-            from ..experiments.selection import best_round as smallest_best_round
-
             self.history_["validation_error"] = val_errors[:done].copy()
-            self._truncate(smallest_best_round(val_errors[:done]))
+            # the smallest number of rounds with the lowest validation error (argmin returns
+            # the first minimum): marginboost.experiments.best_round with atol=0
+            self._truncate(int(np.argmin(val_errors[:done])) + 1)

@@ -55,9 +55,9 @@ differential equation, :func:`brownboost_step` solves the two equations by Newto
   :math:`t = s` (bracketed Newton/bisection in :math:`\alpha`), while (1) does not hold (the
   edge there is still positive).  The remaining time becomes exactly 0 and training ends.
 
-Convergence: :math:`|\gamma(\alpha, t)| \le` ``solver_tol`` (equation (1) divided by
+Convergence: :math:`|\gamma(\alpha, t)| \le` ``tol`` (equation (1) divided by
 :math:`\sum_i W_i`, so relative to the total weight), :math:`|P(\alpha, t) - P(0, 0)| \le`
-``solver_tol`` :math:`\cdot P(0, 0)` (equation (2), relative to the potential), and the
+``tol`` :math:`\cdot P(0, 0)` (equation (2), relative to the potential), and the
 remaining Newton correction of :math:`t` (of :math:`\alpha` at the time limit) below
 :math:`10^{-9}\sqrt c`, each up to the rounding level of the sums.  The last condition matters
 when the potential is nearly flat (every example far from the boundary, where (2) barely
@@ -86,7 +86,7 @@ quantity; we read it as this target error :math:`\epsilon` (``target_error``).
 :math:`W_i`, both equations and the potential), which is the same as repeating examples.
 
 Stopping rules (``stop_reason_``): ``"time exhausted"`` (:math:`s = 0`, the normal end),
-``"no edge"`` (the weak learner's edge under :math:`W` is at most ``nu``) and ``"max_rounds"``.
+``"no edge"`` (the weak learner's edge under :math:`W` is at most ``nu``) and ``"n_estimators"``.
 
 ``history_`` holds one entry per round: ``train_error`` (fraction of training examples
 misclassified by :math:`F_t`, a score of 0 counting as ``classes_[0]``), ``alpha``
@@ -110,7 +110,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import erfc, erfcinv
 
-from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
+from .._sklearn import constraints
+from numbers import Real
+from sklearn.utils._param_validation import Interval
 
 __all__ = ["BrownBoost", "BrownBoostStep", "brownboost_step", "time_budget"]
 
@@ -616,8 +619,8 @@ class BrownBoost(BinaryBoostingClassifier):
     nu : float, default=1e-6
         Freund's :math:`\nu`: training stops (``"no edge"``) when the edge of the weak learner
         under :math:`W` is at most ``nu``.
-    max_rounds : int, default=1000
-        Safety cap on the number of rounds (``stop_reason_ = "max_rounds"``).
+    n_estimators : int, default=1000
+        Safety cap on the number of rounds (``stop_reason_ = "n_estimators"``).
     max_depth : int, default=1
         Depth of the weak decision trees (1 = stumps), ignored when ``estimator`` is given.
     estimator : weak learner, optional
@@ -626,7 +629,7 @@ class BrownBoost(BinaryBoostingClassifier):
         ``DecisionTree(max_depth, criterion="error")``.
     max_bins : int, default=255
         Number of feature bins.
-    solver_tol : float, default=1e-10
+    tol : float, default=1e-10
         Tolerance of the step equations (see :func:`brownboost_step`).
     random_state : int, optional
         Unused (the method is deterministic); kept for a uniform interface.
@@ -639,24 +642,30 @@ class BrownBoost(BinaryBoostingClassifier):
         The time budget used.
     remaining_time_ : float
         Remaining time :math:`s` at the end (0 after ``"time exhausted"``).
-    stop_reason_ : {"time exhausted", "no edge", "max_rounds"}
+    stop_reason_ : {"time exhausted", "no edge", "n_estimators"}
     """
 
     _algorithm_name = "BrownBoost"
+    # target_error is range-checked only when it is used (c not given), by time_budget
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "estimator", "max_bins", "random_state",
+        target_error=[Real, None], c=[Interval(Real, 0.0, float("inf"), closed="neither"), None],
+        nu=[Interval(Real, 0.0, 1.0, closed="both")],
+        tol=[Interval(Real, 0.0, 1e-3, closed="right")])
     reference = "freund2001adaptive"
 
     def __init__(self, target_error: float | None = 0.1, c: float | None = None, *,
-                 nu: float = 1e-6, max_rounds: int = 1000, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, solver_tol: float = 1e-10,
+                 nu: float = 1e-6, n_estimators: int = 1000, max_depth: int = 1,
+                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-10,
                  random_state: int | None = None) -> None:
         self.target_error = target_error
         self.c = c
         self.nu = nu
-        self.max_rounds = max_rounds
+        self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.estimator = estimator
         self.max_bins = max_bins
-        self.solver_tol = solver_tol
+        self.tol = tol
         self.random_state = random_state
 
     def _time_budget(self) -> float:
@@ -691,8 +700,8 @@ class BrownBoost(BinaryBoostingClassifier):
         X, y, v = self._validate_training_data(X, y, sample_weight)
         c = self._time_budget()
         nu = check_real(self.nu, "nu", 0.0, 1.0, low_inclusive=True)
-        max_rounds = check_positive_int(self.max_rounds, "max_rounds")
-        tol = check_real(self.solver_tol, "solver_tol", 0.0, 1e-3)
+        n_estimators = check_positive_int(self.n_estimators, "n_estimators")
+        tol = check_real(self.tol, "tol", 0.0, 1e-3)
         codes = self._bin(X)
         learner = self._weak_learner_template("error")
         n = y.shape[0]
@@ -706,9 +715,9 @@ class BrownBoost(BinaryBoostingClassifier):
         s = c
         potential = None  # P at the start of the round: the end point of the previous one
         l1_norm = 0.0
-        self.stop_reason_ = "max_rounds"
+        self.stop_reason_ = "n_estimators"
         start = time.perf_counter()
-        for round_index in range(max_rounds):
+        for round_index in range(n_estimators):
             a = r[keep] + s
             z = a * a
             weights = np.zeros(n)
@@ -747,11 +756,16 @@ class BrownBoost(BinaryBoostingClassifier):
                 self.stop_reason_ = "time exhausted"
                 break
         if not estimators:
-            raise RuntimeError(
-                f"BrownBoost could not make a first step: {self.stop_reason_} (the weak learner "
-                f"found no hypothesis with an edge above nu = {nu:g})")
+            raise NoEdgeError("BrownBoost", f"{self.stop_reason_} (no edge above nu = {nu:g})")
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(estimators, np.ones(len(estimators)), alphas)
         self.c_ = c
         self.remaining_time_ = s
         return self
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+BrownBoost.__doc__ = ((BrownBoost.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("BrownBoost", "n_estimators=10"))

@@ -8,7 +8,7 @@ constraint (one column of :math:`A_{ij} = y_i h_j(x_i)`) at a time:
 1. start from uniform example weights :math:`u_i = 1/M`;
 2. ask the weak learner for :math:`h = \arg\max_h \sum_i u_i y_i h(x_i)` (the most violated
    dual constraint, eq. (42));
-3. if its edge is below :math:`r + \varepsilon` (``r``: the dual variable of the restricted
+3. if its edge is below :math:`r + \varepsilon` (:math:`\varepsilon` = ``tol``; ``r``: the dual variable of the restricted
    master, the largest edge it allows) no dual constraint is violated by more than
    :math:`\varepsilon` and the current combination is optimal up to :math:`\varepsilon`: stop;
 4. otherwise add the column, re-solve the restricted master for :math:`(w, u, r)` (every
@@ -50,6 +50,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _masters
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from .._sklearn import constraints
+from numbers import Real
+from sklearn.utils._param_validation import Interval
 
 __all__ = ["ColumnGenerationBoosting", "LPBoost", "AdaBoostCG", "LogitBoostCG", "HingeLPBoost",
            "ColumnGenerationError", "adaboost_T_heuristic", "MCBoost", "MDBoost"]
@@ -106,8 +109,9 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         (up to solver rounding, clipped here)."""
         return np.clip(u, 0.0, None)
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "ColumnGenerationBoosting":
-        """Run column generation until no dual constraint is violated by more than ``epsilon``.
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            ) -> "ColumnGenerationBoosting":
+        """Run column generation until no dual constraint is violated by more than ``tol``.
 
         Parameters
         ----------
@@ -115,6 +119,9 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             Training inputs (finite values).
         y : array of shape (n_samples,)
             Labels, exactly two distinct values.
+        sample_weight : array of shape (n_samples,), optional
+            Only uniform weights are accepted: the master problems weigh every example
+            equally (Shen & Li 2010, eqs. (5), (20), (22)); other weights raise ``ValueError``.
 
         Returns
         -------
@@ -125,9 +132,11 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         ColumnGenerationError
             When a restricted master cannot be solved (names the iteration and the status).
         """
-        X, y_signed, _ = self._validate_training_data(X, y, None)
+        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+        self._refuse_non_uniform_weights(
+            sample_weight, weights, "the restricted master problems weigh every example equally")
         n_iterations = check_positive_int(self.n_estimators, "n_estimators")
-        epsilon = check_real(self.epsilon, "epsilon", 0.0, low_inclusive=True)
+        tol = check_real(self.tol, "tol", 0.0, low_inclusive=True)
         self._check_params(X.shape[0])
         codes = self._bin(X)
         learner = self._weak_learner_template("error")
@@ -169,7 +178,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             next_edge = float(u @ (y_signed * next_h))
             history["duality_gap"].append(self._gap(solution, next_edge))
             history["time"].append(time.perf_counter() - start)
-            if next_edge < solution.r + epsilon:
+            if next_edge < solution.r + tol:
                 self.stop_reason_ = "no violated dual constraint"
                 self.converged_ = True
                 break
@@ -198,8 +207,8 @@ _COMMON_DOC = """
         A weak learner with ``fit_binary`` (e.g. ``marginboost.weak.DecisionTree``).
     max_bins : int, default=255
         Number of feature bins.
-    epsilon : float, default=1e-5
-        Stop when the next column's edge is below ``r + epsilon`` (Shen & Li use 1e-5).
+    tol : float, default=1e-5
+        Stop when the next column's edge is below ``r + tol`` (Shen & Li use 1e-5).
     random_state : int, optional
         Unused (the method is deterministic); kept for a uniform interface.
 
@@ -210,14 +219,22 @@ _COMMON_DOC = """
 """
 
 
+_POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
+
+
 class _CGParams(ColumnGenerationBoosting):
+    # tol < 1: edges and r lie in [-1, 1], so a tolerance of 1 or more stops after one column
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "estimator", "max_bins", "random_state",
+        tol=[Interval(Real, 0.0, 1.0, closed="left")])
+
     def _set_common(self, n_estimators: int, max_depth: int, estimator: Any, max_bins: int,
-                    epsilon: float, random_state: int | None) -> None:
+                    tol: float, random_state: int | None) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.estimator = estimator
         self.max_bins = max_bins
-        self.epsilon = epsilon
+        self.tol = tol
         self.random_state = random_state
 
 
@@ -239,13 +256,15 @@ class LPBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "LPBoost"
+    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": [*_POSITIVE, None],
+                                    "nu": [Interval(Real, 0.0, 1.0, closed="right"), None]}
 
     def __init__(self, D: float | None = None, nu: float | None = None, *, n_estimators: int = 100,
                  max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
-                 epsilon: float = 1e-5, random_state: int | None = None) -> None:
+                 tol: float = 1e-5, random_state: int | None = None) -> None:
         self.D = D
         self.nu = nu
-        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
     def _check_params(self, n_samples: int) -> None:
         if self.D is not None and self.nu is not None:
@@ -257,7 +276,8 @@ class LPBoost(_CGParams):
         else:
             self.D_ = None
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "LPBoost":
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            ) -> "LPBoost":
         """Run column generation (see :meth:`ColumnGenerationBoosting.fit`).
 
         The restricted master is one :class:`~marginboost.boosting._masters.LPBoostMaster`
@@ -267,7 +287,7 @@ class LPBoost(_CGParams):
         """
         self._master = None
         try:
-            return super().fit(X, y)
+            return super().fit(X, y, sample_weight)
         finally:
             del self._master
 
@@ -297,12 +317,14 @@ class AdaBoostCG(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "AdaBoost-CG"
+    _proba_link = "exponential"
+    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "T": _POSITIVE}
 
     def __init__(self, T: float = 0.05, *, n_estimators: int = 100, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, epsilon: float = 1e-5,
+                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
                  random_state: int | None = None) -> None:
         self.T = T
-        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.T, "T", 0.0)
@@ -328,6 +350,7 @@ class LogitBoostCG(AdaBoostCG):
     """ + _COMMON_DOC
 
     _algorithm_name = "LogitBoost-CG"
+    _proba_link = "logistic"
 
     def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
         return _masters.solve_logitboost(A, float(self.T), w0)
@@ -349,13 +372,15 @@ class HingeLPBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "HingeLPBoost"
+    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE,
+                                    "p": [Interval(Real, 1.0, float("inf"), closed="neither")]}
 
     def __init__(self, D: float = 1.0, p: float = 2.0, *, n_estimators: int = 100,
                  max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
-                 epsilon: float = 1e-5, random_state: int | None = None) -> None:
+                 tol: float = 1e-5, random_state: int | None = None) -> None:
         self.D = D
         self.p = p
-        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.D, "D", 0.0)
@@ -392,13 +417,14 @@ class MCBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "MCBoost"
+    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "E": _POSITIVE}
     reference = "guo2013mcboost"
 
     def __init__(self, E: float = 0.3, *, n_estimators: int = 1000, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, epsilon: float = 1e-5,
+                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
                  random_state: int | None = None) -> None:
         self.E = E
-        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.E, "E", 0.0)
@@ -446,13 +472,14 @@ class MDBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "MDBoost"
+    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE}
     reference = "shen2010mdboost"
 
     def __init__(self, D: float = 1.0, *, n_estimators: int = 1000, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, epsilon: float = 1e-5,
+                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
                  random_state: int | None = None) -> None:
         self.D = D
-        self._set_common(n_estimators, max_depth, estimator, max_bins, epsilon, random_state)
+        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.D, "D", 0.0)
@@ -487,3 +514,20 @@ def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
     model = AdaBoost(n_estimators=check_positive_int(n_rounds, "n_rounds"), max_depth=max_depth,
                      max_bins=max_bins).fit(X, y)
     return 1.0 / float(np.sum(model.alphas_))
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+LPBoost.__doc__ = ((LPBoost.__doc__ or "").rstrip() + "\n"
+                   + _examples_section("LPBoost", "nu=0.2"))
+HingeLPBoost.__doc__ = ((HingeLPBoost.__doc__ or "").rstrip() + "\n"
+                        + _examples_section("HingeLPBoost", "n_estimators=10"))
+AdaBoostCG.__doc__ = ((AdaBoostCG.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostCG", "n_estimators=10"))
+LogitBoostCG.__doc__ = ((LogitBoostCG.__doc__ or "").rstrip() + "\n"
+                        + _examples_section("LogitBoostCG", "n_estimators=10"))
+MCBoost.__doc__ = ((MCBoost.__doc__ or "").rstrip() + "\n"
+                   + _examples_section("MCBoost", "n_estimators=10"))
+MDBoost.__doc__ = ((MDBoost.__doc__ or "").rstrip() + "\n"
+                   + _examples_section("MDBoost", "n_estimators=10"))

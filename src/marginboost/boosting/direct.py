@@ -36,6 +36,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _direct_kernels as _k
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from .._sklearn import constraints
+from numbers import Integral, Real
+from sklearn.utils._param_validation import Interval, StrOptions
 
 __all__ = ["LineSearchResult", "zero_one_line_search", "StumpStep", "best_stump_zero_one",
            "zero_one_error_at", "zero_error_end", "MarginSearchResult",
@@ -548,7 +551,7 @@ class DirectBoost(BinaryBoostingClassifier):
     interval).  A round that cannot lower the error count may still keep it and lower the
     exponential loss (the tie rule applied to a zero reduction); phase 1 stops at zero
     training error, when no weak classifier keeps the error count and lowers the exponential
-    loss (a coordinatewise local minimum), or after ``patience`` rounds in a row without fewer
+    loss (a coordinatewise local minimum), or after ``n_iter_no_change`` rounds in a row without fewer
     errors.  The training error never increases.
 
     **Phase 2** (Algorithm 2) maximizes a margin objective of the normalized margins
@@ -565,7 +568,7 @@ class DirectBoost(BinaryBoostingClassifier):
     * With :math:`\varepsilon`-relaxation (Bertsekas) each step is set to
       :math:`\varepsilon` past the maximizer along its coordinate, even when that lowers the
       objective, and the search covers every :math:`\alpha \ge 0` (``region="all"``).  This
-      never stops by itself, so training stops after ``patience`` rounds without a new best
+      never stops by itself, so training stops after ``n_iter_no_change`` rounds without a new best
       objective value, and the ensemble is cut back to the round with the best value.
 
     Weak learners are direct trees (:class:`~marginboost.weak.DirectTreeBuilder`) whose every
@@ -588,9 +591,9 @@ class DirectBoost(BinaryBoostingClassifier):
     min_samples_leaf : int, default 1
     max_bins : int, default 255
         Number of feature bins (thresholds are searched between bins).
-    max_rounds : int, default 2000
+    n_estimators : int, default 2000
         Cap on the rounds of both phases together.
-    patience : int, default 50
+    n_iter_no_change : int, default 50
         With relaxation: rounds without a new best objective before stopping.
     phase2 : bool, default True
         Whether to run phase 2 at all (False: Algorithm 1 only).
@@ -610,6 +613,12 @@ class DirectBoost(BinaryBoostingClassifier):
     """
 
     _algorithm_name = "DirectBoost"
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
+        "random_state", objective=[StrOptions({"average", "order"})],
+        n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")],
+        epsilon=[Interval(Real, 0.0, float("inf"), closed="left")],
+        region=[StrOptions({"min-error", "all"}), None], phase2=["boolean"])
     reference = "zhai2013direct"
     #: How far below the end d of the minimum-error region a step to d stops.
     end_gap = 0.01
@@ -619,7 +628,7 @@ class DirectBoost(BinaryBoostingClassifier):
 
     def __init__(self, objective: str = "average", n_prime: float = 0.1, *, epsilon: float = 0.0,
                  region: str | None = None, max_depth: int = 1, min_samples_leaf: int = 1,
-                 max_bins: int = 255, max_rounds: int = 2000, patience: int = 50,
+                 max_bins: int = 255, n_estimators: int = 2000, n_iter_no_change: int = 50,
                  phase2: bool = True, random_state: int | None = None) -> None:
         self.objective = objective
         self.n_prime = n_prime
@@ -628,8 +637,8 @@ class DirectBoost(BinaryBoostingClassifier):
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
         self.max_bins = max_bins
-        self.max_rounds = max_rounds
-        self.patience = patience
+        self.n_estimators = n_estimators
+        self.n_iter_no_change = n_iter_no_change
         self.phase2 = phase2
         self.random_state = random_state
 
@@ -655,8 +664,8 @@ class DirectBoost(BinaryBoostingClassifier):
         if region not in ("min-error", "all"):
             raise ValueError(f"region must be 'min-error', 'all' or None; got {self.region!r}")
         self.region_ = region
-        check_positive_int(self.max_rounds, "max_rounds")
-        check_positive_int(self.patience, "patience")
+        check_positive_int(self.n_estimators, "n_estimators")
+        check_positive_int(self.n_iter_no_change, "n_iter_no_change")
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
             ) -> "DirectBoost":
@@ -702,15 +711,15 @@ class DirectBoost(BinaryBoostingClassifier):
         """
         n = y_signed.shape[0]
         builder = self._builder()
-        max_rounds = int(self.max_rounds)
+        n_estimators = int(self.n_estimators)
         state = {"a": np.zeros(n), "c": 0.0, "trees": [], "alphas": [],
                  "history": {key: [] for key in _HISTORY_KEYS}, "start": time.perf_counter(),
                  "objectives": objectives or {}}
         errors = n
         plateau = 0
-        patience = check_positive_int(self.patience, "patience")
-        state["stop_reason"] = "max_rounds"
-        while len(state["trees"]) < max_rounds and errors > 0:
+        patience = check_positive_int(self.n_iter_no_change, "n_iter_no_change")
+        state["stop_reason"] = "n_estimators"
+        while len(state["trees"]) < n_estimators and errors > 0:
             a = state["a"]
             objective = ZeroOneObjective(a, y_signed)
             tree = builder.fit(codes, objective)
@@ -739,7 +748,7 @@ class DirectBoost(BinaryBoostingClassifier):
         self.n_phase1_ = state["n_phase1"]
         self.stop_reason_ = state["stop_reason"]
         self._best_rounds = None
-        if self.phase2 and len(state["trees"]) < int(self.max_rounds) and state["trees"]:
+        if self.phase2 and len(state["trees"]) < int(self.n_estimators) and state["trees"]:
             self._phase2(codes, y_signed, state)
         history = state["history"]
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
@@ -754,13 +763,13 @@ class DirectBoost(BinaryBoostingClassifier):
         restricted = self.region_ == "min-error"
         n_prime = self.n_prime_
         builder = self._builder()
-        max_rounds = int(self.max_rounds)
+        n_estimators = int(self.n_estimators)
         trees = state["trees"]
         a, c = state["a"], state["c"]
         value = margin_objective(a / c, n_prime, self.objective)
         best_value, best_rounds, stall = value, len(trees), 0
-        self.stop_reason_ = "max_rounds"
-        while len(trees) < max_rounds:
+        self.stop_reason_ = "n_estimators"
+        while len(trees) < n_estimators:
             objective = MarginObjective(a, y, c, n_prime, self.objective, restricted,
                                         self.epsilon_, self.end_gap)
             tree = builder.fit(codes, objective)
@@ -783,7 +792,7 @@ class DirectBoost(BinaryBoostingClassifier):
                 best_value, best_rounds, stall = value, len(trees), 0
             else:
                 stall += 1
-                if relaxed and stall >= self.patience:
+                if relaxed and stall >= self.n_iter_no_change:
                     self.stop_reason_ = "phase 2 no improvement within patience"
                     break
         if relaxed and best_rounds < len(trees):
@@ -823,3 +832,10 @@ def directboost_variants(X: ArrayLike, y: ArrayLike, variants, n_primes, **param
         model._finish(prepared[key], y_signed, own)
         out[key] = model
     return out
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+DirectBoost.__doc__ = ((DirectBoost.__doc__ or "").rstrip() + "\n"
+                       + _examples_section("DirectBoost", "n_estimators=10"))

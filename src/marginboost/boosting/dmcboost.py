@@ -19,8 +19,8 @@ Phase I -- Algorithms 1 and 1.2 (0-1 loss)
     exponential loss at that step (DirectBoost's plateau rule, below).  Phase I stops, without
     adding the tree, when the tree neither lowers the error count nor keeps it while lowering
     the exponential loss (line 7: a coordinatewise local minimum, as far as the greedy tree
-    search can tell), at zero training error, after ``patience`` rounds in a row without fewer
-    errors, or after ``max_rounds``.  The training error never increases.
+    search can tell), at zero training error, after ``n_iter_no_change`` rounds in a row without fewer
+    errors, or after ``n_estimators``.  The training error never increases.
 
 Phase II -- Algorithms 2 and 2.1 (bottom-:math:`n'` average margin (5))
     Each round grows, for each half-line :math:`\alpha > 0` and :math:`\alpha < 0`, the tree
@@ -30,13 +30,13 @@ Phase II -- Algorithms 2 and 2.1 (bottom-:math:`n'` average margin (5))
     :attr:`MarginSlopeObjective.near_tie` of the :math:`n'`-th one counted as tied, since
     sums of the same steps in another order differ by a few ulps), runs
     :func:`~marginboost.boosting.dmcboost_search.margin_line_search` (bisection on (9), both
-    signs, ``th``) along both trees and takes the step of the one reaching the larger value
+    signs, ``tol``) along both trees and takes the step of the one reaching the larger value
     of (5) (ties: the larger derivative, then :math:`\alpha > 0`).
 
     Without relaxation (``epsilon=0``) a step counts when it raises (5) by more than
     :attr:`improvement_tol` :math:`\max(1, |g|)` (DirectBoost's tolerance).  The steepest
     tree need not be the one with the largest gain (its derivative may stay positive on a
-    stretch shorter than ``th``), so when neither tree gains, the stumps (feature, bin, pair
+    stretch shorter than ``tol``), so when neither tree gains, the stumps (feature, bin, pair
     of labels) whose derivative (9) at 0 is positive on some side are searched by Algorithm
     2.1, steepest first, and the first one that gains is taken.  Only when no stump gains
     does phase II stop (Alg. 2 line 7, "no increment"): a coordinatewise maximum over all
@@ -46,7 +46,7 @@ Phase II -- Algorithms 2 and 2.1 (bottom-:math:`n'` average margin (5))
 
     With :math:`\epsilon`-relaxation (the paper's 0.01) each step goes :math:`\epsilon`
     beyond the maximizer (also when that maximizer is 0), which never stops by itself: as in
-    :class:`~marginboost.boosting.DirectBoost`, training stops after ``patience`` rounds
+    :class:`~marginboost.boosting.DirectBoost`, training stops after ``n_iter_no_change`` rounds
     without a new best value of (5) and the ensemble is cut back to the best round.  A step
     to :math:`|\alpha| = \infty` (the tree alone orders the bottom examples better than the
     ensemble) is not taken: such a tree is passed over, and training stops when both trees
@@ -100,6 +100,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _dmcboost_kernels as _k
 from ._base import check_positive_int, check_real
+from .._sklearn import constraints
+from numbers import Integral, Real
+from sklearn.utils._param_validation import Interval
 from ._direct_kernels import interval_alpha, tie_break
 from .direct import DirectBoost, _empty_scores
 from .dmcboost_search import TH, margin_line_search, zero_one_sweep
@@ -361,15 +364,15 @@ class DMCBoost(MulticlassBoostingClassifier):
         from {1, n/10, n/5, n/4, n/3, n/2, 2n/3} by validation otherwise.
     max_depth : int, default 3
         Depth of the direct trees.
-    max_rounds : int, default 1000
+    n_estimators : int, default 1000
         Cap on the rounds of both phases together.
     phase2 : bool, default True
         Whether to run phase II (False: Algorithm 1 only).
     epsilon : float, default 0.01
         :math:`\epsilon`-relaxation of phase II (the paper's value); 0 turns it off.
-    patience : int, default 50
+    n_iter_no_change : int, default 50
         With relaxation: rounds without a new best value of (5) before stopping.
-    th : float, default 1e-5
+    tol : float, default 1e-5
         Bisection threshold of Algorithm 2.1.
     max_intervals : int or None, default 1024
         Phase I scores a tree's splits by the fewest errors over the intervals of the line
@@ -381,7 +384,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         level instead of :math:`O(dK^2(nK + n\log(nK)))`.  ``None``: always all of them
         (the paper's exact search).
     max_phase1_rounds : int or None, default None
-        Cap on the rounds of phase I (``None``: ``max_rounds``); phase II starts from there.
+        Cap on the rounds of phase I (``None``: ``n_estimators``); phase II starts from there.
     distinct_leaf_labels : bool, default False
         Require the two children of every split to get different labels (DirectBoost's trees
         for two classes); the default lets the line search give them the same label.
@@ -405,24 +408,32 @@ class DMCBoost(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "DMCBoost"
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
+        n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")], phase2=["boolean"],
+        epsilon=[Interval(Real, 0.0, float("inf"), closed="left")],
+        tol=[Interval(Real, 0.0, float("inf"), closed="neither")],
+        max_intervals=[Interval(Integral, 2, None, closed="left"), None],
+        max_phase1_rounds=[Interval(Integral, 1, None, closed="left"), None],
+        distinct_leaf_labels=["boolean"])
     reference = "zhai2014multiclass"
     _resolve_n_prime = DirectBoost._resolve_n_prime
     #: Phase II without relaxation stops when the step raises (5) by no more than this
     #: fraction of ``max(1, |value|)`` (DirectBoost's tolerance).
     improvement_tol = DirectBoost.improvement_tol
 
-    def __init__(self, n_prime: float = 0.25, *, max_depth: int = 3, max_rounds: int = 1000,
-                 phase2: bool = True, epsilon: float = 0.01, patience: int = 50,
-                 th: float = TH, max_intervals: int | None = 1024,
+    def __init__(self, n_prime: float = 0.25, *, max_depth: int = 3, n_estimators: int = 1000,
+                 phase2: bool = True, epsilon: float = 0.01, n_iter_no_change: int = 50,
+                 tol: float = TH, max_intervals: int | None = 1024,
                  max_phase1_rounds: int | None = None, distinct_leaf_labels: bool = False,
                  min_samples_leaf: int = 1, max_bins: int = 255) -> None:
         self.n_prime = n_prime
         self.max_depth = max_depth
-        self.max_rounds = max_rounds
+        self.n_estimators = n_estimators
         self.phase2 = phase2
         self.epsilon = epsilon
-        self.patience = patience
-        self.th = th
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
         self.max_intervals = max_intervals
         self.max_phase1_rounds = max_phase1_rounds
         self.distinct_leaf_labels = distinct_leaf_labels
@@ -492,11 +503,11 @@ class DMCBoost(MulticlassBoostingClassifier):
         n = y.shape[0]
         self._resolve_n_prime(n)  # reject a bad n_prime before any work
         self.epsilon_ = check_real(self.epsilon, "epsilon", 0.0, low_inclusive=True)
-        self.th_ = check_real(self.th, "th", 0.0)
-        check_positive_int(self.max_rounds, "max_rounds")
-        check_positive_int(self.patience, "patience")
+        self.tol_ = check_real(self.tol, "tol", 0.0)
+        check_positive_int(self.n_estimators, "n_estimators")
+        check_positive_int(self.n_iter_no_change, "n_iter_no_change")
         self.max_intervals_ = (None if self.max_intervals is None else
-                               max(2, check_positive_int(self.max_intervals, "max_intervals")))
+                               check_positive_int(self.max_intervals, "max_intervals", minimum=2))
         builder = self._builder()
         codes = self._bin(X)
         return {"F": np.zeros((n, self.n_classes_)), "c": 0.0, "trees": [], "alphas": [],
@@ -511,7 +522,7 @@ class DMCBoost(MulticlassBoostingClassifier):
     def _run_phase2(self, state: dict) -> None:
         """Phase II from the phase-I state (if asked for), then set the fitted attributes."""
         stop, best = self.phase1_stop_reason_, None
-        if self.phase2 and state["trees"] and len(state["trees"]) < int(self.max_rounds):
+        if self.phase2 and state["trees"] and len(state["trees"]) < int(self.n_estimators):
             stop, best = self._phase2(state)
         history = state["history"]
         trees, alphas = state["trees"], state["alphas"]
@@ -551,8 +562,8 @@ class DMCBoost(MulticlassBoostingClassifier):
         y, codes, builder = state["y"], state["codes"], state["builder"]
         errors = y.shape[0]  # F = 0: every example is a tie, i.e. an error
         plateau = 0
-        cap = int(self.max_rounds) if self.max_phase1_rounds is None else min(
-            int(self.max_rounds), check_positive_int(self.max_phase1_rounds, "max_phase1_rounds"))
+        cap = int(self.n_estimators) if self.max_phase1_rounds is None else min(
+            int(self.n_estimators), check_positive_int(self.max_phase1_rounds, "max_phase1_rounds"))
         while len(state["trees"]) < cap:
             if errors == 0:
                 return "phase I zero training error"
@@ -572,11 +583,11 @@ class DMCBoost(MulticlassBoostingClassifier):
             plateau = plateau + 1 if sweep.errors == errors else 0
             self._add(state, 1, tree, h, sweep.alpha)
             errors = state["history"]["errors"][-1]
-            if plateau >= int(self.patience):
+            if plateau >= int(self.n_iter_no_change):
                 return f"phase I plateau ({plateau} rounds without fewer errors)"
         if not errors:
             return "phase I zero training error"
-        return "max_rounds" if cap == int(self.max_rounds) else "max_phase1_rounds"
+        return "n_estimators" if cap == int(self.n_estimators) else "max_phase1_rounds"
 
     def _phase2(self, state: dict) -> tuple[str, int | None]:
         """Algorithm 2; returns the stop reason and, with relaxation, the best round count."""
@@ -584,7 +595,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         n_prime, relaxed = self.n_prime_, self.epsilon_ > 0
         value = bottom_margin_average(multiclass_margins(state["F"], y) / state["c"], n_prime)
         best_value, best_rounds, stall = value, len(state["trees"]), 0
-        while len(state["trees"]) < int(self.max_rounds):
+        while len(state["trees"]) < int(self.n_estimators):
             F = state["F"]
             candidates = []
             for sign in (1, -1):
@@ -592,7 +603,7 @@ class DMCBoost(MulticlassBoostingClassifier):
                                                  not self.distinct_leaf_labels)
                 tree = builder.fit(codes, objective)
                 h = tree.predict(codes).astype(np.intp)
-                search = margin_line_search(F, y, h, state["c"], n_prime, th=self.th_,
+                search = margin_line_search(F, y, h, state["c"], n_prime, th=self.tol_,
                                             negative=True, relax=relaxed,
                                             epsilon=self.epsilon_ if relaxed else 1.0)
                 if not search.unbounded:
@@ -614,9 +625,9 @@ class DMCBoost(MulticlassBoostingClassifier):
                 best_value, best_rounds, stall = value, len(state["trees"]), 0
             else:
                 stall += 1
-                if relaxed and stall >= int(self.patience):
+                if relaxed and stall >= int(self.n_iter_no_change):
                     return "phase II no improvement within patience", best_rounds
-        return "max_rounds", (best_rounds if relaxed else None)
+        return "n_estimators", (best_rounds if relaxed else None)
 
     def _best_stump(self, state: dict, threshold: float) -> tuple | None:
         """The steepest stump (any feature, bin and pair of different labels) whose line
@@ -639,7 +650,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         for f, t, l_right, l_left in np.transpose(admissible)[order]:
             left = codes[:, f] <= t
             h = np.where(left, l_left, l_right).astype(np.intp)
-            search = margin_line_search(F, y, h, c, n_prime, th=self.th_)
+            search = margin_line_search(F, y, h, c, n_prime, th=self.tol_)
             if search.max_value > threshold and not search.unbounded:
                 tree_state = DirectTreeState(np.where(left, 1, 2).astype(np.int64),
                                              {1: float(l_left), 2: float(l_right)})
@@ -648,3 +659,10 @@ class DMCBoost(MulticlassBoostingClassifier):
                     codes.shape[1], "multiclass")
                 return tree, h, search
         return None
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+DMCBoost.__doc__ = ((DMCBoost.__doc__ or "").rstrip() + "\n"
+                    + _examples_section("DMCBoost", "n_estimators=10", n_classes=3))

@@ -74,7 +74,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from ._base import BinaryBoostingClassifier, check_positive_int
+from numbers import Real
+from sklearn.utils._param_validation import Interval, StrOptions
+from .._sklearn import constraints
+from ._base import BinaryBoostingClassifier, check_weighted_classes, check_positive_int
 from ._steps import MIN_WEIGHTED_ERROR
 
 __all__ = ["MulticlassBoostingClassifier", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
@@ -114,10 +117,8 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
                                 ) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
         """Return ``(X, class indices 0..K-1, normalized weights)`` and set ``classes_``."""
-        shape = np.asarray(y).shape if y is not None else (0,)
-        if len(shape) != 1:
-            raise ValueError("y must be a 1-D array of labels, one per row of X; got shape "
-                             f"{shape}")
+        self._validate_params()
+        # a column vector y is raveled with a DataConversionWarning, as for the binary ones
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
                              ensure_min_samples=2, y_numeric=False)
         check_classification_targets(y)
@@ -128,6 +129,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.n_classes_ = int(classes.size)
         weights = BinaryBoostingClassifier._validate_sample_weight(sample_weight, X)
+        check_weighted_classes(weights, y_index, classes, type(self).__name__)
         return X, y_index.astype(np.intp), weights
 
     def _weak_learner(self) -> Any:
@@ -219,6 +221,29 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _labels_from_scores(self, scores: FloatArray) -> np.ndarray:
         return self.classes_.take(np.argmax(scores, axis=1))
 
+    def _proba_from_scores(self, scores: FloatArray) -> FloatArray:
+        from scipy.special import softmax
+
+        return softmax(scores, axis=1)
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        r"""Class probabilities, shape ``(n_samples, K)``, columns in the order of ``classes_``.
+
+        :math:`p_k \propto e^{f(x, k)}`.  For SAMME this is the link of its exponential loss
+        (Zhu et al. 2009, eq. (4): the population minimizer in SAMME's symmetric coding is
+        :math:`(K-1)(\log p_k - \overline{\log p})`, and that coding is :math:`(K-1)` times the
+        vote :math:`f(x, k)` plus a constant); for two classes it is AdaBoost's
+        :math:`1/(1 + e^{-2F})`.  For the other estimators (AdaBoost.M1, GD-MCBoost, DMCBoost)
+        it is a monotone score of :math:`f(x, k)`, not a calibrated probability.  The largest
+        column is the class :meth:`predict` returns.
+        """
+        return self._proba_from_scores(self.decision_function(X))
+
+    def staged_predict_proba(self, X: ArrayLike) -> Iterator[FloatArray]:
+        """Yield :meth:`predict_proba` after each round."""
+        for scores in self.staged_decision_function(X):
+            yield self._proba_from_scores(scores)
+
     # Labels and accuracies from the scores, as for the binary estimators.
     predict = BinaryBoostingClassifier.predict
     staged_predict = BinaryBoostingClassifier.staged_predict
@@ -233,6 +258,10 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
 
 class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMeta):
     """The loop shared by AdaBoost.M1 and SAMME (see the module docstring)."""
+
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "max_bins",
+        criterion=[StrOptions(set(MULTICLASS_CRITERIA))])
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, criterion: str = "gini",
                  max_bins: int = 255) -> None:
@@ -468,6 +497,9 @@ class AdaBoostMH(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "AdaBoost.MH"
+    _parameter_constraints: dict = constraints(
+        "n_estimators", "max_depth", "max_bins",
+        smoothing=[Interval(Real, 0.0, float("inf"), closed="neither"), None])
     reference = "schapire1999improved"
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, max_bins: int = 255,
@@ -510,6 +542,14 @@ class AdaBoostMH(MulticlassBoostingClassifier):
             self._record_round(history, scores, y, start, z=z, hamming_loss=hamming)
         self._finish(history, estimators, np.ones(len(estimators)), stop_reason)
         return self
+
+    def _proba_from_scores(self, scores: FloatArray) -> FloatArray:
+        r"""Each class's one-against-the-rest exponential-loss link :math:`1/(1 + e^{-2F_k})`
+        (Friedman, Hastie & Tibshirani 2000, eq. (5)), normalized to sum 1 over the classes."""
+        from scipy.special import expit
+
+        one_vs_rest = expit(2.0 * scores)
+        return one_vs_rest / one_vs_rest.sum(axis=1, keepdims=True)
 
     def _stage_scores(self, codes: NDArray[np.uint8]) -> Iterator[FloatArray]:
         for tree in self.estimators_:
@@ -630,6 +670,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "GD-MCBoost"
+    _parameter_constraints: dict = constraints("n_estimators", "max_depth", "max_bins")
     reference = "saberian2011multiclass"
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3,
@@ -695,3 +736,16 @@ class GDMCBoost(MulticlassBoostingClassifier):
         gram = self.codewords_ @ self.codewords_.T
         for alpha, tree in zip(self.alphas_, self.estimators_):
             yield alpha * gram[tree.predict(codes).astype(np.intp)]
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+AdaBoostM1.__doc__ = ((AdaBoostM1.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostM1", "n_estimators=10", n_classes=3))
+SAMME.__doc__ = ((SAMME.__doc__ or "").rstrip() + "\n"
+                 + _examples_section("SAMME", "n_estimators=10", n_classes=3))
+AdaBoostMH.__doc__ = ((AdaBoostMH.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostMH", "n_estimators=10", n_classes=3))
+GDMCBoost.__doc__ = ((GDMCBoost.__doc__ or "").rstrip() + "\n"
+                     + _examples_section("GDMCBoost", "n_estimators=10", n_classes=3))

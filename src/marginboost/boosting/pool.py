@@ -29,6 +29,9 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.validation import check_is_fitted
 
 from . import _masters
+from numbers import Integral, Real
+from sklearn.utils._param_validation import Interval, StrOptions
+from .._sklearn import constraints
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
 
 __all__ = ["AdaBoostL1", "AdaBoostQP"]
@@ -40,6 +43,10 @@ _POOLS = ("all_stumps", "adaboost")
 
 class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """Fit on a fixed pool: build the pool, solve one problem, keep the used hypotheses."""
+
+    _parameter_constraints: dict = constraints(
+        "max_bins", T=[Interval(Real, 0.0, float("inf"), closed="neither")],
+        pool=[StrOptions(set(_POOLS))], n_pool=[Interval(Integral, 1, None, closed="left")])
 
     def __init__(self, T: float = 0.05, pool: str = "all_stumps", *, n_pool: int = 1500,
                  max_bins: int = 255) -> None:
@@ -68,7 +75,8 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         codes = self.mapper_.transform(X)
         return WeakPool.from_hypotheses(booster.estimators_, codes), codes
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "_PoolBoosting":
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            ) -> "_PoolBoosting":
         """Build the pool on ``(X, y)`` and solve the problem on it.
 
         Parameters
@@ -77,12 +85,17 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             Training inputs (finite values).
         y : array of shape (n_samples,)
             Labels, exactly two distinct values.
+        sample_weight : array of shape (n_samples,), optional
+            Only uniform weights are accepted: the pool problems weigh every example equally
+            (Shen & Li 2010, eqs. (5), (10)); other weights raise ``ValueError``.
 
         Returns
         -------
         self
         """
-        X, y_signed, _ = self._validate_training_data(X, y, None)
+        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+        self._refuse_non_uniform_weights(
+            sample_weight, weights, "the pool problems weigh every example equally")
         T = check_real(self.T, "T", 0.0)
         if self.pool not in _POOLS:
             raise ValueError(f"pool must be one of {_POOLS}; got {self.pool!r}")
@@ -163,6 +176,7 @@ class AdaBoostL1(_PoolBoosting):
     """
 
     _algorithm_name = "AdaBoost-l1"
+    _proba_link = "exponential"
 
     def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
         try:
@@ -201,3 +215,12 @@ class AdaBoostQP(_PoolBoosting):
             raise RuntimeError(f"AdaBoostQP: the pool problem (41) failed: {error.status}"
                                ) from error
         return weights / T, value
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+AdaBoostL1.__doc__ = ((AdaBoostL1.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostL1", "T=0.1"))
+AdaBoostQP.__doc__ = ((AdaBoostQP.__doc__ or "").rstrip() + "\n"
+                      + _examples_section("AdaBoostQP", "T=0.1"))

@@ -49,6 +49,12 @@ from ..losses import (ExponentialLoss, GeneralizedHingeLoss, LogisticLoss, MadaB
 from . import _steps
 from ._base import check_real
 from ._engine import StagewiseBoosting as _StagewiseBoosting
+from .._sklearn import PARAMETERS
+from numbers import Real
+from sklearn.utils._param_validation import Interval, StrOptions
+from ..losses import LOSSES
+
+_POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
 
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "anyboost_members"]
@@ -96,6 +102,12 @@ class AnyBoost(_StagewiseBoosting):
     """
 
     _algorithm_name = "AnyBoost"
+    _parameter_constraints: dict = {
+        **_StagewiseBoosting._parameter_constraints,
+        "cost": [StrOptions(set(LOSSES)), MarginCost],
+        "step": [StrOptions(set(_steps.STEP_RULES))],
+        "learning_rate": PARAMETERS["learning_rate"],
+        "normalization": [StrOptions({"none", "convex"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "any (line search, Newton, Lipschitz, fixed)"
     reference = "mason1999boosting"
@@ -128,6 +140,12 @@ class AnyBoost(_StagewiseBoosting):
 
     def _cost_function(self) -> MarginCost:
         return get_loss(self.cost)
+
+    @property
+    def _proba_link(self) -> str:  # type: ignore[override]
+        name = self.cost if isinstance(self.cost, str) else getattr(self.cost, "name", "")
+        return {"exponential": "exponential", "logistic": "logistic",
+                "squared": "squared"}.get(name, "vote")
 
     def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
               round_index):  # type: ignore[no-untyped-def]
@@ -168,11 +186,35 @@ class _FixedCostBoosting(_StagewiseBoosting):
 _COMMON_PARAMETERS = """
     n_estimators, max_depth, estimator, max_bins, tol, validation_fraction, n_iter_no_change,
     random_state
-        As for :class:`AnyBoost`."""
+        As for :class:`AnyBoost`.
+
+    Attributes
+    ----------
+    classes_, estimators_, alphas_, history_, mapper_, stop_reason_, n_estimators_
+        As for :class:`AnyBoost`.
+
+    References
+    ----------
+    Mason, Baxter, Bartlett & Frean (1999), "Boosting algorithms as gradient descent", NIPS 12
+    (Table 1 lists the member's cost and step rule).
+"""
+
+
+def _examples(name: str) -> str:
+    return f"""
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from marginboost import {name}
+    >>> X, y = make_classification(n_samples=100, n_features=4, random_state=0)
+    >>> model = {name}(n_estimators=10).fit(X, y)
+    >>> model.predict(X[:3]).shape, model.predict_proba(X[:3]).shape
+    ((3,), (3, 2))
+    """
 
 
 class AdaBoost(_FixedCostBoosting):
-    r"""Discrete AdaBoost (Freund & Schapire 1997) as AnyBoost (Mason et al. 1999, Table 1).
+    __doc__ = r"""Discrete AdaBoost (Freund & Schapire 1997) as AnyBoost (Mason et al. 1999, Table 1).
 
     Exponential cost :math:`c(m) = e^{-m}` and exact line search, which along a ±1 weak learner
     is :math:`\alpha_t = \tfrac12 \log\frac{1-\varepsilon_t}{\varepsilon_t}` (Shen & Li 2010,
@@ -187,9 +229,10 @@ class AdaBoost(_FixedCostBoosting):
     :math:`\log\frac{1-\varepsilon}{\varepsilon}`, twice our :math:`\alpha_t`; predictions agree.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS
+    ----------""" + _COMMON_PARAMETERS + _examples("AdaBoost")
 
     _algorithm_name = "AdaBoost"
+    _proba_link = "exponential"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "line search"
     reference = "freund1997decision"
@@ -204,7 +247,7 @@ class AdaBoost(_FixedCostBoosting):
 
 
 class MadaBoost(_FixedCostBoosting):
-    r"""MadaBoost (Domingo & Watanabe 2000): AdaBoost with example weights capped at 1.
+    __doc__ = r"""MadaBoost (Domingo & Watanabe 2000): AdaBoost with example weights capped at 1.
 
     Weights :math:`D_t(i) \propto s_i \min\{1, e^{-y_i F_{t-1}(x_i)}\} = -s_i c'(m_i)` for the
     MadaBoost cost (:class:`~marginboost.losses.MadaBoostLoss`); the step is AdaBoost's
@@ -212,7 +255,7 @@ class MadaBoost(_FixedCostBoosting):
     capped weights, as in the original algorithm.  ``history_["objective"]`` is the MadaBoost cost.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS
+    ----------""" + _COMMON_PARAMETERS + _examples("MadaBoost")
 
     _algorithm_name = "MadaBoost"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -228,7 +271,7 @@ class MadaBoost(_FixedCostBoosting):
 
 
 class ArcGv(_FixedCostBoosting):
-    r"""Arc-Gv (Breiman 1999) in the form of Shen & Li (2010), eq. (8).
+    __doc__ = r"""Arc-Gv (Breiman 1999) in the form of Shen & Li (2010), eq. (8).
 
     The AdaBoost loop (exponential weights :math:`\propto e^{-y_i F(x_i)}` on the unnormalized
     :math:`F = \sum_s w_s h_s`) with the weight
@@ -242,7 +285,7 @@ class ArcGv(_FixedCostBoosting):
     training.  ``history_["objective"]`` is the exponential cost.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS
+    ----------""" + _COMMON_PARAMETERS + _examples("ArcGv")
 
     _algorithm_name = "ArcGv"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -260,7 +303,7 @@ class ArcGv(_FixedCostBoosting):
 
 
 class RealAdaBoost(_FixedCostBoosting):
-    r"""Real (confidence-rated) AdaBoost, Schapire & Singer (1999): "ConfidenceBoost" of Mason et al.
+    __doc__ = r"""Real (confidence-rated) AdaBoost, Schapire & Singer (1999): "ConfidenceBoost" of Mason et al.
 
     Each round the weak tree is grown on the weights :math:`D_t(i) \propto s_i e^{-y_iF(x_i)}`
     (split criterion of the weak learner, weighted error by default) and its leaves get the
@@ -277,9 +320,12 @@ class RealAdaBoost(_FixedCostBoosting):
     Parameters
     ----------
     smoothing : float, optional
-        :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS
+        :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS + _examples("RealAdaBoost")
 
     _algorithm_name = "RealAdaBoost"
+    _proba_link = "exponential"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "smoothing": [*_POSITIVE, None]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "line search per leaf (confidence-rated leaves)"
     reference = "schapire1999improved"
@@ -316,7 +362,7 @@ class RealAdaBoost(_FixedCostBoosting):
 
 
 class LogitBoost(_FixedCostBoosting):
-    r"""Binary LogitBoost, Friedman, Hastie & Tibshirani (2000), Algorithm 3.
+    __doc__ = r"""Binary LogitBoost, Friedman, Hastie & Tibshirani (2000), Algorithm 3.
 
     With :math:`y^* = (y+1)/2` and :math:`p(x) = e^{F}/(e^{F} + e^{-F})`, each round fits a
     weighted least-squares regression tree :math:`f` to the working response
@@ -330,9 +376,12 @@ class LogitBoost(_FixedCostBoosting):
     Parameters
     ----------
     z_max : float, default=4.0
-        Clipping threshold of the working response.""" + _COMMON_PARAMETERS
+        Clipping threshold of the working response.""" + _COMMON_PARAMETERS + _examples("LogitBoost")
 
     _algorithm_name = "LogitBoost"
+    _proba_link = "exponential"  # p = e^F/(e^F + e^-F) = 1/(1 + e^{-2F}), FHT (2000) Alg. 3
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "z_max": _POSITIVE}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "Newton-Raphson"
     reference = "friedman2000additive"
@@ -369,7 +418,7 @@ class LogitBoost(_FixedCostBoosting):
 
 
 class L2Boost(_FixedCostBoosting):
-    r"""L2Boost (Bühlmann & Yu 2003): functional gradient descent on the squared loss.
+    __doc__ = r"""L2Boost (Bühlmann & Yu 2003): functional gradient descent on the squared loss.
 
     Cost :math:`c(m) = (1 - m)^2 = (y - F(x))^2` for :math:`y = \pm 1`; :math:`F_0 = 0`.  With
     residuals :math:`U_i = y_i - F(x_i)`:
@@ -385,9 +434,13 @@ class L2Boost(_FixedCostBoosting):
     ----------
     form : {"classifier", "regression"}, default="classifier"
     learning_rate : float, default=1.0
-        Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS
+        Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS + _examples("L2Boost")
 
     _algorithm_name = "L2Boost"
+    _proba_link = "squared"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "form": [StrOptions({"classifier", "regression"})],
+                                    "learning_rate": PARAMETERS["learning_rate"]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "least-squares fit (exact line search)"
     reference = "buhlmann2003boosting"
@@ -427,7 +480,7 @@ class L2Boost(_FixedCostBoosting):
 
 
 class ArcX4(_FixedCostBoosting):
-    r"""ARC-x4 (Breiman 1998, "Arcing classifiers") and its AnyBoost form (Mason et al. 1999, Table 1).
+    __doc__ = r"""ARC-x4 (Breiman 1998, "Arcing classifiers") and its AnyBoost form (Mason et al. 1999, Table 1).
 
     * ``variant="breiman"``: example weights :math:`\propto s_i (1 + k_i^4)`, :math:`k_i` the
       number of earlier weak learners that misclassify :math:`x_i`; the final classifier is the
@@ -441,9 +494,11 @@ class ArcX4(_FixedCostBoosting):
 
     Parameters
     ----------
-    variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS
+    variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS + _examples("ArcX4")
 
     _algorithm_name = "ArcX4"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "variant": [StrOptions({"breiman", "anyboost"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "1/t (running average)"
     reference = "breiman1998arcing"
@@ -485,7 +540,7 @@ class ArcX4(_FixedCostBoosting):
 
 
 class DoomII(_FixedCostBoosting):
-    r"""DOOM II (Mason et al. 1999, Sec. 5): AnyBoost on the normalized sigmoid cost (4).
+    __doc__ = r"""DOOM II (Mason et al. 1999, Sec. 5): AnyBoost on the normalized sigmoid cost (4).
 
     Cost :math:`c(m) = 1 - \tanh(\lambda m)` of the margins of a **convex** combination
     :math:`F` of the weak learners, inner product (2) and the fixed step
@@ -522,9 +577,12 @@ class DoomII(_FixedCostBoosting):
     step_size : float, default=0.05
         :math:`\varepsilon`.
     sampling : {"resample", "reweight"}, default="resample"
-        How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS
+        How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS + _examples("DoomII")
 
     _algorithm_name = "DoomII"
+    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+                                    "steepness": _POSITIVE, "step_size": _POSITIVE,
+                                    "sampling": [StrOptions({"resample", "reweight"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "fixed epsilon = 0.05, convex combination"
     reference = "mason1999boosting"
@@ -593,3 +651,10 @@ def anyboost_members() -> list[dict]:
                      "cost_formula": cost.formula, "step_rule": cls.step_rule,
                      "normalization": model._normalization, "reference": cls.reference})
     return rows
+
+
+# numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+from .._sklearn import examples_section as _examples_section  # noqa: E402
+
+AnyBoost.__doc__ = ((AnyBoost.__doc__ or "").rstrip() + "\n"
+                    + _examples_section("AnyBoost", "cost='logistic', n_estimators=10"))

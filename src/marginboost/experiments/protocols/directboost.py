@@ -193,12 +193,12 @@ def method_cell(spec: dict) -> dict:
     elif method == "BrownBoost":
         grid = list(params["target_grid"])
         models = [BrownBoost(target_error=g, max_depth=depth,
-                             max_rounds=int(params["max_rounds"])).fit(X, y) for g in grid]
+                             n_estimators=int(params["max_rounds"])).fit(X, y) for g in grid]
         record = _select(models, grid, data)
     elif method == "DirectBoost":
         grid = list(params["nprime_grid"])
         fitted = directboost_variants(X, y, DIRECT_VARIANTS, grid, max_depth=depth,
-                                      max_rounds=int(params["max_rounds"]))
+                                      n_estimators=int(params["max_rounds"]))
         out = {}
         for name in DIRECT_VARIANTS:
             models = [fitted[(name, g)] for g in grid]
@@ -404,7 +404,7 @@ def figure3_cell(spec: dict) -> dict:
     lp_curve = [_bottom_average(y * scores / max(np.abs(w).sum(), 1e-300), n_prime)
                 for scores, w in zip(lp.staged_decision_function(X), lp._stage_weights)]
     db = directboost_variant("DirectBoost_eps_avg", n_prime=n_prime, max_depth=depth,
-                             max_rounds=int(params["direct_rounds"]))
+                             n_estimators=int(params["direct_rounds"]))
     db.fit(X, y)
     return {"n_prime": n_prime, "n_train": int(X.shape[0]),
             "LPBoost": {"curve": lp_curve, "converged": bool(lp.converged_),

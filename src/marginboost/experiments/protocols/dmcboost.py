@@ -272,7 +272,7 @@ def _dmcboost(params: dict, data, fixed: bool) -> dict:
     X, y, Xv, yv, Xt, yt = data
     labels = list(params["n_prime_grid"])
     models = DMCBoost(max_depth=int(params["depth"]),
-                      max_rounds=int(params["max_rounds"])).fit_path(
+                      n_estimators=int(params["max_rounds"])).fit_path(
         X, y, [N_PRIME_GRID[label] for label in labels])
     test = [_pct(m.predict(Xt), yt) for m in models]
     train = [_pct(m.predict(X), y) for m in models]
@@ -350,7 +350,7 @@ def figure3_cell(spec: dict) -> dict:
         phase = [1] * int(model.n_estimators_)
     else:
         model = DMCBoost(n_prime=N_PRIME_GRID[p["n_prime"]], max_depth=int(p["depth"]),
-                         max_rounds=int(p["max_rounds"]),
+                         n_estimators=int(p["max_rounds"]),
                          phase2=(method == "DMCBoost")).fit(Xtr, ytr)
         phase = [int(v) for v in model.history_["phase"]]
     return {"train_curve": _staged_pct(model, Xtr, ytr), "test_curve": _staged_pct(model, Xt, yt),

@@ -251,7 +251,7 @@ def table1_cell(spec: dict) -> dict:
     elif method == "L2B":
         record = _stagewise(L2Boost, params, data)
     elif method in ("MC", "LP", "AB-CG", "MD"):
-        cg = {"n_estimators": int(params["n_max"]), "epsilon": float(params["epsilon"])}
+        cg = {"n_estimators": int(params["n_max"]), "tol": float(params["epsilon"])}
         makers = {
             "MC": ("E_grid", lambda v: MCBoost(E=v, **cg)),
             "LP": ("nu_grid", lambda v: LPBoost(nu=v, **cg)),

@@ -135,7 +135,7 @@ def figure1_cell(spec: dict) -> dict:
     tr, te = split.train, split.test
     params = spec["params"]
     model = MCBoost(E=float(params["E"]), n_estimators=int(params["n_estimators"]),
-                    epsilon=float(params["epsilon"])).fit(X[tr], y[tr])
+                    tol=float(params["epsilon"])).fit(X[tr], y[tr])
     alphas = np.asarray(model.alphas_, dtype=float)
     margins = normalized_margins(y[tr], model.decision_function(X[tr]), alphas)
     test_margins = y[te] * model.decision_function(X[te])
