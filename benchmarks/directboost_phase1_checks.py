@@ -102,7 +102,7 @@ def main(argv=None) -> int:
     result = {"dataset": "tic_tac_toe", "n": n, "environment": environment(), "depths": {}}
     stumps = trees = None
     for depth in (1, 2, 3):
-        model = DirectBoost(phase2=False, max_depth=depth, patience=50).fit(X, data.y)
+        model = DirectBoost(phase2=False, max_depth=depth, n_iter_no_change=50).fit(X, data.y)
         codes = model.mapper_.transform(X)
         y = np.where(data.y == model.classes_[1], 1.0, -1.0)
         if stumps is None:
@@ -161,7 +161,7 @@ def main(argv=None) -> int:
                   f"'{same.stop_reason}'; the same weak classifier in {agree} of {len(hs)} "
                   f"rounds; {tied} rounds had tied stumps with different predictions")
         ablation = _split_only_if_better(DirectBoost, ZeroOneObjective)(
-            phase2=False, max_depth=depth, patience=50).fit(X, data.y)
+            phase2=False, max_depth=depth, n_iter_no_change=50).fit(X, data.y)
         errors_ab = int(round(ablation.history_["train_error"][-1] * n))
         entry["ablation_leaf_allowed"] = {"rounds": len(ablation.estimators_),
                                           "stop_reason": ablation.stop_reason_,

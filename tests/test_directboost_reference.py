@@ -41,7 +41,7 @@ def _fit_directboost(X, y, full_path=False, **kw):
     rounds = kw.pop("rounds", 2000)
     patience = kw.pop("patience", 50)
     cls = _FullPath if full_path else DirectBoost
-    return cls(max_rounds=rounds, patience=patience, **kw).fit(X, y)
+    return cls(n_estimators=rounds, n_iter_no_change=patience, **kw).fit(X, y)
 
 
 def _data(seed, n=60, d=4):
@@ -126,7 +126,7 @@ def test_both_readings_of_the_intervals_give_the_same_errors(seed):
 def _check_phase1(model, X, y):
     codes, y_signed, hs, alphas = _fitted_rounds(model, X, y)
     pool = ref.stump_pool(codes)
-    path = ref.phase1(y_signed, pool, max_rounds=len(hs) + 1, patience=model.patience,
+    path = ref.phase1(y_signed, pool, max_rounds=len(hs) + 1, patience=model.n_iter_no_change,
                       choose=_follow(hs, pool))
     n = y_signed.size
     assert len(path.rounds) == len(hs) == model.n_phase1_
@@ -136,7 +136,7 @@ def _check_phase1(model, X, y):
         assert model.history_["train_error"][t] * n == pytest.approx(rnd.objective, abs=1e-9)
     fast_reason = model.stop_reason_.removeprefix("phase 1 ")
     assert {"zero training error": "zero training error", "local minimum": "local minimum",
-            "plateau": "plateau", "max_rounds": "max_rounds"}[fast_reason] == path.stop_reason
+            "plateau": "plateau", "n_estimators": "max_rounds"}[fast_reason] == path.stop_reason
     return path
 
 
@@ -168,12 +168,12 @@ def test_phase2_with_stumps_makes_the_reference_choices(objective, epsilon, seed
     codes, y_signed, hs, alphas = _fitted_rounds(model, X, y)
     pool = ref.stump_pool(codes)
     n1 = model.n_phase1_
-    first = ref.phase1(y_signed, pool, max_rounds=n1, patience=model.patience,
+    first = ref.phase1(y_signed, pool, max_rounds=n1, patience=model.n_iter_no_change,
                        choose=_follow(hs, pool))
     assert len(first.rounds) == n1
     hs2 = hs[n1:]
     path = ref.phase2(y_signed, pool, first.a, first.c, n_prime, objective, epsilon,
-                      max_rounds=rounds - n1, patience=model.patience,
+                      max_rounds=rounds - n1, patience=model.n_iter_no_change,
                       choose=_follow(hs2, pool), keep_all_rounds=True)
     assert len(path.rounds) == len(hs2) >= 10
     scale = np.abs(first.a).max() + first.c
@@ -184,7 +184,7 @@ def test_phase2_with_stumps_makes_the_reference_choices(objective, epsilon, seed
             rnd.objective, abs=4 * y.size * EPS)
     reasons = {"phase 2 coordinatewise maximum": "coordinatewise maximum",
                "phase 2 no improvement within patience": "no improvement within patience",
-               "phase 2 no admissible step": "no admissible step", "max_rounds": "max_rounds"}
+               "phase 2 no admissible step": "no admissible step", "n_estimators": "max_rounds"}
     assert reasons[model.stop_reason_] == path.stop_reason
     if epsilon > 0:  # the round the relaxed estimator is cut back to
         assert getattr(model, "best_rounds_", len(hs)) == n1 + path.best_rounds

@@ -184,8 +184,9 @@ class _FixedCostBoosting(_StagewiseBoosting):
 
 
 _COMMON_PARAMETERS = """
-    n_estimators, max_depth, estimator, max_bins, tol, validation_fraction, n_iter_no_change,
-    random_state
+    n_estimators, max_depth, estimator, max_bins
+        As for :class:`AnyBoost`.
+    tol, validation_fraction, n_iter_no_change, random_state
         As for :class:`AnyBoost`.
 
     Attributes
