@@ -6,6 +6,7 @@ cell from its spec, for :func:`marginboost.experiments.run_grid`.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Sequence
 
@@ -35,10 +36,15 @@ def paper_store(paper: str, profile: str) -> ResultStore:
     ``_build/results`` in a checkout); the committed full-profile evidence
     ``data/results/<paper>/store-full`` is read as a fallback, so its cells are loaded instead of
     recomputed.  ``marginboost results update`` copies new records into the committed store.
-    Quick-profile stores are never committed: the quick grids take seconds to recompute.
+    Quick-profile stores are never committed (the quick grids take seconds to recompute) and
+    live in a folder per version of the code (:func:`source_fingerprint`).
     """
     if profile not in ("quick", "full"):
         raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+    if profile == "quick":
+        # Scratch cells are keyed by their spec only; a folder per version of the package's
+        # code keeps a quick run from reloading cells an older version of the code computed.
+        return ResultStore(results_dir() / paper / f"store-quick-{source_fingerprint()[:12]}")
     path = results_dir() / paper / f"store-{profile}"
     committed = committed_results_dir()
     fallbacks = []
@@ -47,6 +53,21 @@ def paper_store(paper: str, profile: str) -> ResultStore:
         if evidence.resolve() != path.resolve():
             fallbacks.append(evidence)
     return ResultStore(path, fallbacks=fallbacks)
+
+
+@functools.lru_cache(maxsize=1)
+def source_fingerprint() -> str:
+    """SHA-256 of the package's own source files (``*.py`` and ``*.yaml`` under the package)."""
+    import hashlib
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(package)).encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def run_paper_grid(paper: str, func: Callable[[dict], dict], cells: Sequence[dict], *,
