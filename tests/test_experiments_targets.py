@@ -12,7 +12,7 @@ import yaml
 from marginboost.experiments import (VERDICT_RULE, claims, compare, compare_tables, list_items,
                                      list_papers, load_targets, target_table)
 from marginboost.experiments import targets as targets_module
-from marginboost.experiments.compare import DEFAULT_RTOL, verdict
+from marginboost.experiments.compare import describe_agreement, verdict, verdict_counts
 
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = REPO / "data" / "targets"
@@ -136,47 +136,86 @@ PAPER = pd.DataFrame({"dataset": ["a", "a", "b", "c", "d"],
 
 
 def test_each_verdict_branch():
+    # unit "percent": one point is 1.0; paper runs 4, ours 4
+    paper = PAPER.copy()
+    paper.attrs.update(unit="percent", paper_runs=4)
     ours = pd.DataFrame({"dataset": ["a", "a", "b", "c", "e", "d"],
                          "algorithm": ["X", "Y", "X", "X", "X", "X"],
                          "metric": ["err"] * 6,
-                         "mean": [10.9, 22.5, 5.6, 3.0, 1.0, np.nan],
-                         "std": [0.5, 0.5, 0.1, 0.1, 0.1, np.nan]})
-    table = compare_tables(PAPER, ours)
+                         "mean": [11.2, 22.5, 5.6, 3.0, 1.0, np.nan],
+                         "std": [2.0, 0.5, 0.1, 0.1, 0.1, np.nan],
+                         "n_runs": [4, 4, 4, 4, 4, 4]})
+    table = compare_tables(paper, ours)
     assert list(table.columns) == ["dataset", "algorithm", "metric", "paper", "paper_std",
-                                   "ours", "ours_std", "n_runs", "difference", "verdict"]
+                                   "paper_runs", "ours", "ours_std", "n_runs", "difference",
+                                   "tolerance", "verdict"]
     got = dict(zip(zip(table.dataset, table.algorithm), table.verdict))
     assert got == {
-        ("a", "X"): "agrees",          # |0.9| <= paper std 1.0
-        ("a", "Y"): "differs",         # no std: |2.5| > 10% of 20
-        ("b", "X"): "differs",         # std 0, |0.6| > 10% of 5 = 0.5
+        # SE_diff = sqrt(1/4 + 4/4) = 1.118; |1.2| <= 2.236
+        ("a", "X"): "agrees",
+        # no paper std: assumed equal to ours, SE = sqrt(2 * 0.25 / 4) = 0.354; floor 1 < 2.5
+        ("a", "Y"): "differs",
+        ("b", "X"): "agrees",          # |0.6| <= floor of one point
         ("c", "X"): "no paper value",  # paper prints "-"
         ("d", "X"): "not run",         # our value is NaN
         ("e", "X"): "no paper value",  # only we report it
     }
-    assert table.difference.iloc[0] == pytest.approx(0.9)
+    assert table.tolerance.iloc[0] == pytest.approx(2 * math.sqrt(1 / 4 + 4 / 4))
+    assert table.difference.iloc[0] == pytest.approx(1.2)
     # order: paper rows first, then ours-only rows
     assert list(zip(table.dataset, table.algorithm)) == [("a", "X"), ("a", "Y"), ("b", "X"),
                                                           ("c", "X"), ("d", "X"), ("e", "X")]
 
 
-def test_missing_row_is_not_run_and_tolerances_apply():
+def test_runs_and_spreads_decide_the_tolerance():
+    # more runs -> smaller standard error -> a stricter verdict
+    assert verdict(10.0, 2.0, 12.5, ours_std=2.0, paper_runs=2, ours_runs=2) == "agrees"
+    assert verdict(10.0, 2.0, 12.5, ours_std=2.0, paper_runs=50, ours_runs=50) == "differs"
+    # unknown paper runs: assumed equal to ours
+    assert (verdict(10.0, 2.0, 12.5, ours_std=2.0, ours_runs=2)
+            == verdict(10.0, 2.0, 12.5, ours_std=2.0, paper_runs=2, ours_runs=2))
+    # no spread at all: only the floor (one point) applies
+    assert verdict(10.0, np.nan, 11.0) == "agrees"
+    assert verdict(10.0, np.nan, 11.0 + 1e-6) == "differs"
+    assert verdict(0.50, np.nan, 0.509, point=0.01) == "agrees"
+    assert verdict(0.50, np.nan, 0.52, point=0.01) == "differs"
+
+
+def test_missing_row_is_not_run_and_floor_applies():
     ours = pd.DataFrame({"dataset": ["a", "b"], "algorithm": ["X", "X"], "metric": ["err"] * 2,
-                         "mean": [11.5, 5.4]})
-    table = compare_tables(PAPER, ours)
+                         "mean": [13.5, 5.4]})
+    table = compare_tables(PAPER, ours)   # unit unknown, no atol: the floor is 0
     verdicts = dict(zip(zip(table.dataset, table.algorithm), table.verdict))
+    # only the paper's std with our run count unknown: no SE, floor 0
     assert verdicts[("a", "X")] == "differs" and verdicts[("a", "Y")] == "not run"
-    assert verdicts[("b", "X")] == "agrees"  # 0.4 <= 10% of 5
-    assert compare_tables(PAPER, ours, atol=2.0).verdict.iloc[0] == "agrees"
-    assert compare_tables(PAPER, ours, rtol=0.0).verdict.iloc[2] == "differs"
+    assert compare_tables(PAPER, ours, atol=4.0).verdict.iloc[0] == "agrees"
+    assert compare_tables(PAPER, ours, atol=1.0).verdict.iloc[2] == "agrees"
 
 
 def test_verdict_function_boundary():
-    assert verdict(10.0, 1.0, 11.0) == "agrees"  # boundary is inclusive
-    assert verdict(10.0, 1.0, 11.0 + 1e-6) == "differs"
-    assert verdict(0.153, 0.034, 0.187) == "agrees"  # exact in decimal, not in binary
-    assert verdict(100.0, np.nan, 100.0 * (1 + DEFAULT_RTOL)) == "agrees"
+    assert verdict(10.0, 1.0, 12.0, ours_std=1.0, paper_runs=2, ours_runs=2) == "agrees"
+    assert verdict(10.0, 1.0, 12.0 + 1e-6, ours_std=1.0, paper_runs=2, ours_runs=2) == "differs"
+    assert verdict(0.153, np.nan, 0.163, point=0.01) == "agrees"  # exact in decimal only
     assert verdict(None, None, 1.0) == "no paper value"
     assert "agrees" in VERDICT_RULE and "differs" in VERDICT_RULE
+
+
+def test_counts_under_the_stricter_and_looser_rules():
+    paper = target_table("mcboost", "table1", directory=TARGETS)
+    ours = paper.copy()
+    se = np.sqrt(paper["std"] ** 2 / 50 + paper["std"] ** 2 / 10)
+    ours["mean"] = paper["mean"] + 1.5 * np.maximum(se, 0.5)   # between the rules
+    ours["n_runs"] = 10
+    ours.loc[ours.dataset.isin(["ringnorm", "twonorm", "waveform"]), "n_runs"] = 10
+    table = compare("mcboost", "table1", ours, directory=TARGETS)
+    counts = verdict_counts(table).set_index("rule")
+    assert list(counts.index) == ["stricter", "rule", "looser"]
+    assert (counts["agrees"] + counts["differs"] == len(paper)).all()
+    assert counts.loc["stricter", "agrees"] <= counts.loc["rule", "agrees"] \
+        <= counts.loc["looser", "agrees"]
+    assert counts.loc["looser", "agrees"] == len(paper)
+    text = describe_agreement(table)
+    assert VERDICT_RULE.split()[0] in text and "stricter" in text and "50 random splits" in text
 
 
 def test_compare_rejects_bad_ours():
@@ -190,19 +229,24 @@ def test_compare_rejects_bad_ours():
         compare_tables(PAPER, dup.iloc[:1].assign(mean=["low"]))
     with pytest.raises(TypeError, match="DataFrame"):
         compare_tables(PAPER, {"dataset": "a"})
-    with pytest.raises(ValueError, match="rtol"):
-        compare_tables(PAPER, dup.iloc[:1], rtol=-0.1)
+    with pytest.raises(ValueError, match="atol"):
+        compare_tables(PAPER, dup.iloc[:1], atol=-0.1)
 
 
 def test_compare_against_a_real_table():
     paper = target_table("mcboost", "table1", directory=TARGETS)
-    ours = paper.drop(columns="std").copy()
-    ours["mean"] = ours["mean"] + 0.5 * paper["std"]
+    runs = np.where(paper["dataset"].isin(["ringnorm", "twonorm", "waveform"]), 10, 50)
+    within = np.maximum(2 * np.sqrt(paper["std"] ** 2 / runs + paper["std"] ** 2 / 50), 1.0)
+    ours = paper.copy()
+    ours["mean"] = ours["mean"] + 0.99 * within
     ours["n_runs"] = 50
     table = compare("mcboost", "table1", ours, directory=TARGETS)
     assert len(table) == len(paper) and (table.verdict == "agrees").all()
     assert table.attrs["unit"] == "percent"
-    beyond = np.maximum(paper["std"], DEFAULT_RTOL * paper["mean"].abs())
+    assert list(table.paper_runs[:3]) == [50, 50, 50]
+    assert table.set_index("dataset").loc["ringnorm", "paper_runs"].eq(10).all()
+    se = np.sqrt(paper["std"] ** 2 / table["paper_runs"] + paper["std"] ** 2 / 50)
+    beyond = np.maximum(2 * se, 1.0)
     shifted = ours.assign(mean=paper["mean"] + beyond + 0.01)
     assert (compare("mcboost", "table1", shifted, directory=TARGETS).verdict
             == "differs").all()

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._paths import require_project_root
+from .prose import fill_substitutions
 
 __all__ = ["NotebookSource", "list_notebooks", "find_notebooks", "execute_notebook",
            "run_notebook", "NotebookRun", "executed_dir", "declared_parameters",
@@ -385,6 +386,8 @@ def _stage_source_tree(root: Path, executed: Path, stage: Path,
     for name in ("_config.yml", "_toc.yml"):
         shutil.copy2(root / name, stage / name)
     shutil.copytree(root / "book", stage / "book")
+    # the numbers a chapter quotes from the committed key numbers (marginboost.prose)
+    fill_substitutions(root, stage / "book")
     if regenerate_pages:
         write_generated_pages(root, stage / "book")
     _append_cite_blocks(root, stage / "book")

@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from .compare import VERDICT_RULE, compare, compare_tables
+from .compare import VERDICT_RULE, compare, compare_tables, describe_agreement, verdict_counts
 from .runner import CellError, run_grid
 from .scoreboard import STATUSES, load_statuses, scoreboard, scoreboard_markdown
 from .selection import best_round, early_stopping_round, select_hyperparameter, select_per_fold
@@ -21,6 +21,6 @@ __all__ = [
     "run_grid", "CellError",
     "best_round", "early_stopping_round", "select_hyperparameter", "select_per_fold",
     "load_targets", "list_papers", "list_items", "target_table", "claims",
-    "compare", "compare_tables", "VERDICT_RULE",
+    "compare", "compare_tables", "VERDICT_RULE", "describe_agreement", "verdict_counts",
     "scoreboard", "scoreboard_markdown", "load_statuses", "STATUSES",
 ]

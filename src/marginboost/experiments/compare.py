@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -9,57 +10,148 @@ import pandas as pd
 
 from .targets import TABLE_COLUMNS, target_table
 
-__all__ = ["compare", "compare_tables", "verdict", "VERDICT_RULE", "VERDICTS", "DEFAULT_RTOL",
-           "DEFAULT_ATOL"]
+__all__ = ["compare", "compare_tables", "verdict", "agreement_tolerance", "verdict_counts",
+           "describe_agreement", "VERDICT_RULE", "VERDICTS", "RULE_VARIANTS", "SE_MULTIPLE",
+           "FLOOR_POINTS", "POINT"]
 
-#: Relative part of the agreement tolerance (fraction of the paper's value).
-DEFAULT_RTOL = 0.10
-#: Absolute part of the agreement tolerance (in the table's unit); 0 unless the caller sets it.
-DEFAULT_ATOL = 0.0
+#: Standard errors of the difference within which a number agrees (the rule's ``k``).
+SE_MULTIPLE = 2.0
+#: The least tolerance, in points of the table's unit (:data:`POINT`).
+FLOOR_POINTS = 1.0
+#: One point in each unit of ``data/targets/`` (a percentage point; 0.01 for error fractions).
+#: Tables in other units state their floor with the comparison (``atol=``).
+POINT = {"percent": 1.0, "fraction": 0.01}
+
+#: The rule and the two variants shown beside it: name -> (multiple of SE_diff, floor in points).
+RULE_VARIANTS = {"stricter": (1.0, 0.5), "rule": (SE_MULTIPLE, FLOOR_POINTS), "looser": (3.0, 2.0)}
+
+DEFAULT_ATOL = None
 
 _ROUNDING_SLACK = 1e-9
 
 #: The possible verdicts, in the order they are checked.
 VERDICTS = ("no paper value", "not run", "agrees", "differs")
 
-#: How a verdict is reached (shown in the book next to every comparison table).
+#: How a verdict is reached (printed by every comparison notebook through
+#: :func:`describe_agreement`, and shown in the API reference).
 VERDICT_RULE = (
-    "A number 'agrees' when |ours - paper| <= max(paper std, rtol * |paper|, atol): within one "
-    "standard deviation the paper reports for it (the run-to-run spread under the paper's own "
-    "protocol), or within rtol = 10% of the paper's value where that is larger (this covers "
-    "numbers printed without a std or with std 0), or within an absolute tolerance atol stated "
-    "with the table (0 by default), up to floating-point rounding. Otherwise it 'differs'. "
-    "'not run' means we have no value for it; 'no paper value' means the paper prints none "
-    "(a '-' cell, or a number we report that the paper does not)."
+    "A number 'agrees' when |ours - paper| <= max(2 * SE_diff, 1 point), where SE_diff = "
+    "sqrt(s_paper^2 / n_paper + s_ours^2 / n_ours) is the standard error of the difference of the "
+    "two means: s are the standard deviations over runs (splits, folds or rotations) and n the "
+    "numbers of runs; otherwise it 'differs'. n_paper is the paper's number of runs where "
+    "data/targets states it; where the paper does not state it we assume it ran as many as we "
+    "did. Where the paper prints no standard deviation we assume its run-to-run spread equals "
+    "ours; where neither spread is known (a single run each) only the floor applies. One point "
+    "is one percentage point for percent errors and 0.01 for error fractions; a table in another "
+    "unit states its floor beside the comparison. Beside the verdict counts every comparison "
+    "shows the counts under a stricter rule (1 * SE_diff, floor 0.5 point) and a looser one "
+    "(3 * SE_diff, floor 2 points). 'not run' means we have no value for the number; 'no paper "
+    "value' means the paper prints none (a '-' cell, or a number we report that the paper does "
+    "not)."
 )
 
 
-def verdict(paper_mean: float, paper_std: float, ours_mean: float, *,
-            rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL) -> str:
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, (float, np.floating)) and math.isnan(x))
+
+
+def _point(unit: str | None, atol: float | None) -> float:
+    """One point of a table: ``atol`` where stated, else from the unit (0 for other units)."""
+    if atol is not None:
+        return float(atol) / FLOOR_POINTS
+    return POINT.get(unit or "none", 0.0)
+
+
+def agreement_tolerance(paper_std: float, paper_runs: float, ours_std: float, ours_runs: float,
+                        *, point: float, se_multiple: float = SE_MULTIPLE,
+                        floor_points: float = FLOOR_POINTS) -> tuple[float, float]:
+    """``(tolerance, SE_diff)`` of one number under :data:`VERDICT_RULE`.
+
+    Missing values (NaN or None) follow the rule's assumptions: a missing paper std is taken to
+    equal ours, a missing paper run count to equal ours; a missing std of ours (or a single run)
+    leaves only the paper's term, and with neither spread known ``SE_diff`` is NaN and only the
+    floor ``floor_points * point`` applies.
+    """
+    s_ours = None if _missing(ours_std) else abs(float(ours_std))
+    n_ours = None if _missing(ours_runs) or float(ours_runs) < 1 else float(ours_runs)
+    s_paper = s_ours if _missing(paper_std) else abs(float(paper_std))
+    n_paper = n_ours if _missing(paper_runs) or float(paper_runs) < 1 else float(paper_runs)
+    terms = []
+    for s, n in ((s_paper, n_paper), (s_ours, n_ours)):
+        if s is not None and n is not None:
+            terms.append(s * s / n)
+    se = math.sqrt(sum(terms)) if terms else math.nan
+    floor = floor_points * point
+    return (floor if math.isnan(se) else max(se_multiple * se, floor)), se
+
+
+def verdict(paper_mean: float, paper_std: float, ours_mean: float, *, ours_std: float = None,
+            paper_runs: float = None, ours_runs: float = None, point: float = 1.0,
+            se_multiple: float = SE_MULTIPLE, floor_points: float = FLOOR_POINTS) -> str:
     """Verdict for one number according to :data:`VERDICT_RULE`.
 
     NaN (or None) stands for a missing value: a missing paper value gives ``"no paper value"``,
-    a missing value of ours ``"not run"``; a missing paper std counts as 0.
+    a missing value of ours ``"not run"``; missing spreads and run counts follow the rule's
+    assumptions (:func:`agreement_tolerance`).  ``point`` is one point in the table's unit.
     """
-    def missing(x) -> bool:
-        return x is None or (isinstance(x, (float, np.floating)) and math.isnan(x))
-
-    if missing(paper_mean):
+    if _missing(paper_mean):
         return "no paper value"
-    if missing(ours_mean):
+    if _missing(ours_mean):
         return "not run"
-    std = 0.0 if missing(paper_std) else abs(float(paper_std))
-    tolerance = max(std, rtol * abs(float(paper_mean)), atol)
+    tolerance, _ = agreement_tolerance(paper_std, paper_runs, ours_std, ours_runs, point=point,
+                                       se_multiple=se_multiple, floor_points=floor_points)
     # a tiny slack so that a difference equal to the tolerance in decimal still agrees
     slack = _ROUNDING_SLACK * max(1.0, abs(float(paper_mean)))
     return ("agrees" if abs(float(ours_mean) - float(paper_mean)) <= tolerance + slack
             else "differs")
 
 
-def _check_tolerances(rtol: float, atol: float) -> None:
-    for name, value in (("rtol", rtol), ("atol", atol)):
-        if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-            raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+def _verdicts(table: pd.DataFrame, point: float, se_multiple: float,
+              floor_points: float) -> list[str]:
+    return [verdict(p, s, o, ours_std=so, paper_runs=pn, ours_runs=on, point=point,
+                    se_multiple=se_multiple, floor_points=floor_points)
+            for p, s, o, so, pn, on in zip(table["paper"], table["paper_std"], table["ours"],
+                                           table["ours_std"], table["paper_runs"],
+                                           table["n_runs"])]
+
+
+def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """How many numbers agree and differ under the rule and its two variants.
+
+    ``table`` is a comparison from :func:`compare` (or a subset of its rows).  Returns one row
+    per variant of :data:`RULE_VARIANTS` (stricter, rule, looser) with the multiple of
+    ``SE_diff``, the floor in points and the counts of ``agrees`` and ``differs``; rows without
+    a paper value or without a value of ours are not counted.
+    """
+    point = table.attrs.get("point", 1.0)
+    rows = []
+    for name, (k, floor) in RULE_VARIANTS.items():
+        got = pd.Series(_verdicts(table, point, k, floor), dtype=object)
+        rows.append({"rule": name, "k * SE_diff": k, "floor (points)": floor,
+                     "agrees": int((got == "agrees").sum()),
+                     "differs": int((got == "differs").sum())})
+    return pd.DataFrame(rows)
+
+
+def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:
+    """The agreement rule (:data:`VERDICT_RULE`) and the verdict counts of ``table`` under it
+    and under the stricter and looser variants, as text for a notebook to print."""
+    point = table.attrs.get("point", 1.0)
+    unit = table.attrs.get("unit", "none")
+    runs = table.attrs.get("paper_runs_note") or "not stated (assumed equal to ours)"
+    lines = []
+    if rule:
+        lines += textwrap.wrap(VERDICT_RULE, 96) + [""]
+    lines.append(f"here: one point = {point:g} ({unit}); the paper's runs: {runs}")
+    lines.append(verdict_counts(table).to_string(index=False))
+    return "\n".join(lines)
+
+
+def _check_atol(atol) -> None:
+    if atol is None:
+        return
+    if not (isinstance(atol, (int, float)) and math.isfinite(atol) and atol >= 0):
+        raise ValueError(f"atol must be a finite number >= 0 or None, got {atol!r}")
 
 
 def _check_ours(ours: pd.DataFrame) -> pd.DataFrame:
@@ -88,18 +180,36 @@ def _check_ours(ours: pd.DataFrame) -> pd.DataFrame:
     return ours
 
 
-def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *, rtol: float = DEFAULT_RTOL,
-                   atol: float = DEFAULT_ATOL) -> pd.DataFrame:
+def _paper_runs(attrs: dict, datasets) -> list[float]:
+    runs = attrs.get("paper_runs")
+    if runs is None:
+        return [math.nan] * len(datasets)
+    if isinstance(runs, dict):
+        default = runs.get("default", math.nan)
+        return [float(runs.get(d, default)) for d in datasets]
+    return [float(runs)] * len(datasets)
+
+
+def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *,
+                   atol: float | None = DEFAULT_ATOL) -> pd.DataFrame:
     """Join a paper table (from :func:`~marginboost.experiments.target_table`) with ours.
+
+    ``paper_table.attrs`` may carry ``unit`` (which fixes one point, :data:`POINT`) and
+    ``paper_runs`` (the paper's number of runs: a number, or a mapping from data set to number
+    with an optional ``default``); ``atol`` states the floor of the rule in the table's unit
+    where the unit has no point (or overrides it).
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``dataset, algorithm, metric, paper, paper_std, ours, ours_std, n_runs,
-        difference, verdict``: first the paper's rows in its order, then rows only we report.
-        ``difference`` is ``ours - paper``.
+        Columns ``dataset, algorithm, metric, paper, paper_std, paper_runs, ours, ours_std,
+        n_runs, difference, tolerance, verdict``: first the paper's rows in its order, then rows
+        only we report.  ``difference`` is ``ours - paper``; ``tolerance`` is
+        ``max(2 * SE_diff, 1 point)`` of :data:`VERDICT_RULE`.  ``attrs`` holds the rule, the
+        point and the paper's runs, which :func:`verdict_counts` and
+        :func:`describe_agreement` use.
     """
-    _check_tolerances(rtol, atol)
+    _check_atol(atol)
     missing = [c for c in TABLE_COLUMNS if c not in paper_table.columns]
     if missing:
         raise ValueError(f"paper_table lacks columns {missing}")
@@ -115,18 +225,23 @@ def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *, rtol: float
     rank = [order.get(k, extra.get(k)) for k in map(tuple, table[keys].to_numpy())]
     table = table.assign(_rank=rank).sort_values("_rank").drop(columns=["_rank", "_merge"])
     table = table.reset_index(drop=True)
+    table["paper_runs"] = _paper_runs(paper_table.attrs, table["dataset"])
+    point = _point(paper_table.attrs.get("unit"), atol)
     table["difference"] = table["ours"] - table["paper"]
-    table["verdict"] = [verdict(p, s, o, rtol=rtol, atol=atol)
-                        for p, s, o in zip(table["paper"], table["paper_std"], table["ours"])]
+    table["tolerance"] = [
+        agreement_tolerance(s, pn, so, on, point=point)[0] if not _missing(o) else math.nan
+        for s, pn, so, on, o in zip(table["paper_std"], table["paper_runs"], table["ours_std"],
+                                    table["n_runs"], table["ours"])]
+    table["verdict"] = _verdicts(table, point, SE_MULTIPLE, FLOOR_POINTS)
+    table = table[keys + ["paper", "paper_std", "paper_runs", "ours", "ours_std", "n_runs",
+                          "difference", "tolerance", "verdict"]].copy()
     table.attrs.update(paper_table.attrs)
-    table.attrs["verdict_rule"] = VERDICT_RULE
-    table.attrs["rtol"], table.attrs["atol"] = rtol, atol
-    return table[keys + ["paper", "paper_std", "ours", "ours_std", "n_runs", "difference",
-                         "verdict"]]
+    table.attrs.update(verdict_rule=VERDICT_RULE, point=point, atol=atol)
+    return table
 
 
-def compare(paper: str, item: str, ours: pd.DataFrame, *, rtol: float = DEFAULT_RTOL,
-            atol: float = DEFAULT_ATOL, directory: str | Path | None = None) -> pd.DataFrame:
+def compare(paper: str, item: str, ours: pd.DataFrame, *, atol: float | None = DEFAULT_ATOL,
+            directory: str | Path | None = None) -> pd.DataFrame:
     """Compare our numbers with one table (or figure) of a paper.
 
     Parameters
@@ -136,16 +251,16 @@ def compare(paper: str, item: str, ours: pd.DataFrame, *, rtol: float = DEFAULT_
     ours
         Columns ``dataset, algorithm, metric, mean`` and optionally ``std, n_runs``, labelled as
         in :func:`~marginboost.experiments.target_table` (same units as the paper).
-    rtol, atol
-        Tolerances of the verdict rule (:data:`VERDICT_RULE`).
+    atol
+        The floor of the rule (one point) in the table's unit, for tables whose unit has no
+        point (:data:`POINT`); ``None`` takes it from the unit.
     directory
         Folder of the target files (default: the checkout's ``data/targets``).
 
     Returns
     -------
     pandas.DataFrame
-        ``dataset, algorithm, metric, paper, paper_std, ours, ours_std, n_runs, difference,
-        verdict`` (see :func:`compare_tables`).
+        See :func:`compare_tables`; print :func:`describe_agreement` of it (or of the rows
+        shown) to state the rule and the counts under its stricter and looser variants.
     """
-    return compare_tables(target_table(paper, item, directory=directory), ours, rtol=rtol,
-                          atol=atol)
+    return compare_tables(target_table(paper, item, directory=directory), ours, atol=atol)

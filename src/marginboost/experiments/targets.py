@@ -137,7 +137,10 @@ def target_table(paper: str, item: str, *, directory: str | Path | None = None) 
     pandas.DataFrame
         Columns ``dataset, algorithm, metric, mean, std`` (``std`` is NaN where the paper gives
         none; ``mean`` is NaN where the paper prints no value), in the paper's row order.
-        ``frame.attrs`` holds ``paper``, ``item`` and ``unit``.
+        ``frame.attrs`` holds ``paper``, ``item``, ``unit`` and, where the target file states
+        them (``long_format: runs:`` and ``runs_note:``), ``paper_runs`` (the paper's number of
+        runs behind each mean: a number, or a mapping from data set to number with a
+        ``default``) and ``paper_runs_note`` (where that number comes from); else ``None``.
 
     Raises
     ------
@@ -173,7 +176,9 @@ def target_table(paper: str, item: str, *, directory: str | Path | None = None) 
     if frame.duplicated(subset=list(TABLE_COLUMNS[:3])).any():
         raise ValueError(f"{paper}/{item}: long_format gives duplicate dataset/algorithm/metric "
                          "labels")
-    frame.attrs.update(paper=paper, item=item, unit=spec.get("unit", "none"))
+    frame.attrs.update(paper=paper, item=item, unit=spec.get("unit", "none"),
+                       paper_runs=copy.deepcopy(spec.get("runs")),
+                       paper_runs_note=spec.get("runs_note"))
     return frame
 
 

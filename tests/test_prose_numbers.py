@@ -1,0 +1,100 @@
+"""No hand-typed result number in the book's prose (:data:`marginboost.prose.HAND_TYPED_RULE`).
+
+Every chapter in ``book/`` and the markdown of every notebook is checked.  Generated pages are
+written by code from the committed results (``tests/test_generated_pages.py`` guards them).  The
+pages not yet converted to generated numbers are listed once, in :data:`KNOWN_UNCONVERTED`, with
+the count of hand-typed numbers each still holds: the test prints them, fails when a converted
+page gains one, and fails when a listed page no longer needs to be listed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from marginboost.notebooks import generated_pages
+from marginboost.prose import (HAND_TYPED_RULE, hand_typed_numbers, key_number_refs,
+                               substitutions_for)
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Pages whose prose still holds hand-typed result numbers: path -> how many it holds today.
+#: Convert a page (glue in a notebook, key_numbers substitutions in a chapter), then remove it.
+KNOWN_UNCONVERTED = {
+    "book/dmcboost.md": 46,
+    "book/mcboost.md": 24,
+    "book/directboost.md": 18,
+    "notebooks/mcboost-table1-2.md": 21,
+    "notebooks/mcboost-figure1.md": 18,
+    "notebooks/dmcboost-table4.md": 15,
+    "notebooks/shen_li-figure4.md": 13,
+    "notebooks/directboost-figures1-2.md": 7,
+    "notebooks/directboost-table4.md": 6,
+    "notebooks/anyboost-figure2.md": 5,
+    "notebooks/shen_li-table4-figure5.md": 4,
+    "notebooks/shen_li-figure3.md": 4,
+    "notebooks/mcboost-figure2.md": 4,
+    "notebooks/directboost-table3.md": 4,
+    "notebooks/shen_li-table5-8.md": 2,
+    "notebooks/shen_li-table2-3.md": 2,
+    "notebooks/directboost-table1.md": 2,
+}
+
+#: Numbers of a page that are not results: facts of the data or the machine, constants of the
+#: protocol.  (page, number) -> why.
+ALLOWED = {
+    ("notebooks/directboost-table2.md", "2.6"): "the paper's machine (2.6 GHz)",
+    ("notebooks/dmcboost-table2.md", "0.01"): "the epsilon-relaxation step of the protocol",
+    ("notebooks/shen_li-figure2.md", "1.01"): "the scaling used to leave the simplex",
+    ("notebooks/shen_li-duality-checks.md", "3.5"): "a section number (Sec. 3.3 and 3.5)",
+}
+
+
+def _pages() -> list[str]:
+    generated = {f"book/{name}" for name in generated_pages(REPO)}
+    chapters = [p for p in sorted((REPO / "book").glob("*.md"))
+                if f"book/{p.name}" not in generated]
+    notebooks = sorted((REPO / "notebooks").glob("*.md"))
+    return [str(p.relative_to(REPO)) for p in chapters + notebooks]
+
+
+def _found(page: str) -> list[tuple[int, str]]:
+    return [(line, number) for line, number in hand_typed_numbers((REPO / page).read_text())
+            if (page, number) not in ALLOWED]
+
+
+@pytest.mark.parametrize("page", _pages())
+def test_no_hand_typed_result_number(page):
+    found = _found(page)
+    if page in KNOWN_UNCONVERTED:
+        print(f"{page}: not converted yet, {len(found)} hand-typed numbers")
+        assert len(found) <= KNOWN_UNCONVERTED[page], (
+            f"{page} gained hand-typed numbers ({len(found)} > {KNOWN_UNCONVERTED[page]}): "
+            f"{found}")
+        assert found, f"{page} has no hand-typed number left: remove it from KNOWN_UNCONVERTED"
+        return
+    assert not found, (f"{page} has hand-typed result numbers (line, number) {found}; insert "
+                       f"them from the key numbers. Rule: {HAND_TYPED_RULE}")
+
+
+def test_known_unconverted_pages_exist():
+    pages = set(_pages())
+    assert set(KNOWN_UNCONVERTED) <= pages
+    print("pages not converted yet:\n" + "\n".join(
+        f"  {page} ({count})" for page, count in KNOWN_UNCONVERTED.items()))
+
+
+@pytest.mark.parametrize("page", [p for p in _pages() if p.startswith("book/")])
+def test_chapter_substitutions_come_from_committed_key_numbers(page):
+    text = (REPO / page).read_text()
+    values = substitutions_for(text, REPO)          # raises on a key that is not committed
+    used = set(__import__("re").findall(r"\{\{\s*(\w+)\s*\}\}", text))
+    assert used <= set(values), f"{page} uses undeclared substitutions {used - set(values)}"
+    assert set(key_number_refs(text)) <= used, f"{page} declares key numbers it never uses"
+
+
+def test_the_rule_catches_what_it_names():
+    text = ("---\nkey_numbers: {}\n---\nOurs is 12.5 here, 7 of 10 splits, 30% better.\n"
+            "The paper reports 0.63% and Sec. 3.1 says so; with 20% label noise.\n"
+            "$x = 0.5$ and `1.5` and {{ a }} and {math}`2.5`.\n")
+    assert [n for _, n in hand_typed_numbers(text)] == ["12.5", "7 of 10", "30%"]
