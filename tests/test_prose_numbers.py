@@ -24,6 +24,7 @@ KNOWN_UNCONVERTED = {
     "book/dmcboost.md": 46,
     "book/mcboost.md": 24,
     "book/directboost.md": 18,
+    "book/directboost-checks.md": 7,
     "notebooks/mcboost-table1-2.md": 21,
     "notebooks/mcboost-figure1.md": 18,
     "notebooks/dmcboost-table4.md": 15,
