@@ -230,3 +230,16 @@ def test_data_fetch_from_the_mirror(capsys):
     assert main(["data", "fetch", "tic_tac_toe", "sonar"]) == 0
     out = capsys.readouterr().out
     assert "[1/2] pmlb/tic_tac_toe.tsv.gz: ok" in out and "2 files present and verified" in out
+
+
+def test_update_keeps_committed_numbers_that_moved_only_within_tolerance(tmp_path):
+    fresh, committed = tmp_path / "build", tmp_path / "data"
+    save_key_numbers("p", "x", {"a": 1.0}, profile="quick", rtol=1e-6, root=committed)
+    save_key_numbers("p", "x", {"a": 1.0 + 1e-12}, profile="quick", rtol=1e-6, root=fresh)
+    kept = update_results(source=fresh, target=committed, pages=False)
+    assert not kept.changed and kept.unchanged == 1
+    assert any(line.startswith("kept     data/results/p/x.quick.json") for line in kept.lines)
+    assert json.loads((committed / "p" / "x.quick.json").read_text())["numbers"]["a"] == 1.0
+    exact = update_results(source=fresh, target=committed, pages=False, exact=True)
+    assert exact.changed
+    assert json.loads((committed / "p" / "x.quick.json").read_text())["numbers"]["a"] != 1.0

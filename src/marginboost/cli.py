@@ -81,7 +81,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 def _cmd_results_update(args: argparse.Namespace) -> int:
     from .experiments.update import update_results
 
-    report = update_results(paper=args.paper, profile=args.profile, dry_run=args.dry_run)
+    report = update_results(paper=args.paper, profile=args.profile, dry_run=args.dry_run,
+                            exact=args.exact)
     print("\n".join(report.lines))
     return 0
 
@@ -204,6 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     update.add_argument("--profile", choices=["quick", "full"], default=None,
                         help="only this profile")
     update.add_argument("--dry-run", action="store_true", help="report only; write nothing")
+    update.add_argument("--exact", action="store_true",
+                        help="also write numbers that moved only within their committed "
+                             "tolerances (kept by default)")
     update.set_defaults(func=_cmd_results_update)
 
     score = sub.add_parser("scoreboard", help="status of every claim of the five papers")

@@ -102,8 +102,19 @@ def describe_key_number_change(committed: dict, fresh: dict) -> str | None:
     return "; ".join(parts) or "metadata changed"
 
 
+def only_within_tolerance(committed: dict, fresh: dict) -> bool:
+    """Whether ``fresh`` differs from ``committed`` only by numbers within the committed
+    tolerances (the same names, shapes and tolerances; last digits of another machine)."""
+    from ..reporting import compare_key_numbers
+
+    return (set(committed.get("numbers", {})) == set(fresh.get("numbers", {}))
+            and committed.get("tolerance") == fresh.get("tolerance")
+            and committed.get("tolerances") == fresh.get("tolerances")
+            and not compare_key_numbers(committed, fresh))
+
+
 def update_results(*, paper: str | None = None, profile: str | None = None,
-                   dry_run: bool = False, pages: bool = True,
+                   dry_run: bool = False, pages: bool = True, exact: bool = False,
                    source: Path | None = None, target: Path | None = None) -> ResultsUpdate:
     """Copy what runs wrote (``source``, default ``_build/results``) into the committed
     ``data/results`` (``target``), saying what changed.
@@ -116,6 +127,10 @@ def update_results(*, paper: str | None = None, profile: str | None = None,
         Only report; write nothing.
     pages
         Also regenerate the generated book pages (datasets, scoreboard, performance).
+    exact
+        Also write key-number files whose numbers differ only within the committed tolerances
+        (by default those keep the committed values: last digits that another machine, BLAS
+        or thread count moves are not a change of the result).
     """
     source = Path(source) if source is not None else results_dir()
     target = Path(target) if target is not None else committed_results_dir()
@@ -130,7 +145,7 @@ def update_results(*, paper: str | None = None, profile: str | None = None,
         report.lines.append(f"no results of runs in {source}: run `marginboost reproduce` or "
                             "`make notebooks` first")
     else:
-        _update_key_numbers(source, target, paper, profile, dry_run, report)
+        _update_key_numbers(source, target, paper, profile, dry_run, report, exact)
         if profile in (None, "full"):
             _update_stores(source, target, paper, dry_run, report)
     if pages:
@@ -142,7 +157,8 @@ def update_results(*, paper: str | None = None, profile: str | None = None,
     return report
 
 
-def _update_key_numbers(source: Path, target: Path, paper, profile, dry_run, report) -> None:
+def _update_key_numbers(source: Path, target: Path, paper, profile, dry_run, report,
+                        exact: bool = False) -> None:
     for fresh_path in sorted(source.glob("*/*.json")):
         paper_id = fresh_path.parent.name
         stem = fresh_path.name[: -len(".json")]
@@ -153,9 +169,14 @@ def _update_key_numbers(source: Path, target: Path, paper, profile, dry_run, rep
         committed_path = target / paper_id / fresh_path.name
         rel = f"data/results/{paper_id}/{fresh_path.name}"
         if committed_path.exists():
-            change = describe_key_number_change(json.loads(committed_path.read_text()), fresh)
+            committed = json.loads(committed_path.read_text())
+            change = describe_key_number_change(committed, fresh)
             if change is None:
                 report.unchanged += 1
+                continue
+            if not exact and only_within_tolerance(committed, fresh):
+                report.unchanged += 1
+                report.lines.append(f"kept     {rel}: {change} (use --exact to write them)")
                 continue
             report.lines.append(f"changed  {rel}: {change}")
         else:
