@@ -63,3 +63,18 @@ def test_table_shows_text_for_nbval_and_coloured_html_for_the_book():
     assert "<strong>0.13</strong>" in html and "<strong>0.15</strong>" not in html
     assert "<td></td>" in html  # a missing number is an empty cell, not "nan"
     assert Table(frame)._repr_html_() == Table(frame)._repr_html_()  # no random ids
+
+
+def test_table_bolds_the_best_of_each_group():
+    import pandas as pd
+
+    from marginboost.reporting import Table
+
+    frame = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["X", "Y", "X", "Y"],
+                          "paper": [0.2, 0.1, 0.3, 0.4], "ours": [0.15, 0.25, 0.5, float("nan")]})
+    html = Table(frame, bold={"paper": "min", "ours": "min"}, group_by="dataset")._repr_html_()
+    assert html.count("<strong>") == 4
+    for best in ("0.1", "0.15", "0.3", "0.5"):
+        assert f"<strong>{best}</strong>" in html
+    assert repr(Table(frame, bold={"paper": "min"}, group_by="dataset")) == frame.to_string(
+        index=False)

@@ -168,17 +168,21 @@ class Table:
         Columns whose cells are coloured by their value.
     bold : mapping of column name to ``"min"`` or ``"max"``, optional
         Bold the smallest (largest) value of each of these columns, as the papers bold the best.
+    group_by : str or sequence of str, optional
+        Bold the best value within each group of rows with equal values in these columns (for
+        example the best method of each data set) instead of over the whole column.
     caption : str, optional
         Shown above the table.
     index : bool
         Show the frame's index.
     """
 
-    def __init__(self, frame, *, verdict_columns=("verdict",), bold=None, caption=None,
-                 index: bool = False):
+    def __init__(self, frame, *, verdict_columns=("verdict",), bold=None, group_by=None,
+                 caption=None, index: bool = False):
         self.frame = frame
         self.verdict_columns = [c for c in verdict_columns if c in frame.columns]
         self.bold = dict(bold or {})
+        self.group_by = [group_by] if isinstance(group_by, str) else list(group_by or [])
         self.caption = caption
         self.index = index
 
@@ -186,29 +190,38 @@ class Table:
         text = self.frame.to_string(index=self.index)
         return f"{self.caption}\n{text}" if self.caption else text
 
-    def _best(self) -> dict:
-        best = {}
+    def _bold_cells(self) -> set:
+        """``(row position, column)`` of every cell to bold."""
+        import numpy as np
+
+        cells = set()
+        frame = self.frame.reset_index(drop=True)
+        groups = (frame.groupby(self.group_by, sort=False, dropna=False).indices.values()
+                  if self.group_by else [np.arange(len(frame))])
         for column, how in self.bold.items():
-            values = self.frame[column]
-            numeric = values[values.notna()]
-            if len(numeric):
-                best[column] = numeric.min() if how == "min" else numeric.max()
-        return best
+            values = frame[column]
+            for rows in groups:
+                part = values.iloc[rows]
+                part = part[part.notna()]
+                if len(part):
+                    target = part.min() if how == "min" else part.max()
+                    cells |= {(i, column) for i in part.index[part == target]}
+        return cells
 
     def _repr_html_(self) -> str:
         import html
 
-        frame, best = self.frame, self._best()
+        frame, bold = self.frame, self._bold_cells()
         columns = ([frame.index.name or ""] if self.index else []) + [str(c) for c in frame.columns]
         rows = []
-        for label, row in frame.iterrows():
+        for position, (label, row) in enumerate(frame.iterrows()):
             cells = [f"<th>{html.escape(str(label))}</th>"] if self.index else []
             for column, value in row.items():
                 text = "" if (isinstance(value, float) and math.isnan(value)) else str(value)
                 attrs = (f' class="{_css_class(value)}"' if column in self.verdict_columns
                          and text else "")
                 body = html.escape(text)
-                if column in best and text and value == best[column]:
+                if (position, column) in bold:
                     body = f"<strong>{body}</strong>"
                 cells.append(f"<td{attrs}>{body}</td>")
             rows.append("<tr>" + "".join(cells) + "</tr>")
