@@ -195,7 +195,7 @@ def _highspy_version(highspy) -> str:  # type: ignore[no-untyped-def]
 
     try:
         return version("highspy")
-    except Exception:  # noqa: BLE001 - a vendored build without metadata
+    except Exception:
         return str(getattr(highspy, "__version__", "unknown"))
 
 

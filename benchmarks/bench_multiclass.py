@@ -163,7 +163,7 @@ def _model(method: str, rounds: int, phase1: int = 0):
             """DMCBoost that keeps the history of every round, also of the rounds that the
             epsilon-relaxation cuts back (they were trained and timed all the same)."""
 
-            def _run_phase2(self, state):  # noqa: ANN001, ANN202
+            def _run_phase2(self, state):
                 super()._run_phase2(state)
                 self.all_rounds_history_ = {key: np.asarray(value, dtype=np.float64)
                                             for key, value in state["history"].items()}

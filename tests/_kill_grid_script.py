@@ -10,9 +10,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _grid_cells import slow_cell  # noqa: E402
+from _grid_cells import slow_cell
 
-from marginboost.experiments import ResultStore, run_grid  # noqa: E402
+from marginboost.experiments import ResultStore, run_grid
 
 
 def main() -> None:

@@ -6,10 +6,15 @@ import numpy as np
 import pytest
 from scipy.special import softmax
 
-from marginboost.boosting import AdaBoost
-from marginboost.boosting import _masters
-from marginboost.boosting.corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost,
-                                             LogitBoostCG, LPBoost, adaboost_T_heuristic)
+from marginboost.boosting import AdaBoost, _masters
+from marginboost.boosting.corrective import (
+    AdaBoostCG,
+    ColumnGenerationError,
+    HingeLPBoost,
+    LogitBoostCG,
+    LPBoost,
+    adaboost_T_heuristic,
+)
 from marginboost.weak import BinMapper, WeakPool
 
 

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _data_helpers import MIRROR, requires_mirror
 
 import marginboost.data as data
-
-from _data_helpers import MIRROR, requires_mirror
 
 pytestmark = requires_mirror
 

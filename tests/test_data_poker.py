@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from marginboost.data import Dataset, load, poker525k, poker_hand_label, poker_hands
-from marginboost.data.splits import Split
 from marginboost.data.poker import POKER_FEATURE_NAMES, POKER_HAND_COUNTS
+from marginboost.data.splits import Split
 
 
 def encode(card_ids: np.ndarray) -> np.ndarray:

@@ -6,12 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _data_helpers import MIRROR, REPO_ROOT, requires_mirror
 
 import marginboost.data as data
 from marginboost.data import fetch, registry
 from marginboost.data.loaders import parse_file
-
-from _data_helpers import MIRROR, REPO_ROOT, requires_mirror
 
 
 @pytest.fixture

@@ -3,13 +3,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _data_helpers import MIRROR, requires_mirror
 
 import marginboost.data as data
-from marginboost.data import (ProtocolError, Split, fixed_split, flip_labels,
-                              flip_split_labels, mcboost_splits, random_splits,
-                              rotated_splits, shen_li_splits)
-
-from _data_helpers import MIRROR, requires_mirror
+from marginboost.data import (
+    ProtocolError,
+    Split,
+    fixed_split,
+    flip_labels,
+    flip_split_labels,
+    mcboost_splits,
+    random_splits,
+    rotated_splits,
+    shen_li_splits,
+)
 
 
 def _assert_partition(split: Split, n: int):

@@ -14,8 +14,12 @@ import pytest
 from scipy.optimize import linprog
 
 from marginboost.boosting.direct import (
-    bottom_average_line_search, bottom_average_margin, zero_error_end, zero_one_error_at,
-    zero_one_line_search)
+    bottom_average_line_search,
+    bottom_average_margin,
+    zero_error_end,
+    zero_one_error_at,
+    zero_one_line_search,
+)
 from marginboost.margins import bottom_margin_indices, margin_order_statistic
 
 # Figure 2 of the notebook: every example correct at alpha = 0, margins ordered m1 < ... < m6

@@ -83,7 +83,10 @@ def test_bad_input(a, b, message):
 
 
 from marginboost.boosting.direct import (  # noqa: E402
-    bottom_average_line_search, bottom_average_margin, zero_error_end)
+    bottom_average_line_search,
+    bottom_average_margin,
+    zero_error_end,
+)
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -5,11 +5,20 @@ import numpy as np
 import pytest
 
 from marginboost.boosting import _direct_kernels as K
-from marginboost.boosting.direct import (VARIANTS, DirectBoost, MarginObjective, ZeroOneObjective,
-                                         best_stump_zero_one, bottom_average_line_search,
-                                         bottom_average_margin, directboost_variant,
-                                         margin_objective, order_margin, zero_error_end,
-                                         zero_one_line_search)
+from marginboost.boosting.direct import (
+    VARIANTS,
+    DirectBoost,
+    MarginObjective,
+    ZeroOneObjective,
+    best_stump_zero_one,
+    bottom_average_line_search,
+    bottom_average_margin,
+    directboost_variant,
+    margin_objective,
+    order_margin,
+    zero_error_end,
+    zero_one_line_search,
+)
 from marginboost.weak import BinMapper, DirectNode, DirectTreeBuilder, DirectTreeState
 
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference import directboost as ref
 
 from marginboost.boosting.direct import DirectBoost, ZeroOneObjective, zero_one_line_search
 from marginboost.weak import DirectTreeBuilder
-from reference import directboost as ref
 
 EPS = np.finfo(float).eps
 

@@ -10,8 +10,13 @@ import marginboost
 from marginboost.boosting import DMCBoost
 from marginboost.boosting.direct import DirectBoost
 from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
-from marginboost.boosting.dmcboost_search import _bottom, _lines, bottom_average_along, \
-    margin_line_search, zero_one_sweep
+from marginboost.boosting.dmcboost_search import (
+    _bottom,
+    _lines,
+    bottom_average_along,
+    margin_line_search,
+    zero_one_sweep,
+)
 from marginboost.margins import bottom_margin_average, multiclass_margins
 from marginboost.weak import DirectNode, DirectTreeState
 
@@ -318,7 +323,7 @@ def test_interval_subset_scores_the_errors_on_the_subset(seed):
     state, node = _partial_state(rng, n, K)
     scores = subset.split_scores(codes, node, state)[0]
     best: dict = {}
-    for f, t, left, right, h in _candidates(codes, node, state, K):
+    for f, t, _left, _right, h in _candidates(codes, node, state, K):
         profile = marginboost.boosting._dmcboost_kernels.errors_profile(
             exact.lo, exact.hi, h.astype(np.int64), np.ones(n, dtype=bool), m)
         on_subset, everywhere = int(profile[subset.J].min()), int(profile.min())

@@ -15,11 +15,18 @@ import pytest
 from scipy.optimize import linprog
 
 from marginboost.boosting.direct import bottom_average_line_search, zero_one_line_search
-from marginboost.boosting.dmcboost_search import (EPSILON, TH, bottom_average_along,
-                                                  bottom_average_slope, margin_line_search,
-                                                  margin_numerators, margin_scenarios,
-                                                  zero_one_errors_at, zero_one_scenarios,
-                                                  zero_one_sweep)
+from marginboost.boosting.dmcboost_search import (
+    EPSILON,
+    TH,
+    bottom_average_along,
+    bottom_average_slope,
+    margin_line_search,
+    margin_numerators,
+    margin_scenarios,
+    zero_one_errors_at,
+    zero_one_scenarios,
+    zero_one_sweep,
+)
 from marginboost.margins import bottom_margin_average, multiclass_margins
 
 

@@ -13,19 +13,36 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 import pytest
+from _data_helpers import requires_mirror
 
 from marginboost.duality import (
-    DualitySolverError, VerifyResult, adaboost_margins_from_dual, bottom_average_identity,
-    build_gibbs_problem, build_logitboost_dual_30, build_logitboost_primal, gibbs_distribution,
-    gibbs_free_energy, logitboost_margins_from_weights, lpboost_form_r_star,
-    tsallis_dual_constant, tsallis_shannon_gaps, verify_adaboost_l1, verify_adaboost_lpboost_form,
-    verify_adaboost_unnormalized, verify_generalized_hinge_lpboost, verify_gibbs_free_energy,
-    verify_hard_margin_lpboost, verify_logitboost, verify_mcboost, verify_soft_margin_lpboost,
-    verify_squared_hinge_lpboost, zero_temperature_limit)
+    DualitySolverError,
+    VerifyResult,
+    adaboost_margins_from_dual,
+    bottom_average_identity,
+    build_gibbs_problem,
+    build_logitboost_dual_30,
+    build_logitboost_primal,
+    gibbs_distribution,
+    gibbs_free_energy,
+    logitboost_margins_from_weights,
+    lpboost_form_r_star,
+    tsallis_dual_constant,
+    tsallis_shannon_gaps,
+    verify_adaboost_l1,
+    verify_adaboost_lpboost_form,
+    verify_adaboost_unnormalized,
+    verify_generalized_hinge_lpboost,
+    verify_gibbs_free_energy,
+    verify_hard_margin_lpboost,
+    verify_logitboost,
+    verify_mcboost,
+    verify_soft_margin_lpboost,
+    verify_squared_hinge_lpboost,
+    zero_temperature_limit,
+)
 from marginboost.duality._common import solve_problem
 from marginboost.duality.entropy import shannon_entropy
-
-from _data_helpers import requires_mirror
 
 
 def _instance(kind: str) -> tuple[np.ndarray, np.ndarray]:

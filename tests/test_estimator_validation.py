@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from marginboost.boosting import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost,
-                                  MadaBoost, RealAdaBoost)
+from marginboost.boosting import (
+    AdaBoost,
+    AnyBoost,
+    ArcGv,
+    ArcX4,
+    DoomII,
+    L2Boost,
+    LogitBoost,
+    MadaBoost,
+    RealAdaBoost,
+)
 
 ESTIMATORS = [AdaBoost(n_estimators=5), ArcGv(n_estimators=5), ArcX4(n_estimators=5),
               RealAdaBoost(n_estimators=5), LogitBoost(n_estimators=5), DoomII(n_estimators=5),

@@ -17,7 +17,7 @@ from marginboost.experiments import CellError, ResultStore, run_grid
 from marginboost.experiments.store import _KEY_PATTERN
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _grid_cells import fails_on_three, noisy_square, slow_cell  # noqa: E402
+from _grid_cells import fails_on_three, noisy_square, slow_cell
 
 HERE = Path(__file__).resolve().parent
 # later cells sleep less, so parallel executors finish them out of order

@@ -9,8 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from marginboost.experiments import (best_round, early_stopping_round, select_hyperparameter,
-                                     select_per_fold)
+from marginboost.experiments import (
+    best_round,
+    early_stopping_round,
+    select_hyperparameter,
+    select_per_fold,
+)
 
 # few distinct values, so ties are frequent
 errors_lists = st.lists(st.sampled_from([0.1, 0.2, 0.25, 0.3]), min_size=1, max_size=30)

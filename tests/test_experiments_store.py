@@ -11,8 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import marginboost
-from marginboost.experiments import (CorruptRecordError, RecordConflictError, ResultStore,
-                                     cell_key, experiment_spec)
+from marginboost.experiments import (
+    CorruptRecordError,
+    RecordConflictError,
+    ResultStore,
+    cell_key,
+    experiment_spec,
+)
 from marginboost.experiments.store import canonical_json
 
 SPEC = {"algorithm": "AdaBoost", "params": {"n_estimators": 100, "learning_rate": 0.1},

@@ -9,8 +9,16 @@ import pandas as pd
 import pytest
 import yaml
 
-from marginboost.experiments import (VERDICT_RULE, claims, compare, compare_tables, list_items,
-                                     list_papers, load_targets, target_table)
+from marginboost.experiments import (
+    VERDICT_RULE,
+    claims,
+    compare,
+    compare_tables,
+    list_items,
+    list_papers,
+    load_targets,
+    target_table,
+)
 from marginboost.experiments import targets as targets_module
 from marginboost.experiments.compare import describe_agreement, verdict, verdict_counts
 

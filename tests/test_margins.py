@@ -7,10 +7,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from marginboost.margins import (binary_margins, bottom_margin_average, bottom_margin_indices,
-                                 cumulative_margin_distribution, margin_bias_variance,
-                                 margin_mean_variance, margin_order_statistic,
-                                 multiclass_margins, normalized_margins)
+from marginboost.margins import (
+    binary_margins,
+    bottom_margin_average,
+    bottom_margin_indices,
+    cumulative_margin_distribution,
+    margin_bias_variance,
+    margin_mean_variance,
+    margin_order_statistic,
+    multiclass_margins,
+    normalized_margins,
+)
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 margin_arrays = arrays(np.float64, st.integers(1, 40), elements=finite)

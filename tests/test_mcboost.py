@@ -5,8 +5,8 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 import pytest
-
 from _cg_helpers import converged_margins, simplex_optimum, small_data, stump_pool
+
 from marginboost import MCBoost
 from marginboost.boosting._masters import solve_mcboost
 

@@ -13,8 +13,12 @@ from pathlib import Path
 import pytest
 
 from marginboost.notebooks import generated_pages
-from marginboost.prose import (HAND_TYPED_RULE, hand_typed_numbers, key_number_refs,
-                               substitutions_for)
+from marginboost.prose import (
+    HAND_TYPED_RULE,
+    hand_typed_numbers,
+    key_number_refs,
+    substitutions_for,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 

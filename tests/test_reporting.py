@@ -4,8 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from marginboost.reporting import (compare_key_numbers, digest, key_numbers_path,
-                                   load_key_numbers, save_key_numbers)
+from marginboost.reporting import (
+    compare_key_numbers,
+    digest,
+    key_numbers_path,
+    load_key_numbers,
+    save_key_numbers,
+)
 
 
 def test_digest_is_short_rounded_and_changes_with_the_data():

@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from marginboost.boosting import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost,
-                                  MadaBoost, RealAdaBoost)
+from marginboost.boosting import (
+    AdaBoost,
+    AnyBoost,
+    ArcGv,
+    ArcX4,
+    DoomII,
+    L2Boost,
+    LogitBoost,
+    MadaBoost,
+    RealAdaBoost,
+)
 from marginboost.boosting._steps import MIN_WEIGHTED_ERROR
 from marginboost.experiments import best_round
 from marginboost.losses import FunctionMarginCost, LogisticLoss

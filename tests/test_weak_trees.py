@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from marginboost.weak import BinMapper, DecisionTree, FittedTree
-from marginboost.weak import _kernels
+from marginboost.weak import BinMapper, DecisionTree, FittedTree, _kernels
 
 
 def small_integer_data(seed, n=80, d=4, levels=5):

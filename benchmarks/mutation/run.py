@@ -37,7 +37,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -227,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
             if not execute(config, session, deadline):
                 print("budget used up; rerun to continue", flush=True)
                 break
-    from summary import write_summary  # noqa: E402  (beside this file)
+    from summary import write_summary
 
     path = write_summary(BUILD, list(GROUPS), HERE / "equivalent.toml", HERE / "SUMMARY.md")
     print(f"summary: {path.relative_to(ROOT)}")

@@ -143,9 +143,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
-    from .notebooks import list_notebooks, refresh_reference_notebook
-
     import time
+
+    from .notebooks import list_notebooks, refresh_reference_notebook
 
     chosen = [nb for nb in list_notebooks() if not args.names or nb.name in args.names]
     unknown = sorted(set(args.names) - {nb.name for nb in chosen})

@@ -17,14 +17,30 @@ from __future__ import annotations
 
 from ._base import NoEdgeError
 from .brownboost import BrownBoost
-from .corrective import (AdaBoostCG, ColumnGenerationError, HingeLPBoost, LogitBoostCG, LPBoost,
-                         MCBoost, MDBoost,
-                         adaboost_T_heuristic)
+from .corrective import (
+                         AdaBoostCG,
+                         ColumnGenerationError,
+                         HingeLPBoost,
+                         LogitBoostCG,
+                         LPBoost,
+                         MCBoost,
+                         MDBoost,
+                         adaboost_T_heuristic,
+)
 from .dmcboost import DMCBoost
 from .multiclass import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost, NotBoostedWarning
 from .pool import AdaBoostL1, AdaBoostQP
-from .stagewise import (AdaBoost, AnyBoost, ArcGv, ArcX4, DoomII, L2Boost, LogitBoost, MadaBoost,
-                        RealAdaBoost)
+from .stagewise import (
+                         AdaBoost,
+                         AnyBoost,
+                         ArcGv,
+                         ArcX4,
+                         DoomII,
+                         L2Boost,
+                         LogitBoost,
+                         MadaBoost,
+                         RealAdaBoost,
+)
 
 __all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
            "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",

@@ -31,8 +31,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._direct_kernels import _bucket_by_code, _seg_add_suffix, _seg_argmin, _seg_build, \
-    interval_alpha, tie_break
+from ._direct_kernels import (
+    _bucket_by_code,
+    _seg_add_suffix,
+    _seg_argmin,
+    _seg_build,
+    interval_alpha,
+    tie_break,
+)
 
 NEG = -np.inf
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import time
 from abc import ABCMeta, abstractmethod
+from numbers import Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.utils._param_validation import Interval
 
+from .._sklearn import PARAMETERS, constraints
 from ..losses import MarginCost
 from . import _steps
 from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
-from .._sklearn import PARAMETERS, constraints
-from numbers import Real
-from sklearn.utils._param_validation import Interval
 
 __all__ = ["StagewiseBoosting"]
 
@@ -95,7 +95,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             check_positive_int(self.n_iter_no_change, "n_iter_no_change")
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, *,
-            X_val: ArrayLike | None = None, y_val: ArrayLike | None = None) -> "StagewiseBoosting":
+            X_val: ArrayLike | None = None, y_val: ArrayLike | None = None) -> StagewiseBoosting:
         """Fit the ensemble.
 
         Parameters

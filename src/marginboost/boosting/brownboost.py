@@ -104,16 +104,16 @@ import math
 import numbers
 import time
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import erfc, erfcinv
-
-from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
-from .._sklearn import constraints
-from numbers import Real
 from sklearn.utils._param_validation import Interval
+
+from .._sklearn import constraints
+from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
 
 __all__ = ["BrownBoost", "BrownBoostStep", "brownboost_step", "time_budget"]
 

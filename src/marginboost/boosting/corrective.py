@@ -43,16 +43,16 @@ from __future__ import annotations
 import time
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
+from numbers import Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.utils._param_validation import Interval
 
+from .._sklearn import constraints
 from . import _masters
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
-from .._sklearn import constraints
-from numbers import Real
-from sklearn.utils._param_validation import Interval
 
 __all__ = ["ColumnGenerationBoosting", "LPBoost", "AdaBoostCG", "LogitBoostCG", "HingeLPBoost",
            "ColumnGenerationError", "adaboost_T_heuristic", "MCBoost", "MDBoost"]
@@ -110,7 +110,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         return np.clip(u, 0.0, None)
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> "ColumnGenerationBoosting":
+            ) -> ColumnGenerationBoosting:
         """Run column generation until no dual constraint is violated by more than ``tol``.
 
         Parameters
@@ -277,7 +277,7 @@ class LPBoost(_CGParams):
             self.D_ = None
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> "LPBoost":
+            ) -> LPBoost:
         """Run column generation (see :meth:`ColumnGenerationBoosting.fit`).
 
         The restricted master is one :class:`~marginboost.boosting._masters.LPBoostMaster`

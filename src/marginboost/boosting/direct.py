@@ -27,18 +27,18 @@ from __future__ import annotations
 import numbers
 import time
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any
 
 import numba
 import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
+from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._sklearn import constraints
 from . import _direct_kernels as _k
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
-from .._sklearn import constraints
-from numbers import Integral, Real
-from sklearn.utils._param_validation import Interval, StrOptions
 
 __all__ = ["LineSearchResult", "zero_one_line_search", "StumpStep", "best_stump_zero_one",
            "zero_one_error_at", "zero_error_end", "MarginSearchResult",
@@ -668,7 +668,7 @@ class DirectBoost(BinaryBoostingClassifier):
         check_positive_int(self.n_iter_no_change, "n_iter_no_change")
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
-            ) -> "DirectBoost":
+            ) -> DirectBoost:
         """Run phase 1, then phase 2.
 
         ``sample_weight`` is not supported (the 0-1 loss and the margin objectives count

@@ -92,22 +92,22 @@ plus the line search.  On Poker525k (525,010 hands, 10 classes, depth 3) a round
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 from typing import Any
 
 import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.utils._param_validation import Interval
 
+from .._sklearn import constraints
+from ..margins import bottom_margin_average, multiclass_margins
 from . import _dmcboost_kernels as _k
 from ._base import check_positive_int, check_real
-from .._sklearn import constraints
-from numbers import Integral, Real
-from sklearn.utils._param_validation import Interval
 from ._direct_kernels import interval_alpha, tie_break
 from .direct import DirectBoost, _empty_scores
 from .dmcboost_search import TH, margin_line_search, zero_one_sweep
 from .multiclass import MulticlassBoostingClassifier
-from ..margins import bottom_margin_average, multiclass_margins
 
 __all__ = ["DMCBoost", "ZeroOneTreeObjective", "MarginSlopeObjective"]
 
@@ -447,7 +447,7 @@ class DMCBoost(MulticlassBoostingClassifier):
                                  min_samples_leaf=self.min_samples_leaf)
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
-            ) -> "DMCBoost":
+            ) -> DMCBoost:
         """Run phase I, then phase II.
 
         ``sample_weight`` is not supported (the objectives count examples): non-uniform
@@ -459,8 +459,8 @@ class DMCBoost(MulticlassBoostingClassifier):
         self._run_phase2(state)
         return self
 
-    def fit_path(self, X: ArrayLike, y: ArrayLike, n_primes: "list[float]",
-                 sample_weight: ArrayLike | None = None) -> "list[DMCBoost]":
+    def fit_path(self, X: ArrayLike, y: ArrayLike, n_primes: list[float],
+                 sample_weight: ArrayLike | None = None) -> list[DMCBoost]:
         """Fit phase I once and phase II once per value of ``n_prime`` (the paper's model
         selection over :math:`n'`: phase I does not depend on it).
 

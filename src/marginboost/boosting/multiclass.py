@@ -59,25 +59,24 @@ since the start of ``fit``).
 """
 from __future__ import annotations
 
-from abc import ABCMeta, abstractmethod
-
 import numbers
 import time
 import warnings
+from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
+from numbers import Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from numbers import Real
-from sklearn.utils._param_validation import Interval, StrOptions
 from .._sklearn import constraints
-from ._base import BinaryBoostingClassifier, check_weighted_classes, check_positive_int
+from ._base import BinaryBoostingClassifier, check_positive_int, check_weighted_classes
 from ._steps import MIN_WEIGHTED_ERROR
 
 __all__ = ["MulticlassBoostingClassifier", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
@@ -279,7 +278,7 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
         """The weight of a round's tree with weighted error ``error``."""
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> "_DiscreteMulticlassBoosting":
+            ) -> _DiscreteMulticlassBoosting:
         """Fit the ensemble.
 
         Parameters
@@ -510,7 +509,7 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         self.smoothing = smoothing
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> "AdaBoostMH":
+            ) -> AdaBoostMH:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
         codes, y, weights, n_rounds, learner = self._start_fit(X, y, sample_weight, "confidence")
         n, n_classes = y.shape[0], self.n_classes_
@@ -680,7 +679,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
         self.max_bins = max_bins
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> "GDMCBoost":
+            ) -> GDMCBoost:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
         codes, y, weights, n_rounds, learner = self._start_fit(X, y, sample_weight,
                                                                "multiclass_error")

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import copy
 from abc import ABCMeta, abstractmethod
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from . import _masters
-from numbers import Integral, Real
-from sklearn.utils._param_validation import Interval, StrOptions
 from .._sklearn import constraints
+from . import _masters
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
 
 __all__ = ["AdaBoostL1", "AdaBoostQP"]
@@ -76,7 +76,7 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         return WeakPool.from_hypotheses(booster.estimators_, codes), codes
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> "_PoolBoosting":
+            ) -> _PoolBoosting:
         """Build the pool on ``(X, y)`` and solve the problem on it.
 
         Parameters
@@ -108,7 +108,7 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         self._fit_weights(T)
         return self
 
-    def with_T(self, T: float) -> "_PoolBoosting":
+    def with_T(self, T: float) -> _PoolBoosting:
         """A copy of this fitted estimator re-solved for another ``T`` on the same pool.
 
         Building the pool (an AdaBoost run, or enumerating every stump) is the expensive part

@@ -38,21 +38,29 @@ learner), ``step`` (:math:`w_t`) and ``time`` (seconds since the start of ``fit`
 """
 from __future__ import annotations
 
+from numbers import Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..losses import (ExponentialLoss, GeneralizedHingeLoss, LogisticLoss, MadaBoostLoss,
-                      MarginCost, NormalizedSigmoidLoss, SquaredLoss, get_loss)
+from .._sklearn import PARAMETERS
+from ..losses import (
+    LOSSES,
+    ExponentialLoss,
+    GeneralizedHingeLoss,
+    LogisticLoss,
+    MadaBoostLoss,
+    MarginCost,
+    NormalizedSigmoidLoss,
+    SquaredLoss,
+    get_loss,
+)
 from . import _steps
 from ._base import check_real
 from ._engine import StagewiseBoosting as _StagewiseBoosting
-from .._sklearn import PARAMETERS
-from numbers import Real
-from sklearn.utils._param_validation import Interval, StrOptions
-from ..losses import LOSSES
 
 _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
 

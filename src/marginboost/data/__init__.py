@@ -14,16 +14,29 @@ downloaded into the user cache; their SHA-256 is always checked.
 from __future__ import annotations
 
 from .dataset import Dataset
-from .errors import (ChecksumError, DataError, DataFormatError, DataUnavailableError,
-                     ProtocolError, UnknownDatasetError)
+from .errors import (
+                     ChecksumError,
+                     DataError,
+                     DataFormatError,
+                     DataUnavailableError,
+                     ProtocolError,
+                     UnknownDatasetError,
+)
 from .fetch import locate, verify, verify_report
 from .loaders import load, load_train_test
 from .noise import flip_labels, flip_split_labels
 from .page import datasets_page_markdown
 from .poker import poker525k, poker_hand_label, poker_hands
 from .registry import format_registry_table, get_entry, list_datasets, registry_table
-from .splits import (Split, fixed_split, ida_realisation_split, mcboost_splits, random_splits,
-                     rotated_splits, shen_li_splits)
+from .splits import (
+                     Split,
+                     fixed_split,
+                     ida_realisation_split,
+                     mcboost_splits,
+                     random_splits,
+                     rotated_splits,
+                     shen_li_splits,
+)
 from .synthetic import long_servedio, mcboost_toy, ringnorm, twonorm, waveform
 from .transform import ADULT_CATEGORICAL, one_hot_encode
 

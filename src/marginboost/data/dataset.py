@@ -90,7 +90,7 @@ class Dataset:
                              f"{self.n_classes} classes {list(self.classes)}")
         return np.where(self.y == 1, 1, -1).astype(np.int64)
 
-    def subset(self, indices, name: str | None = None) -> "Dataset":
+    def subset(self, indices, name: str | None = None) -> Dataset:
         """Return the rows ``indices`` as a new dataset (same classes, copied arrays)."""
         indices = np.asarray(indices)
         meta = {k: v for k, v in self.meta.items() if k != "split"}
@@ -98,7 +98,7 @@ class Dataset:
         return Dataset(name or self.name, self.X[indices].copy(), self.y[indices].copy(),
                        list(self.feature_names), self.classes.copy(), meta)
 
-    def copy(self) -> "Dataset":
+    def copy(self) -> Dataset:
         """Return a deep copy (arrays and meta are not shared)."""
         return Dataset(self.name, self.X.copy(), self.y.copy(), list(self.feature_names),
                        self.classes.copy(), copy.deepcopy(self.meta))

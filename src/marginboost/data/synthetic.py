@@ -38,7 +38,7 @@ def _binary(name: str, X: np.ndarray, y_signed: np.ndarray, meta: dict,
     return Dataset(name, X, (y_signed > 0).astype(np.int64), names, np.array([-1, 1]), meta)
 
 
-def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:  # noqa: E741 (paper's name)
+def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
     r"""Boolean-feature version of the Long & Servedio (2010) construction.
 
     Long & Servedio, "Random classification noise defeats all convex potential boosters",
@@ -92,7 +92,7 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:  # noqa: E741
     n = _check_n(n_samples)
     if int(l) != l or l < 1:
         raise ValueError(f"l must be a positive integer, got {l!r}")
-    l = int(l)  # noqa: E741
+    l = int(l)
     rng = _rng(seed)
     d = 2 * l + LONG_SERVEDIO_CORE
     y = rng.choice(np.array([-1, 1]), size=n)

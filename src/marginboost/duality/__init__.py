@@ -15,7 +15,15 @@ add their public names in the same way.
 """
 from __future__ import annotations
 
-from . import conjugates, entropy
+from . import (  # noqa: F401 - the submodules are part of the namespace
+    conjugates,
+    entropy,
+    pairs_adaboost,
+    pairs_logit,
+    pairs_lpboost,
+    pairs_mcboost,
+)
+from ._common import DualitySolverError, VerifyResult
 from .conjugates import (
     check_conjugate,
     check_lse_conjugate,
@@ -25,12 +33,10 @@ from .conjugates import (
     numeric_conjugate_vector,
 )
 from .entropy import binary_relative_entropy, q_logarithm, shannon_entropy, tsallis_entropy
-from . import pairs_adaboost, pairs_logit, pairs_lpboost, pairs_mcboost
-from ._common import DualitySolverError, VerifyResult
-from .pairs_adaboost import *  # noqa: F401,F403
-from .pairs_logit import *  # noqa: F401,F403
-from .pairs_lpboost import *  # noqa: F401,F403
-from .pairs_mcboost import *  # noqa: F401,F403
+from .pairs_adaboost import *  # noqa: F403
+from .pairs_logit import *  # noqa: F403
+from .pairs_lpboost import *  # noqa: F403
+from .pairs_mcboost import *  # noqa: F403
 
 __all__ = [
     # conjugates

@@ -23,8 +23,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp, softmax, xlogy
 
-from ._common import (VerifyResult, check_instance, check_positive, relative_gap,
-                      simplex_violation, solve_problem, value_of)
+from ._common import (
+    VerifyResult,
+    check_instance,
+    check_positive,
+    relative_gap,
+    simplex_violation,
+    solve_problem,
+    value_of,
+)
 
 __all__ = [
     "build_adaboost_l1_primal", "build_adaboost_l1_dual", "build_adaboost_unnormalized_primal",

@@ -20,8 +20,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, logit
 
-from ._common import (VerifyResult, check_instance, check_positive, relative_gap,
-                      simplex_violation, solve_problem, value_of)
+from ._common import (
+    VerifyResult,
+    check_instance,
+    check_positive,
+    relative_gap,
+    simplex_violation,
+    solve_problem,
+    value_of,
+)
 
 __all__ = ["build_logitboost_primal", "build_logitboost_dual", "build_logitboost_dual_30",
            "logitboost_weights_from_margins", "logitboost_margins_from_weights",

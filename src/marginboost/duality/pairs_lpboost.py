@@ -20,8 +20,15 @@ import cvxpy as cp
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._common import (VerifyResult, check_instance, check_positive, relative_gap,
-                      simplex_violation, solve_problem, value_of)
+from ._common import (
+    VerifyResult,
+    check_instance,
+    check_positive,
+    relative_gap,
+    simplex_violation,
+    solve_problem,
+    value_of,
+)
 from .entropy import tsallis_entropy
 
 __all__ = [

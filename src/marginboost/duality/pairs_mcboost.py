@@ -17,8 +17,15 @@ import cvxpy as cp
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._common import (VerifyResult, check_instance, check_positive, relative_gap,
-                      simplex_violation, solve_problem, value_of)
+from ._common import (
+    VerifyResult,
+    check_instance,
+    check_positive,
+    relative_gap,
+    simplex_violation,
+    solve_problem,
+    value_of,
+)
 
 __all__ = ["build_mcboost_primal", "build_mcboost_dual", "mcboost_weights_from_margins",
            "mcboost_margins_from_weights", "verify_mcboost"]

@@ -244,7 +244,7 @@ class ResultStore:
             "metrics": _canonical(metrics, "metrics", allow_nan=True),
             "elapsed_seconds": elapsed,
             "version": _package_version(),
-            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         }
         existing = self._find(key)
         if existing is not None:

@@ -237,9 +237,9 @@ def _staged_pct(model, X, y) -> list[float]:
 
 
 def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
-    from ...boosting import AdaBoostM1, AdaBoostMH, GDMCBoost, SAMME
-
     import warnings
+
+    from ...boosting import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost
 
     cls = {"AdaBoost.M1": AdaBoostM1, "SAMME": SAMME, "AdaBoost.MH": AdaBoostMH,
            "GD-MCBoost": GDMCBoost}[method]
@@ -336,7 +336,7 @@ def figure3_cells(profile: str) -> list[dict]:
 
 def figure3_cell(spec: dict) -> dict:
     """Training and test error (percent) after every round."""
-    from ...boosting import AdaBoostM1, DMCBoost, SAMME
+    from ...boosting import SAMME, AdaBoostM1, DMCBoost
 
     if spec.get("paper") != "dmcboost" or spec.get("figure") != "figure3":
         raise ValueError(f"figure3_cell: not a DMCBoost Figure 3 cell: {spec!r}")
@@ -406,7 +406,7 @@ def _depth_selected(frame):
     over the rotations (ties: the smaller depth; fixed splits without validation: the lowest
     mean training error), then its rows."""
     rows = []
-    for key, group in frame.groupby(["dataset", "noise_rate", "algorithm"], sort=False):
+    for _, group in frame.groupby(["dataset", "noise_rate", "algorithm"], sort=False):
         by_depth = group.groupby("depth")
         score = by_depth["validation_error"].mean()
         if score.isna().all():

@@ -334,7 +334,7 @@ def wilcoxon_z(ours: np.ndarray, baseline: np.ndarray) -> dict:
     return {"z": float(z), "w_plus": w_plus, "n": n, "p_value": float(norm.sf(z))}
 
 
-def table2_frame(means) -> "object":
+def table2_frame(means) -> object:
     """Table 2 in long format from a wide table of mean errors (rows: data sets, columns:
     :data:`METHODS`): ``dataset`` = the baseline, ``algorithm`` = ``"MC"``, ``metric`` =
     ``"z_statistic"``, ``mean`` = z, plus ``n`` and ``significant`` (z > 1.645)."""

@@ -126,8 +126,9 @@ def figure3_cell(spec: dict) -> dict:
     correlation ``probplot_r`` of the normal probability plot (:func:`scipy.stats.probplot`),
     and minimum / mean / standard deviation of the margins.
     """
-    from ...boosting import AdaBoost
     from scipy import stats
+
+    from ...boosting import AdaBoost
 
     if spec.get("figure") != "figure3":
         raise ValueError(f"figure3_cell: spec is not a Figure 3 cell: {spec!r}")
