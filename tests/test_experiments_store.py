@@ -178,3 +178,31 @@ def test_to_frame(tmp_path):
     by_seed = frame.set_index("spec.seed")
     assert by_seed.loc[2, "metrics.test_error"] == pytest.approx(0.2)
     assert by_seed.loc[3, "elapsed_seconds"] == 3.0
+
+
+def test_an_edited_number_fails_the_records_checksum(tmp_path):
+    import json
+
+    store = ResultStore(tmp_path / "store")
+    store.put({"x": 1}, {"test_error": 0.25}, elapsed=1.0)
+    path = store.record_path({"x": 1})
+    record = json.loads(path.read_text())
+    assert record["checksum"]
+    record["metrics"]["test_error"] = 0.20  # a hand edit of the evidence
+    path.write_text(json.dumps(record))
+    with pytest.raises(CorruptRecordError, match="fails its checksum"):
+        store.get({"x": 1})
+
+
+def test_every_committed_record_carries_a_valid_checksum():
+    import json
+    from pathlib import Path
+
+    from marginboost.experiments.store import record_checksum
+
+    root = Path(__file__).resolve().parents[1] / "data" / "results"
+    paths = sorted(root.glob("*/store-full/*/*.json"))
+    assert paths
+    for path in paths:
+        record = json.loads(path.read_text())
+        assert record.get("checksum") == record_checksum(record), path

@@ -158,3 +158,17 @@ def test_with_T_needs_a_fitted_estimator():
 
     with pytest.raises(NotFittedError):
         AdaBoostQP().with_T(0.1)
+
+
+def test_n_pool_without_an_adaboost_pool_is_reported():
+    import warnings
+
+    from marginboost import AdaBoostQP
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 3)), np.where(rng.normal(size=60) > 0, 1, -1)
+    with pytest.warns(UserWarning, match="n_pool=50 is ignored with pool='all_stumps'"):
+        AdaBoostQP(T=0.1, n_pool=50).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        AdaBoostQP(T=0.1).fit(X, y)  # the default says nothing

@@ -243,3 +243,22 @@ def test_update_keeps_committed_numbers_that_moved_only_within_tolerance(tmp_pat
     exact = update_results(source=fresh, target=committed, pages=False, exact=True)
     assert exact.changed
     assert json.loads((committed / "p" / "x.quick.json").read_text())["numbers"]["a"] != 1.0
+
+
+def test_a_damaged_file_in_the_cache_is_a_checksum_error_when_offline(tmp_path, monkeypatch):
+    import marginboost.data.fetch as fetch_module
+    from marginboost.data import ChecksumError, get_entry
+
+    def offline(*args, **kwargs):
+        raise ConnectionError("no network")
+
+    monkeypatch.delenv("MARGINBOOST_DATA_MIRROR", raising=False)
+    monkeypatch.setenv("MARGINBOOST_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(fetch_module, "_download", offline)
+    entry = get_entry("tic_tac_toe")
+    damaged = tmp_path / entry["file"]
+    damaged.parent.mkdir(parents=True)
+    damaged.write_bytes(b"not the data")
+    with pytest.raises(ChecksumError, match="checksum mismatch") as info:
+        fetch_module.locate("tic_tac_toe")
+    assert info.value.path == str(damaged)

@@ -21,6 +21,7 @@ data (:meth:`marginboost.weak.WeakPool.all_stumps`, Table III), or ``"adaboost"`
 from __future__ import annotations
 
 import copy
+import warnings
 from abc import ABCMeta, abstractmethod
 from numbers import Integral, Real
 from typing import Any
@@ -63,6 +64,10 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         from ..weak import WeakPool
 
         if self.pool == "all_stumps":
+            if self.n_pool != 1500:  # not the default: the user meant it for a pool it has no use in
+                warnings.warn(f"n_pool={self.n_pool} is ignored with pool='all_stumps' (the pool is "
+                              "every distinct stump); it sets the AdaBoost rounds of "
+                              "pool='adaboost'", UserWarning, stacklevel=3)
             codes = self._bin(X)
             return WeakPool.all_stumps(codes), codes
         from .stagewise import AdaBoost

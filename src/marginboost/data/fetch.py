@@ -97,7 +97,8 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
         if candidate.is_file():
             return _check(candidate, entry)
     cached = cache_dir() / entry["file"]
-    if cached.is_file() and sha256_of(cached) == entry["sha256"]:
+    cached_digest = sha256_of(cached) if cached.is_file() else None
+    if cached_digest == entry["sha256"]:
         return cached
     try:
         downloaded = _download(entry["raw_url"], f"sha256:{entry['sha256']}",
@@ -107,6 +108,9 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
             raise ChecksumError(entry["raw_url"], entry["sha256"], "see: " + str(exc)) from exc
         raise
     except Exception as exc:  # network errors come from requests/urllib/socket
+        if cached_digest is not None:
+            # the cache holds a damaged copy and no fresh one can be had: that is the problem
+            raise ChecksumError(cached, entry["sha256"], cached_digest) from exc
         where = (f"the mirror folder {root} has no {entry['file']}" if root is not None
                  else f"{MIRROR_ENV} is not set")
         raise DataUnavailableError(

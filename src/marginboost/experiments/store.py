@@ -135,6 +135,18 @@ def _metrics_json(metrics: Mapping) -> str:
     return json.dumps(metrics, sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
+def record_checksum(record: Mapping) -> str:
+    """SHA-256 of what a record asserts: its key, spec and metrics (canonical JSON).
+
+    Stored in the record as ``checksum``; a record whose numbers were edited by hand (or damaged)
+    no longer matches it and is refused with :class:`CorruptRecordError`.
+    """
+    payload = json.dumps({"key": record["key"], "spec": record["spec"],
+                          "metrics": record["metrics"]},
+                         sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
 def _package_version() -> str:
     from marginboost import __version__
 
@@ -246,6 +258,7 @@ class ResultStore:
             "version": _package_version(),
             "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         }
+        record["checksum"] = record_checksum(record)
         existing = self._find(key)
         if existing is not None:
             return self._check_same(existing, record)
@@ -294,6 +307,11 @@ class ResultStore:
         if record["key"] != path.stem or cell_key(record["spec"]) != path.stem:
             raise CorruptRecordError(f"result record {path} does not match its file name (its "
                                      "spec hashes to another key); delete it to recompute")
+        # Records written before checksums existed have none; every committed record has one.
+        if "checksum" in record and record["checksum"] != record_checksum(record):
+            raise CorruptRecordError(f"result record {path} fails its checksum: its spec or "
+                                     "metrics were changed after it was written; delete it to "
+                                     "recompute the cell")
         return record
 
     def _record_files(self) -> list[Path]:

@@ -232,8 +232,10 @@ def figure4_cell(spec: dict) -> dict:
         best = None
         errors = []
         for inverse_T in grid:
+            pool_rounds = ({"n_pool": int(params["n_pool"])} if params["pool"] == "adaboost"
+                           else {})
             candidate = AdaBoostQP(T=1.0 / inverse_T, pool=params["pool"],
-                                   n_pool=int(params["n_pool"])).fit(X[tr], y[tr])
+                                   **pool_rounds).fit(X[tr], y[tr])
             error = float(1.0 - candidate.score(X[va], y[va]))
             errors.append(error)
             if best is None or error < best[0]:

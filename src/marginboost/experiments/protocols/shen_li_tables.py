@@ -276,11 +276,12 @@ def table2_cell(spec: dict) -> dict:
                  **_margin_summary(ab, X[tr], y[tr]),
                  "n_hypotheses": int(np.count_nonzero(ab.alphas_)),
                  "n_rounds_fitted": int(booster.n_estimators_)}
-    qp = AdaBoostQP(T=1.0 / grid[0], pool=params["pool"], n_pool=n_pool).fit(X[tr], y[tr])
+    pool_rounds = {"n_pool": n_pool} if params["pool"] == "adaboost" else {}
+    qp = AdaBoostQP(T=1.0 / grid[0], pool=params["pool"], **pool_rounds).fit(X[tr], y[tr])
     qp_best, inverse_T, errors = _qp_by_validation(qp, grid, X[va], y[va])
     qp_record = _qp_record(qp_best, inverse_T, errors, X, y, split)
     T = 1.0 / inverse_T
-    l1 = AdaBoostL1(T=T, pool=params["pool"], n_pool=n_pool).fit(X[tr], y[tr])
+    l1 = AdaBoostL1(T=T, pool=params["pool"], **pool_rounds).fit(X[tr], y[tr])
     costs = {"T": T,
              "AdaBoostQP": cost39(qp_best.margins(X[tr], y[tr]), T),
              "AdaBoostL1": cost39(l1.margins(X[tr], y[tr]), T),
