@@ -282,3 +282,21 @@ def test_adaboost_T_heuristic_is_the_inverse_weight_sum():
     assert T == pytest.approx(1 / booster.alphas_.sum(), rel=1e-12)
     with pytest.raises(ValueError, match="n_rounds must be an integer >= 1"):
         adaboost_T_heuristic(X, y, n_rounds=0)
+
+
+def test_a_fit_stopped_by_its_column_limit_says_so():
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from marginboost import LPBoost
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 4))
+    y = np.where(X[:, 0] + X[:, 1] ** 2 + 0.5 * rng.normal(size=120) > 0.5, 1, -1)
+    with pytest.warns(ConvergenceWarning, match="stopped at n_estimators=2 columns"):
+        model = LPBoost(nu=0.2, n_estimators=2).fit(X, y)
+    assert not model.converged_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        assert LPBoost(nu=0.2, n_estimators=500).fit(X, y).converged_

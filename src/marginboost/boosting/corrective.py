@@ -41,6 +41,7 @@ final ``alphas_``).  Failures of a master raise :class:`ColumnGenerationError`.
 from __future__ import annotations
 
 import time
+import warnings
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
 from numbers import Real
@@ -48,6 +49,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
 from .._sklearn import constraints
@@ -183,6 +185,13 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.converged_ = True
                 break
             tree, h, edge = next_tree, next_h, next_edge
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__} stopped at n_estimators={n_iterations} columns without "
+                f"certifying its optimum: the next weak classifier's edge {next_edge:.6g} still "
+                f"exceeds the master's bound r + tol = {solution.r + tol:.6g} (Shen & Li's "
+                "termination criterion). The model is the restricted master's solution; raise "
+                "n_estimators to reach the optimum.", ConvergenceWarning, stacklevel=2)
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(estimators, np.ones(len(estimators)), w)
         self._stage_weights = stage_weights

@@ -11,8 +11,11 @@ import json
 import pickle
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
+
+from sklearn.exceptions import ConvergenceWarning
 
 from .._progress import report as _report_progress
 from .store import ResultStore, _canonical, canonical_json, cell_key
@@ -44,7 +47,11 @@ def _run_cell(func: Callable[[dict], Mapping], index: int, spec: dict):
     """Run one cell and time it; return ``(index, metrics, seconds)`` or a :class:`_Failure`."""
     start = time.perf_counter()
     try:
-        metrics = func(dict(spec))
+        with warnings.catch_warnings():
+            # A grid cell records whether its fits converged (``converged_`` in its metrics);
+            # the estimators' warnings about it would only clutter the notebooks' output.
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            metrics = func(dict(spec))
     except Exception as exc:
         return _Failure(index, exc, traceback.format_exc())
     elapsed = time.perf_counter() - start
