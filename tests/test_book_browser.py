@@ -180,6 +180,10 @@ def test_api_pages_and_cite_blocks_exist(served_book, browser):
         page.goto(f"{base}/book/{chapter}.html", wait_until="load")
         text = page.evaluate("() => document.body.innerText")
         assert "Cite this chapter" in text and "@incollection{marginboost-" in text, chapter
+        links = page.evaluate("() => Array.from(document.querySelectorAll('a[href]'))"
+                              ".map(a => a.getAttribute('href'))")
+        assert any("api/estimators.html#marginboost." in link for link in links), (
+            f"{chapter} does not link to the API entries of its estimators")
     page.goto(f"{base}/book/how-to-cite.html", wait_until="load")
     assert "@software{marginboost" in page.evaluate("() => document.body.innerText")
     page.close()

@@ -11,7 +11,32 @@ from __future__ import annotations
 import importlib
 import inspect
 
-__all__ = ["api_pages"]
+__all__ = ["api_pages", "CHAPTER_ESTIMATORS", "chapter_api_block"]
+
+#: The estimators each paper's chapter reproduces or compares against (for its API links).
+CHAPTER_ESTIMATORS = {
+    "anyboost": ["AnyBoost", "AdaBoost", "RealAdaBoost", "LogitBoost", "ArcX4", "DoomII",
+                 "L2Boost", "MadaBoost"],
+    "shen_li": ["AdaBoostL1", "AdaBoostQP", "AdaBoostCG", "LogitBoostCG", "LPBoost",
+                "HingeLPBoost", "AdaBoost", "ArcGv"],
+    "mcboost": ["MCBoost", "MDBoost", "LPBoost", "AdaBoostCG", "AdaBoost", "L2Boost"],
+    "directboost": ["DirectBoost", "AdaBoost", "LogitBoost", "LPBoost", "BrownBoost"],
+    "dmcboost": ["DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost"],
+}
+
+
+def chapter_api_block(stem: str) -> str:
+    """A paragraph linking a chapter's estimators to their API entries (empty if none)."""
+    names = CHAPTER_ESTIMATORS.get(stem, [])
+    if not names:
+        return ""
+    links = ", ".join(f"{{py:class}}`~marginboost.{name}`" for name in names)
+    text = (f"\n\n## In the package\n\nThe estimators of this chapter, each with its "
+            f"parameters and a runnable example in the API reference: {links}.")
+    if stem == "shen_li":
+        text += (" The primal and dual programs are checked numerically by the functions of "
+                 "`marginboost.duality` ([Duality checks](api/duality.md)).")
+    return text + "\n"
 
 
 def _directive(module: str, name: str) -> str:

@@ -368,14 +368,17 @@ def _mark_profile(notebook_path: Path, target: Path) -> None:
 
 
 def _append_cite_blocks(root: Path, book_dir: Path) -> None:
-    """End every paper's chapter (in the staged copy) with its "Cite this chapter" block."""
+    """End every paper's chapter (in the staged copy) with links to the API entries of its
+    estimators and its "Cite this chapter" block."""
+    from ._apidoc import chapter_api_block
     from ._citation import CHAPTER_PAPERS, cite_chapter_block
 
     for stem in CHAPTER_PAPERS:
         page = book_dir / f"{stem}.md"
         if page.exists():
             text = page.read_text()
-            page.write_text(text.rstrip("\n") + cite_chapter_block(root, stem, text))
+            page.write_text(text.rstrip("\n") + chapter_api_block(stem).rstrip("\n")
+                            + cite_chapter_block(root, stem, text))
 
 
 def _stage_source_tree(root: Path, executed: Path, stage: Path,
