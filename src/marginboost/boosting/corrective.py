@@ -531,12 +531,12 @@ from .._sklearn import examples_section as _examples_section  # noqa: E402
 LPBoost.__doc__ = ((LPBoost.__doc__ or "").rstrip() + "\n"
                    + _examples_section("LPBoost", "nu=0.2"))
 HingeLPBoost.__doc__ = ((HingeLPBoost.__doc__ or "").rstrip() + "\n"
-                        + _examples_section("HingeLPBoost", "n_estimators=10"))
+                        + _examples_section("HingeLPBoost", "n_estimators=100"))
 AdaBoostCG.__doc__ = ((AdaBoostCG.__doc__ or "").rstrip() + "\n"
-                      + _examples_section("AdaBoostCG", "n_estimators=10"))
+                      + _examples_section("AdaBoostCG", "n_estimators=100"))
 LogitBoostCG.__doc__ = ((LogitBoostCG.__doc__ or "").rstrip() + "\n"
-                        + _examples_section("LogitBoostCG", "n_estimators=10"))
+                        + _examples_section("LogitBoostCG", "n_estimators=100"))
 MCBoost.__doc__ = ((MCBoost.__doc__ or "").rstrip() + "\n"
-                   + _examples_section("MCBoost", "n_estimators=10"))
+                   + _examples_section("MCBoost", "n_estimators=100"))
 MDBoost.__doc__ = ((MDBoost.__doc__ or "").rstrip() + "\n"
-                   + _examples_section("MDBoost", "n_estimators=10"))
+                   + _examples_section("MDBoost", "n_estimators=100"))
