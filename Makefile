@@ -64,7 +64,9 @@ test-one-thread: $(STAMP)
 # depend on compiled code paths, and coverage tools see their lines.
 NOJIT_TESTS ?= tests/test_weak_trees.py tests/test_weak_binning.py tests/test_binning_cuts.py \
                tests/test_weak_pool.py tests/test_weak_direct.py tests/test_direct_line_search.py \
-               tests/test_dmcboost_search.py
+               tests/test_dmcboost_search.py \
+               tests/test_directboost_reference.py::test_exp_loss_step_matches_the_reference \
+               tests/test_directboost_reference.py::test_direct_trees_against_greedy_and_exhaustive_search
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest $(NOJIT_TESTS) $(PYTEST_ARGS)
 

@@ -39,3 +39,12 @@ def slow_cell(spec: dict, log_path: str | None = None, sleep: float = 0.0) -> di
     log_call(log_path, spec)
     time.sleep(sleep)
     return {"value": spec["cell"] * 10, "seed": spec["seed"]}
+
+
+def pid_cell(spec: dict, pid_dir: str, sleep: float = 0.0) -> dict:
+    """Record the worker's process id (one file per process), then sleep: the kill test of
+    worker processes."""
+    with open(os.path.join(pid_dir, str(os.getpid())), "w", encoding="utf-8") as fh:
+        fh.write("")
+    time.sleep(sleep)
+    return {"cell": spec["cell"]}

@@ -221,7 +221,11 @@ def test_two_classes_agree_with_directboost_phase1():
     y = (X[:, 0] + 0.7 * X[:, 1] + 0.6 * rng.normal(size=150) > 0).astype(int)
     ours = DMCBoost(max_depth=2, n_estimators=30, phase2=False, max_bins=32,
                     distinct_leaf_labels=True).fit(X, y)
-    theirs = DirectBoost(max_depth=2, n_estimators=30, phase2=False, max_bins=32).fit(X, y)
+    # DirectBoost with the rules DMCBoost shares: midpoint steps, every node split, a plateau
+    # rule and no loss tolerance
+    theirs = DirectBoost(max_depth=2, n_estimators=30, phase2=False, max_bins=32,
+                         step="midpoint", split_rule="always", phase1_tol=0.0,
+                         phase1_n_iter_no_change=ours.n_iter_no_change).fit(X, y)
     codes = ours._codes(X)
     rounds = 0
     for (F, h, alpha), tree, beta in zip(_replay(ours, X, y), theirs.estimators_,

@@ -148,27 +148,32 @@ def _record_files(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if p.is_file()]
 
 
-def test_killed_run_resumes_with_only_missing_cells(tmp_path):
-    store_path, log1, log2 = tmp_path / "store", tmp_path / "run1.log", tmp_path / "run2.log"
-    n_cells, sleep = 12, 0.15
+def _kill_grid_run(args, ready, what, timeout=60):
+    """Start ``_kill_grid_script.py`` with ``args``, wait until ``ready()``, then SIGKILL it."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(HERE.parent / "src"), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen([sys.executable, str(HERE / "_kill_grid_script.py"), str(store_path),
-                             str(log1), str(n_cells), str(sleep)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    store = ResultStore(store_path)
-    deadline = time.monotonic() + 60
+    proc = subprocess.Popen([sys.executable, str(HERE / "_kill_grid_script.py"), *map(str, args)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + timeout
     try:
-        while len(store) < 3:
+        while not ready():
             if proc.poll() is not None:
                 pytest.fail(f"grid process ended early: {proc.stderr.read().decode()}")
             if time.monotonic() > deadline:
-                pytest.fail("grid process wrote no records within 60 s")
+                pytest.fail(f"{what} within {timeout} s")
             time.sleep(0.02)
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
+
+
+def test_killed_run_resumes_with_only_missing_cells(tmp_path):
+    store_path, log1, log2 = tmp_path / "store", tmp_path / "run1.log", tmp_path / "run2.log"
+    n_cells, sleep = 12, 0.15
+    store = ResultStore(store_path)
+    _kill_grid_run([store_path, log1, n_cells, sleep], lambda: len(store) >= 3,
+                   "grid process wrote no records")
 
     # every file that looks like a record is complete, valid JSON; anything else is ignored
     done = len(store)
@@ -191,3 +196,27 @@ def test_killed_run_resumes_with_only_missing_cells(tmp_path):
     assert sorted(calls(log2)) == sorted(set(range(n_cells)) - set(stored_cells))
     assert len(store) == n_cells
     assert results == [{"value": 10 * i, "seed": 100 + i} for i in range(n_cells)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_worker_processes_die_with_a_killed_grid_run(tmp_path):
+    """``kill -9`` of a ``--jobs 2`` run leaves no worker computing for nobody."""
+    store_path, pid_dir = tmp_path / "store", tmp_path / "pids"
+    pid_dir.mkdir()
+    _kill_grid_run([store_path, "", 40, 0.5, pid_dir], lambda: len(list(pid_dir.iterdir())) >= 2,
+                   "the two workers did not start", timeout=120)
+    workers = [int(p.name) for p in pid_dir.iterdir()]
+
+    def alive(pid):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        # a zombie (dead, not yet reaped by init) counts as gone
+        status = Path(f"/proc/{pid}/status")
+        return status.exists() and "zombie" not in status.read_text()
+
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if alive(pid)]

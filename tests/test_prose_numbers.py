@@ -27,22 +27,16 @@ REPO = Path(__file__).resolve().parents[1]
 KNOWN_UNCONVERTED = {
     "book/dmcboost.md": 46,
     "book/mcboost.md": 24,
-    "book/directboost.md": 18,
-    "book/directboost-checks.md": 7,
     "notebooks/mcboost-table1-2.md": 21,
     "notebooks/mcboost-figure1.md": 18,
     "notebooks/dmcboost-table4.md": 15,
     "notebooks/shen_li-figure4.md": 13,
-    "notebooks/directboost-figures1-2.md": 7,
-    "notebooks/directboost-table4.md": 6,
     "notebooks/anyboost-figure2.md": 5,
     "notebooks/shen_li-table4-figure5.md": 4,
     "notebooks/shen_li-figure3.md": 4,
     "notebooks/mcboost-figure2.md": 4,
-    "notebooks/directboost-table3.md": 4,
     "notebooks/shen_li-table5-8.md": 2,
     "notebooks/shen_li-table2-3.md": 2,
-    "notebooks/directboost-table1.md": 2,
 }
 
 #: Numbers of a page that are not results: facts of the data or the machine, constants of the

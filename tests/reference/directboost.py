@@ -24,9 +24,15 @@ them (each is restated where it is used):
   alpha lands.
 * **Which minimum-error interval** (line 10, "the interval that has minimum classification
   error"): the first one, i.e. the smallest alpha.
-* **Alpha inside the interval** (the paper gives no rule): the midpoint of a bounded interval
-  ``(low, high)``; for the unbounded last interval ``(low, inf)`` the step ``2 * low`` (``1``
-  when ``low == 0``, the first round).
+* **Alpha inside the interval** (the paper gives no rule), two readings (``step``):
+  ``"midpoint"``, the midpoint of the first interval ``(low, high)`` with the fewest errors
+  (for the unbounded last interval ``(low, inf)`` the step ``2 * low``, ``1`` when
+  ``low == 0``); and ``"exp-loss"`` (the estimator's default), over *every* interval with the
+  fewest errors, the minimizer ``alpha* = log(G / B) / 2`` of the exponential loss
+  ``G e^-alpha + B e^alpha`` clipped to ``[low + 0.01 (high - low), high - 0.01 (high - low)]``
+  (``[1.01 low, inf)``, or ``[1, inf)`` when ``low == 0``, for the unbounded one; ``2 low`` or
+  1 when the loss falls without end), the interval whose point has the smaller loss winning.
+  Candidates are ranked by the exponential loss at the step of the reading in force.
 * **Ties between weak classifiers** (lines 12-13: "pick the weak classifiers that lead to the
   largest classification error reduction; among them update only the one that gives the
   smallest exponential loss"): fewest errors, then the smallest exponential loss
@@ -35,10 +41,11 @@ them (each is restated where it is used):
 * **Zero-gain rounds and the stop** (line 14, "repeat until training error reaches minimum").
   Read literally, Algorithm 1 stops after the first round with +-1 weak learners (afterwards
   every ``|a_i|`` equals ``alpha_1`` and no single step can lower the error).  The estimator
-  also takes a step that keeps the error count when it lowers the exponential loss below its
-  current value (the tie rule of line 13 applied to a zero reduction); it stops at zero
-  training error, when the best candidate keeps the error count without lowering the
-  exponential loss, or after ``patience`` consecutive rounds that do not lower the error.
+  also takes a step that keeps the error count when it lowers the logarithm of the
+  exponential loss by more than ``loss_tol`` (1e-6; the tie rule of line 13 applied to a
+  zero reduction).  It stops at zero training error, when the best candidate keeps the error
+  count without lowering the log loss by more than ``loss_tol``, or, when ``patience`` is
+  given, after that many consecutive rounds that do not lower the error.
 * **Phase 2** (Alg. 2 and Sec. 2.2): the objective is maximized exactly over the search
   region (``[0, d]``, ``d`` the first positive margin whose line falls, or ``[0, inf)`` under
   relaxation); among equal maxima the smallest alpha.  Without relaxation a maximizer at ``d``
@@ -58,6 +65,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 __all__ = ["margin_values", "Pool", "stump_pool", "tree_pool_depth2", "interval_points", "zero_one_line",
+           "exp_loss_step",
            "zero_one_errors_direct", "pool_zero_one", "phase1", "margin_value",
            "margin_line", "phase2", "greedy_tree", "Round", "Path"]
 
@@ -164,6 +172,38 @@ def zero_one_line(a, b, breakpoints="all"):
     return int(errors[k]), _alpha_in(lows[k], highs[k]), float(lows[k]), float(highs[k])
 
 
+def _exp_loss_alpha(a, b, lows, highs, fewest):
+    """The ``"exp-loss"`` step over the intervals ``(lows[k], highs[k])`` flagged ``fewest``."""
+    good = np.exp(-a[b > 0]).sum()
+    bad = np.exp(-a[b < 0]).sum()
+    star = np.inf if bad == 0 else (-np.inf if good == 0 else 0.5 * np.log(good / bad))
+    best = None
+    for low, high in zip(lows[fewest], highs[fewest]):
+        if np.isfinite(high):
+            alpha = float(np.clip(star, low + 0.01 * (high - low), high - 0.01 * (high - low)))
+        elif star == np.inf:
+            alpha = 2.0 * low if low > 0 else 1.0
+        else:
+            alpha = max(star, 1.01 * low if low > 0 else 1.0)
+        loss = log_exp_loss(a, b, alpha)
+        if best is None or loss < best[0]:
+            best = (loss, alpha)
+    return best[1]
+
+
+def exp_loss_step(a, b, breakpoints="all"):
+    """``(errors, alpha)`` of the ``"exp-loss"`` reading: every open interval of alpha is
+    tried, its error counted directly at an inner point; among those with the fewest errors
+    the clipped minimizer of the exponential loss with the smallest loss (ties: the smaller
+    alpha)."""
+    V = interval_points(a, b, breakpoints)
+    lows = np.concatenate([[0.0], V])
+    highs = np.concatenate([V, [np.inf]])
+    inner = np.where(np.isfinite(highs), 0.5 * (lows + highs), lows + 1.0)
+    errors = np.array([zero_one_errors_direct(a, b, t) for t in inner])
+    return int(errors.min()), _exp_loss_alpha(a, b, lows, highs, errors == errors.min())
+
+
 def log_exp_loss(a, b, alpha):
     """``log sum_i exp(-(a_i + b_i alpha))`` (shifted by its largest term)."""
     z = -(a + b * alpha)
@@ -171,7 +211,7 @@ def log_exp_loss(a, b, alpha):
     return float(top + np.log(np.exp(z - top).sum()))
 
 
-def pool_zero_one(a, y, H):
+def pool_zero_one(a, y, H, step="midpoint"):
     """``(errors, alphas, log_losses)`` of every row of ``H`` (the line search of one round,
     on the estimator's intervals, ``breakpoints="all"``).
 
@@ -195,7 +235,13 @@ def pool_zero_one(a, y, H):
     best = np.argmin(errors, axis=1)
     lows = np.concatenate([[0.0], V])
     highs = np.concatenate([V, [np.inf]])
-    alphas = np.array([_alpha_in(lows[j], highs[j]) for j in best])
+    if step == "exp-loss":
+        alphas = np.array([_exp_loss_alpha(a, y * h, lows, highs, e == e.min())
+                           for h, e in zip(H, errors)])
+    elif step == "midpoint":
+        alphas = np.array([_alpha_in(lows[j], highs[j]) for j in best])
+    else:
+        raise ValueError(step)
     z = -(a[None, :] + (y[None, :] * H) * alphas[:, None])
     top = z.max(axis=1)
     losses = top + np.log(np.exp(z - top[:, None]).sum(axis=1))
@@ -239,11 +285,13 @@ def phase1_tie_tolerance(n, log_losses, reference):
     return np.pi * (1.0 + x * x) * 1e-10 * (n + 1) + 4 * n * eps * (1.0 + abs(reference))
 
 
-def phase1(y, pool, max_rounds=2000, patience=50, choose=None):
+def phase1(y, pool, max_rounds=2000, patience=None, choose=None, step="exp-loss",
+           loss_tol=1e-6):
     """Algorithm 1 over ``pool`` (see the module docstring for the rules).
 
     ``choose(round_number, ties)``, when given, picks the candidate among ``ties`` (indices
-    that the tie tolerance cannot separate); by default the first in pool order."""
+    that the tie tolerance cannot separate); by default the first in pool order.  ``step``:
+    where alpha goes inside the intervals with the fewest errors ("exp-loss" or "midpoint")."""
     n = y.size
     H = pool.H
     a = np.zeros(n)
@@ -254,23 +302,23 @@ def phase1(y, pool, max_rounds=2000, patience=50, choose=None):
     path.stop_reason = "max_rounds"
     while len(path.rounds) < max_rounds and errors > 0:
         current = log_exp_loss(a, np.zeros(n), 0.0)
-        E, alphas, L = pool_zero_one(a, y, H)
+        E, alphas, L = pool_zero_one(a, y, H, step)
         fewest = E.min()
         tied = np.flatnonzero(E == fewest)
         tol = phase1_tie_tolerance(n, L[tied], current)
         ties = [int(i) for i in tied if L[i] <= L[tied].min() + tol]
         pick = ties[0] if choose is None else choose(len(path.rounds), ties)
-        if fewest > errors or (fewest == errors and not L[pick] < current):
+        b = y * H[pick]
+        alpha, loss = float(alphas[pick]), L[pick]
+        if fewest > errors or (fewest == errors and not loss < current - loss_tol):
             path.stop_reason = "local minimum"
             break
         plateau = plateau + 1 if fewest == errors else 0
-        b = y * H[pick]
-        a = a + alphas[pick] * b
-        c += alphas[pick]
+        a = a + alpha * b
+        c += alpha
         errors = int(np.count_nonzero(a <= 0))
-        path.rounds.append(Round(pick, pool.labels[pick], H[pick], float(alphas[pick]),
-                                 errors, ties))
-        if plateau >= patience:
+        path.rounds.append(Round(pick, pool.labels[pick], H[pick], alpha, errors, ties))
+        if patience is not None and plateau >= patience:
             path.stop_reason = "plateau"
             break
     if errors == 0:
@@ -396,20 +444,25 @@ def phase2(y, pool, a, c, n_prime, objective="average", epsilon=0.0, restricted=
 
 
 # ---- the greedy direct tree, for comparison with the exhaustive pool ---------------------------
-def greedy_tree(codes, a, y, max_depth):
+def greedy_tree(codes, a, y, max_depth, split_rule="improve", step="exp-loss"):
     """The depth-``max_depth`` tree grown as the paper describes (Sec. 3: "for each splitting
     node, DirectBoost simply chooses the attribute to split on by minimizing 0-1 loss"),
     with the estimator's bookkeeping: the root predicts the sign whose constant classifier
     scores better; nodes are split level by level, left to right, each at the (feature,
     threshold, left value) whose whole partial tree has the fewest errors after its line
     search (ties: smaller exponential loss, then lower feature, threshold, left value +1);
-    a node is always split when some threshold separates its samples (the two children get
-    opposite values).  Returns the prediction vector."""
+    the root is split when some threshold separates its samples (the two children get
+    opposite values); a node below the root is split only when its best split ranks strictly
+    before the partial tree as it is (``split_rule="improve"``) or whenever some threshold
+    separates its samples (``"always"``).  Returns the prediction vector."""
     n = y.size
     current = log_exp_loss(a, np.zeros(n), 0.0)
 
     def score(h):
-        errors, alpha, _, _ = zero_one_line(a, y * h)
+        if step == "exp-loss":
+            errors, alpha = exp_loss_step(a, y * h)
+        else:
+            errors, alpha, _, _ = zero_one_line(a, y * h)
         return errors, log_exp_loss(a, y * h, alpha)
 
     def better(s1, s2):
@@ -435,7 +488,8 @@ def greedy_tree(codes, a, y, max_depth):
                         s = score(g)
                         if best is None or better(s, best):
                             best, best_h, best_children = s, g, (left, right)
-            if best_h is not None:
+            if best_h is not None and (split_rule == "always" or samples.size == n
+                                       or better(best, score(h))):
                 h = best_h
                 next_level += list(best_children)
         level = next_level

@@ -186,13 +186,16 @@ def _bucket_by_code(codes, samples, f, counts, by_code):  # pragma: no cover - c
 
 @njit(cache=True, parallel=True)
 def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
-                        scores, left_values, right_values, n_blocks):  # pragma: no cover - compiled
+                        scores, left_values, right_values, n_blocks,
+                        exp_step):  # pragma: no cover - compiled
     """Score every split ``code_f <= bin`` of one node for the 0-1 loss (higher is better).
 
     ``base[k]`` is :math:`E(k)` counting only the examples outside the node, ``w`` the shifted
     :math:`e^{-a_i - shift}` and ``bad_out`` :math:`\\sum w_i` over the examples outside the
     node that the partial tree misclassifies.  The score of a split is
-    ``-(errors + tie_break(log exp loss))`` at its best step.  The features are shared out in
+    ``-(errors + tie_break(log exp loss))`` at its step: with ``exp_step`` the step of
+    :func:`exp_loss_step`, otherwise the midpoint of the first interval with the fewest
+    errors (:func:`interval_alpha`).  The features are shared out in
     ``n_blocks`` contiguous blocks (one per numba thread); every score depends on its feature
     alone, so the result does not depend on the number of blocks.
     """
@@ -202,13 +205,13 @@ def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, ref
         _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
                               scores, left_values, right_values,
                               block * n_features // n_blocks,
-                              (block + 1) * n_features // n_blocks)
+                              (block + 1) * n_features // n_blocks, exp_step)
 
 
 @njit(cache=True)
 def _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
                           scores, left_values, right_values, f_start,
-                          f_stop):  # pragma: no cover - compiled
+                          f_stop, exp_step):  # pragma: no cover - compiled
     """:func:`phase1_split_scores` for the features ``f_start .. f_stop - 1``."""
     n_node = samples.shape[0]
     m = V.shape[0]
@@ -274,13 +277,16 @@ def _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, r
                     while counts[split + 1] == counts[split]:
                         split -= 1
                 errors = t[1]
-                kstar = _seg_argmin(t, size)
-                alpha = interval_alpha(kstar, V)
                 bad_w = bad_at[split]
                 good_w = total_w - bad_w
                 lg = np.log(good_w) if good_w > 0 else -np.inf
                 lb = np.log(bad_w) if bad_w > 0 else -np.inf
-                score = -(errors + tie_break(log_exp_loss(alpha, lg, lb, shift), reference))
+                if exp_step:
+                    loss = _seg_exp_step(t, tag, size, V, exp_loss_minimizer(lg, lb), lg, lb,
+                                         shift)[1]
+                else:
+                    loss = log_exp_loss(interval_alpha(_seg_argmin(t, size), V), lg, lb, shift)
+                score = -(errors + tie_break(loss, reference))
                 if score > scores[f, split]:
                     scores[f, split] = score
                     left_values[f, split] = left
@@ -299,8 +305,26 @@ def _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, r
 
 
 @njit(cache=True)
-def phase1_line(a, r, V, bad, w, shift, reference):  # pragma: no cover - compiled
-    """``(errors, interval, alpha, score)`` of one weak classifier (``bad``: b_i = -1)."""
+def _log_weights(bad, w):  # pragma: no cover - compiled
+    """Logs of the shifted exponential-loss weight of the examples a weak classifier gets
+    right and wrong (``-inf`` for an empty sum)."""
+    good_w = 0.0
+    bad_w = 0.0
+    for i in range(w.shape[0]):
+        if bad[i]:
+            bad_w += w[i]
+        else:
+            good_w += w[i]
+    return (np.log(good_w) if good_w > 0 else -np.inf), (np.log(bad_w) if bad_w > 0 else -np.inf)
+
+
+@njit(cache=True)
+def phase1_line(a, r, V, bad, w, shift, reference, exp_step):  # pragma: no cover - compiled
+    """``(errors, alpha, score, log exp loss)`` of one weak classifier (``bad``: b_i = -1),
+    at the step the split scores use (see :func:`phase1_split_scores`)."""
+    if exp_step:
+        errors, alpha, loss = exp_loss_step(a, r, V, bad, w, shift)
+        return errors, alpha, -(errors + tie_break(loss, reference)), loss
     m = V.shape[0]
     E = errors_by_interval(a, r, m, bad)
     kstar = 0
@@ -308,17 +332,135 @@ def phase1_line(a, r, V, bad, w, shift, reference):  # pragma: no cover - compil
         if E[k] < E[kstar]:
             kstar = k
     alpha = interval_alpha(kstar, V)
-    good_w = 0.0
-    bad_w = 0.0
-    for i in range(a.shape[0]):
-        if bad[i]:
-            bad_w += w[i]
-        else:
-            good_w += w[i]
-    lg = np.log(good_w) if good_w > 0 else -np.inf
-    lb = np.log(bad_w) if bad_w > 0 else -np.inf
+    lg, lb = _log_weights(bad, w)
     loss = log_exp_loss(alpha, lg, lb, shift)
-    return E[kstar], kstar, alpha, -(E[kstar] + tie_break(loss, reference)), loss
+    return E[kstar], alpha, -(E[kstar] + tie_break(loss, reference)), loss
+
+
+@njit(cache=True)
+def exp_loss_minimizer(log_good, log_bad):  # pragma: no cover - compiled
+    """:math:`\\alpha^* = \\tfrac12 \\log(G/B)`, the minimizer of :math:`G e^{-\\alpha} +
+    B e^{\\alpha}` (``+inf`` when ``B = 0``, ``-inf`` when ``G = 0``)."""
+    if log_bad == -np.inf:
+        return np.inf
+    if log_good == -np.inf:
+        return -np.inf
+    return 0.5 * (log_good - log_bad)
+
+
+@njit(cache=True)
+def clipped_alpha(k, V, star):  # pragma: no cover - compiled
+    """The ``"exp-loss"`` step inside interval ``k``: :math:`\\alpha^*` clipped to
+    ``[low + 0.01 (high - low), high - 0.01 (high - low)]`` (the ends put a margin exactly at
+    0, an error); for the unbounded last interval clipped below at ``1.01 low`` (1 when
+    ``low = 0``), and :func:`interval_alpha`'s ``2 low`` (or 1) when the loss falls without end."""
+    m = V.shape[0]
+    low = V[k - 1] if k > 0 else 0.0
+    if k < m:
+        gap = 0.01 * (V[k] - low)
+        return min(max(star, low + gap), V[k] - gap)
+    if star == np.inf:
+        return 2.0 * low if low > 0.0 else 1.0
+    return max(star, 1.01 * low if low > 0.0 else 1.0)
+
+
+@njit(cache=True)
+def exp_loss_step(a, r, V, bad, w, shift):  # pragma: no cover - compiled
+    """``(errors, alpha, log exp loss)``: among all the intervals with the fewest errors, the
+    step with the smallest exponential loss (:func:`clipped_alpha` in each; ties: the smaller
+    step).  The loss is convex in :math:`\\alpha`, so only the interval holding
+    :math:`\\alpha^*`, or the nearest minimum-error interval on each side of it, can win."""
+    m = V.shape[0]
+    E = errors_by_interval(a, r, m, bad)
+    emin = E[0]
+    for k in range(1, m + 1):
+        if E[k] < emin:
+            emin = E[k]
+    lg, lb = _log_weights(bad, w)
+    star = exp_loss_minimizer(lg, lb)
+    k0 = _star_interval(V, star)
+    if E[k0] == emin:
+        alpha = clipped_alpha(k0, V, star)
+        return emin, alpha, log_exp_loss(alpha, lg, lb, shift)
+    best_alpha = np.nan
+    best_loss = np.inf
+    for k in range(k0 - 1, -1, -1):  # the nearest minimum-error interval below
+        if E[k] == emin:
+            best_alpha = clipped_alpha(k, V, star)
+            best_loss = log_exp_loss(best_alpha, lg, lb, shift)
+            break
+    for k in range(k0 + 1, m + 1):  # and above
+        if E[k] == emin:
+            alpha = clipped_alpha(k, V, star)
+            loss = log_exp_loss(alpha, lg, lb, shift)
+            if loss < best_loss or (loss == best_loss and alpha < best_alpha):
+                best_alpha = alpha
+                best_loss = loss
+            break
+    return emin, best_alpha, best_loss
+
+
+@njit(cache=True)
+def _star_interval(V, star):  # pragma: no cover - compiled
+    """The interval ``k`` whose closure holds :math:`\\alpha^*` (its upper end included)."""
+    if not star > 0.0:
+        return 0
+    return min(np.searchsorted(V, star, side="left"), V.shape[0])
+
+
+@njit(cache=True)
+def _seg_find(t, tag, size, bound, target, leftmost):  # pragma: no cover - compiled
+    """The leftmost leaf ``j >= bound`` (``leftmost``) or the rightmost leaf ``j <= bound``
+    whose value is ``target`` (no value is below it); -1 if there is none.  A depth-first
+    search from the root that skips subtrees outside the range or with a larger minimum."""
+    nodes = np.empty(128, dtype=np.int64)
+    accs = np.empty(128, dtype=np.int64)
+    los = np.empty(128, dtype=np.int64)
+    his = np.empty(128, dtype=np.int64)
+    nodes[0], accs[0], los[0], his[0] = 1, 0, 0, size
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        p, acc, lo, hi = nodes[sp], accs[sp], los[sp], his[sp]
+        outside = hi <= bound if leftmost else lo > bound
+        if outside or t[p] + acc > target:
+            continue
+        if p >= size:
+            return p - size
+        mid = (lo + hi) // 2
+        acc += tag[p]
+        # push the child to visit second first
+        first, second = (2 * p, 2 * p + 1) if leftmost else (2 * p + 1, 2 * p)
+        nodes[sp], accs[sp] = second, acc
+        los[sp], his[sp] = (mid, hi) if leftmost else (lo, mid)
+        nodes[sp + 1], accs[sp + 1] = first, acc
+        los[sp + 1], his[sp + 1] = (lo, mid) if leftmost else (mid, hi)
+        sp += 2
+    return -1
+
+
+@njit(cache=True)
+def _seg_exp_step(t, tag, size, V, star, lg, lb, shift):  # pragma: no cover - compiled
+    """:func:`exp_loss_step`'s ``(alpha, log loss)`` from the segment tree of :math:`E(k)`."""
+    target = t[1]
+    k0 = _star_interval(V, star)
+    right = _seg_find(t, tag, size, k0, target, True)
+    if right == k0:
+        alpha = clipped_alpha(k0, V, star)
+        return alpha, log_exp_loss(alpha, lg, lb, shift)
+    best_alpha = np.nan
+    best_loss = np.inf
+    left = _seg_find(t, tag, size, k0 - 1, target, False) if k0 > 0 else -1
+    if left >= 0:
+        best_alpha = clipped_alpha(left, V, star)
+        best_loss = log_exp_loss(best_alpha, lg, lb, shift)
+    if right >= 0:
+        alpha = clipped_alpha(right, V, star)
+        loss = log_exp_loss(alpha, lg, lb, shift)
+        if loss < best_loss or (loss == best_loss and alpha < best_alpha):
+            best_alpha = alpha
+            best_loss = loss
+    return best_alpha, best_loss
 
 
 # ---- phase 2 -------------------------------------------------------------------------------

@@ -428,11 +428,20 @@ class ZeroOneObjective:
         Current unnormalized margins :math:`y_i F(x_i)`.
     y : array (n,)
         Labels in {-1, +1}.
+    step : {"exp-loss", "midpoint"}, default "exp-loss"
+        The step along a candidate: among the intervals of :math:`\alpha` with the fewest
+        errors, the point with the smallest exponential loss
+        (:func:`~marginboost.boosting._direct_kernels.exp_loss_step`), or the midpoint of the
+        first such interval.
     """
 
     kind = "binary"
 
-    def __init__(self, a: NDArray[np.float64], y: NDArray[np.float64]) -> None:
+    def __init__(self, a: NDArray[np.float64], y: NDArray[np.float64],
+                 step: str = "exp-loss") -> None:
+        if step not in ("exp-loss", "midpoint"):
+            raise ValueError(f"step must be 'exp-loss' or 'midpoint'; got {step!r}")
+        self.step = step
         self.a = np.ascontiguousarray(a, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.r, self.V = _k.zero_one_ranks(self.a)
@@ -441,10 +450,12 @@ class ZeroOneObjective:
         self.reference = self.shift + float(np.log(self.w.sum()))
 
     def line(self, h: NDArray[np.float64]) -> tuple[int, float, float, float]:
-        """``(errors, alpha, score, log exp loss)`` of adding ``h`` (the paper's Algorithm 1)."""
+        """``(errors, alpha, score, log exp loss)`` of adding ``h`` (the paper's Algorithm 1)
+        with the step of :attr:`step` -- the step at which splits are scored, too."""
         bad = (self.y * h) < 0
-        errors, _, alpha, score, loss = _k.phase1_line(self.a, self.r, self.V, bad, self.w,
-                                                       self.shift, self.reference)
+        errors, alpha, score, loss = _k.phase1_line(self.a, self.r, self.V, bad, self.w,
+                                                    self.shift, self.reference,
+                                                    self.step == "exp-loss")
         return int(errors), float(alpha), float(score), float(loss)
 
     def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
@@ -456,13 +467,18 @@ class ZeroOneObjective:
         scores, left, right = _empty_scores(codes.shape[1])
         _k.phase1_split_scores(codes, node.samples, self.y, self.a, self.r, self.V, base,
                                float(self.w[bad_out].sum()), self.w, self.shift, self.reference,
-                               scores, left, right, numba.get_num_threads())
+                               scores, left, right, numba.get_num_threads(),
+                               self.step == "exp-loss")
         return scores, left, right
 
     def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
         plus = self.line(np.ones_like(self.a))[2]
         minus = self.line(-np.ones_like(self.a))[2]
         return 1.0 if plus >= minus else -1.0
+
+    def stay_score(self, codes, node, state):  # type: ignore[no-untyped-def]
+        """Score of the partial tree as it is (a node below the root splits only to beat it)."""
+        return self.line(state.predictions())[2]
 
 
 class MarginObjective:
@@ -530,6 +546,10 @@ class MarginObjective:
         minus = self.line(-np.ones_like(self.a))
         return 1.0 if plus[2] >= minus[2] else -1.0
 
+    def stay_score(self, codes, node, state):  # type: ignore[no-untyped-def]
+        """Objective of the partial tree as it is (a node below the root splits only to beat it)."""
+        return self.line(np.ascontiguousarray(state.predictions()))[2]
+
 
 # ---- the estimator ---------------------------------------------------------------------------
 #: The paper's three variants (Sec. 3): phase-2 objective, relaxation and search region.
@@ -546,13 +566,16 @@ class DirectBoost(BinaryBoostingClassifier):
     r"""DirectBoost (Zhai, Xia, Tan & Wang 2013): 0-1 loss descent, then margin ascent.
 
     **Phase 1** (Algorithm 1) adds, each round, the weak classifier and weight that lower the
-    training error the most (ties: smallest exponential loss), with the step at the midpoint
-    of the best interval of :math:`\alpha` (``2 x`` its left end, or 1, for the unbounded last
-    interval).  A round that cannot lower the error count may still keep it and lower the
-    exponential loss (the tie rule applied to a zero reduction); phase 1 stops at zero
-    training error, when no weak classifier keeps the error count and lowers the exponential
-    loss (a coordinatewise local minimum), or after ``n_iter_no_change`` rounds in a row without fewer
-    errors.  The training error never increases.
+    training error the most (ties: the smallest exponential loss after the step).  The step
+    along a weak classifier (``step``) is, among all the intervals of :math:`\alpha` with the
+    fewest errors, the point with the smallest exponential loss (``"exp-loss"``), or the
+    midpoint of the first such interval (``"midpoint"``; ``2 x`` its left end, or 1, for the
+    unbounded last interval).  A round that cannot lower the error count may still keep it
+    and lower the exponential loss (the tie rule applied to a zero reduction); phase 1 stops
+    at zero training error, when no weak classifier keeps the error count and lowers the log
+    exponential loss by more than ``tol`` (a coordinatewise local minimum of the error count
+    with the exponential loss as tie rule), or, when ``phase1_n_iter_no_change`` is set, after
+    that many rounds in a row without fewer errors.  The training error never increases.
 
     **Phase 2** (Algorithm 2) maximizes a margin objective of the normalized margins
     :math:`y_i F(x_i)/\sum_t\alpha_t`: the average of the ``n_prime`` smallest
@@ -564,7 +587,8 @@ class DirectBoost(BinaryBoostingClassifier):
       classified training example is lost (``region="min-error"``), a maximizer at its end
       :math:`d` becomes :math:`d - 0.01` (as in the paper, or :math:`d/2` when
       :math:`d < 0.02`), and training stops when no weak classifier increases the objective
-      (by more than :attr:`improvement_tol`): a coordinatewise maximum (Theorem 4).
+      (by more than ``tol`` times ``max(1, |objective|)``): a coordinatewise maximum
+      (Theorem 4).
     * With :math:`\varepsilon`-relaxation (Bertsekas) each step is set to
       :math:`\varepsilon` past the maximizer along its coordinate, even when that lowers the
       objective, and the search covers every :math:`\alpha \ge 0` (``region="all"``).  This
@@ -593,10 +617,29 @@ class DirectBoost(BinaryBoostingClassifier):
         Number of feature bins (thresholds are searched between bins).
     n_estimators : int, default 2000
         Cap on the rounds of both phases together.
+    tol : float, default 1e-6
+        Phase 1: a round that keeps the error count must lower the logarithm of the
+        exponential loss by more than ``tol`` (the stop rule of the AdaBoost baseline in the
+        paper's protocol: the loss changes by less than 1e-6 in a round).  Phase 2 without
+        relaxation: an increment must exceed ``tol * max(1, |objective|)``.
+    phase1_tol : float, optional
+        Phase 1's tolerance when it should differ from ``tol`` (``None``: ``tol``).
+    phase1_n_iter_no_change : int, optional
+        Stop phase 1 after this many rounds in a row without fewer errors (not in the paper;
+        off by default).
     n_iter_no_change : int, default 50
         With relaxation: rounds without a new best objective before stopping.
     phase2 : bool, default True
         Whether to run phase 2 at all (False: Algorithm 1 only).
+    step : {"exp-loss", "midpoint"}, default "exp-loss"
+        Where phase 1 places :math:`\alpha` inside the intervals with the fewest errors (the
+        paper does not say).  With "midpoint" a round that keeps the error count at most halves
+        the smallest :math:`|a_i|`, so such rounds shrink geometrically and barely move the
+        ensemble.
+    split_rule : {"improve", "always"}, default "improve"
+        "improve": a node below the root of a direct tree is split only when the split scores
+        better than the partial tree as it is (by the phase's own criterion); "always": every
+        node that can be split is split, even when every split makes the tree worse.
     random_state : int, optional
         Unused (the method is deterministic); kept for a uniform interface.
 
@@ -615,21 +658,29 @@ class DirectBoost(BinaryBoostingClassifier):
     _algorithm_name = "DirectBoost"
     _parameter_constraints: dict = constraints(
         "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
-        "random_state", objective=[StrOptions({"average", "order"})],
+        "random_state", tol=[Interval(Real, 0.0, None, closed="left")],
+        phase1_tol=[Interval(Real, 0.0, None, closed="left"), None], objective=[StrOptions({"average", "order"})],
         n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")],
         epsilon=[Interval(Real, 0.0, float("inf"), closed="left")],
-        region=[StrOptions({"min-error", "all"}), None], phase2=["boolean"])
+        region=[StrOptions({"min-error", "all"}), None], phase2=["boolean"],
+        step=[StrOptions({"exp-loss", "midpoint"})],
+        split_rule=[StrOptions({"improve", "always"})],
+        phase1_n_iter_no_change=[Interval(numbers.Integral, 1, None, closed="left"), None])
     reference = "zhai2013direct"
     #: How far below the end d of the minimum-error region a step to d stops.
     end_gap = 0.01
-    #: An increase of the phase-2 objective counts when it exceeds this fraction of
-    #: ``max(1, |objective|)`` (the stopping rule "no increment" up to this tolerance).
+    #: The default ``tol``: an increase of the phase-2 objective counts when it exceeds this
+    #: fraction of ``max(1, |objective|)`` (the stopping rule "no increment" up to this
+    #: tolerance; DMCBoost uses it too).
     improvement_tol = 1e-6
 
     def __init__(self, objective: str = "average", n_prime: float = 0.1, *, epsilon: float = 0.0,
                  region: str | None = None, max_depth: int = 1, min_samples_leaf: int = 1,
-                 max_bins: int = 255, n_estimators: int = 2000, n_iter_no_change: int = 50,
-                 phase2: bool = True, random_state: int | None = None) -> None:
+                 max_bins: int = 255, n_estimators: int = 2000, tol: float = 1e-6,
+                 phase1_tol: float | None = None, phase1_n_iter_no_change: int | None = None,
+                 n_iter_no_change: int = 50,
+                 phase2: bool = True, step: str = "exp-loss", split_rule: str = "improve",
+                 random_state: int | None = None) -> None:
         self.objective = objective
         self.n_prime = n_prime
         self.epsilon = epsilon
@@ -638,8 +689,13 @@ class DirectBoost(BinaryBoostingClassifier):
         self.min_samples_leaf = min_samples_leaf
         self.max_bins = max_bins
         self.n_estimators = n_estimators
+        self.tol = tol
+        self.phase1_tol = phase1_tol
+        self.phase1_n_iter_no_change = phase1_n_iter_no_change
         self.n_iter_no_change = n_iter_no_change
         self.phase2 = phase2
+        self.step = step
+        self.split_rule = split_rule
         self.random_state = random_state
 
     def _resolve_n_prime(self, n: int) -> int:
@@ -666,6 +722,15 @@ class DirectBoost(BinaryBoostingClassifier):
         self.region_ = region
         check_positive_int(self.n_estimators, "n_estimators")
         check_positive_int(self.n_iter_no_change, "n_iter_no_change")
+        self.tol_ = check_real(self.tol, "tol", 0.0, low_inclusive=True)
+        self.phase1_tol_ = (self.tol_ if self.phase1_tol is None else
+                            check_real(self.phase1_tol, "phase1_tol", 0.0, low_inclusive=True))
+        if self.phase1_n_iter_no_change is not None:
+            check_positive_int(self.phase1_n_iter_no_change, "phase1_n_iter_no_change")
+        if self.step not in ("exp-loss", "midpoint"):
+            raise ValueError(f"step must be 'exp-loss' or 'midpoint'; got {self.step!r}")
+        if self.split_rule not in ("improve", "always"):
+            raise ValueError(f"split_rule must be 'improve' or 'always'; got {self.split_rule!r}")
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
             ) -> DirectBoost:
@@ -690,7 +755,8 @@ class DirectBoost(BinaryBoostingClassifier):
         from ..weak import DirectTreeBuilder
 
         return DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
-                                 min_samples_leaf=self.min_samples_leaf)
+                                 min_samples_leaf=self.min_samples_leaf,
+                                 split_rule=self.split_rule)
 
     def _record(self, state: dict, phase: int, alpha: float) -> None:
         a, c, history = state["a"], state["c"], state["history"]
@@ -717,15 +783,16 @@ class DirectBoost(BinaryBoostingClassifier):
                  "objectives": objectives or {}}
         errors = n
         plateau = 0
-        patience = check_positive_int(self.n_iter_no_change, "n_iter_no_change")
+        patience = self.phase1_n_iter_no_change
         state["stop_reason"] = "n_estimators"
         while len(state["trees"]) < n_estimators and errors > 0:
             a = state["a"]
-            objective = ZeroOneObjective(a, y_signed)
+            objective = ZeroOneObjective(a, y_signed, self.step)
             tree = builder.fit(codes, objective)
             h = tree.predict(codes)
             new_errors, alpha, _, loss = objective.line(h)
-            if new_errors > errors or (new_errors == errors and not loss < objective.reference):
+            if new_errors > errors or (new_errors == errors
+                                       and not loss < objective.reference - self.phase1_tol_):
                 state["stop_reason"] = "phase 1 local minimum"
                 break
             plateau = plateau + 1 if new_errors == errors else 0
@@ -735,7 +802,7 @@ class DirectBoost(BinaryBoostingClassifier):
             state["trees"].append(tree)
             state["alphas"].append(alpha)
             self._record(state, 1, alpha)
-            if plateau >= patience:
+            if patience is not None and plateau >= patience:
                 state["stop_reason"] = "phase 1 plateau"
                 break
         if errors == 0:
@@ -775,7 +842,7 @@ class DirectBoost(BinaryBoostingClassifier):
             tree = builder.fit(codes, objective)
             h = tree.predict(codes)
             _, step, new_value = objective.line(h)
-            if not relaxed and not new_value > value + self.improvement_tol * max(1.0, abs(value)):
+            if not relaxed and not new_value > value + self.tol_ * max(1.0, abs(value)):
                 self.stop_reason_ = "phase 2 coordinatewise maximum"
                 break
             if not (step > 0 and np.isfinite(step)):
@@ -788,7 +855,7 @@ class DirectBoost(BinaryBoostingClassifier):
             trees.append(tree)
             state["alphas"].append(step)
             self._record(state, 2, step)
-            if value > best_value + self.improvement_tol * max(1.0, abs(best_value)):
+            if value > best_value + self.tol_ * max(1.0, abs(best_value)):
                 best_value, best_rounds, stall = value, len(trees), 0
             else:
                 stall += 1

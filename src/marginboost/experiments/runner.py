@@ -8,7 +8,9 @@ as soon as its cell finishes, so an interrupted run resumes where it stopped.
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import sys
 import time
 import traceback
 import warnings
@@ -81,11 +83,42 @@ def _serial(func, todo: Sequence[tuple[int, dict]]) -> Iterator:
         yield _run_cell(func, index, spec)
 
 
+_BOUND_TO_PARENT = False
+
+
+def _bind_to_parent() -> None:
+    """Make this worker process die with the process that started it (Linux only).
+
+    A grid run killed with ``kill -9`` cannot stop its loky workers itself; with
+    ``PR_SET_PDEATHSIG`` the kernel sends them SIGKILL when their parent dies, so no worker is
+    left computing (and holding memory) for nobody.  Elsewhere this does nothing.
+    """
+    global _BOUND_TO_PARENT
+    if _BOUND_TO_PARENT or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no prctl in this libc
+        return
+    _BOUND_TO_PARENT = True
+    if os.getppid() == 1:  # the parent died before the call above
+        os._exit(1)
+
+
+def _run_cell_in_worker(func, index: int, spec: dict):
+    _bind_to_parent()
+    return _run_cell(func, index, spec)
+
+
 def _processes(func, todo: Sequence[tuple[int, dict]], n_jobs: int) -> Iterator:
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")
-    yield from parallel(delayed(_run_cell)(func, index, spec) for index, spec in todo)
+    yield from parallel(delayed(_run_cell_in_worker)(func, index, spec) for index, spec in todo)
 
 
 def _dask(func, todo: Sequence[tuple[int, dict]], n_jobs: int, scheduler) -> Iterator:

@@ -23,6 +23,11 @@ An objective implements two methods (see :class:`SplitObjective`):
 ``leaf_value(codes, node, state) -> float``
     The prediction of a node that is not split (used for the root only: children get the
     values returned with their split).
+``stay_score(codes, node, state) -> float`` (optional)
+    The score, on the scale of ``split_scores``, of leaving ``node`` a leaf: the partial tree
+    as it is.  When the objective has this method, a node below the root is split only if its
+    best candidate scores strictly better (beyond the tie tolerance); without it every node
+    that can be split is split.  The root is always split when a candidate is valid.
 
 An optional attribute ``kind`` ("binary", "regression" or "multiclass") is copied to the
 returned :class:`~marginboost.weak.FittedTree`.
@@ -38,7 +43,8 @@ The builder
 * splits a node when at least one candidate has a finite score, at the best one; ties (within
   a relative ``1e-10``) go to the lowest feature, then the lowest bin, as in
   :class:`~marginboost.weak.DecisionTree`.  An objective that wants a node to stay a leaf
-  returns ``-inf`` everywhere.
+  returns ``-inf`` everywhere, or defines ``stay_score`` (a node below the root then stays a
+  leaf unless a split beats the partial tree as it is).
 """
 from __future__ import annotations
 
@@ -141,14 +147,21 @@ class DirectTreeBuilder:
         Maximum depth (1 to 16).
     min_samples_leaf : int, default 1
         Minimum number of samples in each child of a split.
+    split_rule : {"improve", "always"}, default "improve"
+        "improve": a node below the root is split only when its best split scores better than
+        the partial tree as it is (``objective.stay_score``; objectives without it split
+        always).  "always": every node that can be split is split.
     """
 
-    def __init__(self, max_depth: int = 1, min_samples_leaf: int = 1) -> None:
+    def __init__(self, max_depth: int = 1, min_samples_leaf: int = 1,
+                 split_rule: str = "improve") -> None:
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
+        self.split_rule = split_rule
 
     def __repr__(self) -> str:
-        return f"DirectTreeBuilder(max_depth={self.max_depth}, min_samples_leaf={self.min_samples_leaf})"
+        return (f"DirectTreeBuilder(max_depth={self.max_depth}, "
+                f"min_samples_leaf={self.min_samples_leaf}, split_rule={self.split_rule!r})")
 
     def fit(self, codes: NDArray[np.uint8], objective: SplitObjective) -> FittedTree:
         """Grow a tree on ``codes`` with splits chosen by ``objective``."""
@@ -168,6 +181,9 @@ class DirectTreeBuilder:
         node_depth = {0: 0}
         level = [root]
         next_id = 1
+        if self.split_rule not in ("improve", "always"):
+            raise ValueError(f"split_rule must be 'improve' or 'always'; got {self.split_rule!r}")
+        stay = getattr(objective, "stay_score", None) if self.split_rule == "improve" else None
         while level:
             next_level = []
             for node in level:
@@ -176,7 +192,11 @@ class DirectTreeBuilder:
                 choice = self._best_split(codes, node, state, objective, n_features)
                 if choice is None:
                     continue
-                feature, split_bin, left_value, right_value = choice
+                feature, split_bin, left_value, right_value, score = choice
+                if node.depth > 0 and stay is not None:
+                    as_is = float(stay(codes, node, state))
+                    if not score > as_is + _kernels.TIE_RTOL * max(abs(score), abs(as_is)):
+                        continue
                 goes_left = codes[node.samples, feature] <= split_bin
                 left = DirectNode(next_id, node.depth + 1, node.samples[goes_left])
                 right = DirectNode(next_id + 1, node.depth + 1, node.samples[~goes_left])
@@ -212,7 +232,7 @@ class DirectTreeBuilder:
         if feature < 0:
             return None
         return (int(feature), int(split_bin), float(left_values[feature, split_bin]),
-                float(right_values[feature, split_bin]))
+                float(right_values[feature, split_bin]), float(scores[feature, split_bin]))
 
     @staticmethod
     def _to_fitted_tree(children, split_of, node_depth, state, n_features, kind) -> FittedTree:

@@ -13,7 +13,8 @@ validation part:
   smallest validation error is kept (ties: fewest rounds);
 * BrownBoost: the cutoff parameter, read as the target training error
   :math:`\epsilon = 1 - \mathrm{erf}(\sqrt c)`, from :data:`BROWNBOOST_GRID`;
-* LPBoost (soft margin, column generation until no violated dual constraint, capped) and the
+* LPBoost (soft margin, column generation until no violated dual constraint, with a safety cap
+  of 3000 columns; :data:`LPBOOST_CAP_EXCEPTIONS` lists the sets with a lower cap) and the
   three DirectBoost variants: :math:`n'/n` from :data:`NPRIME_GRID` (LPBoost's
   :math:`\nu = n'/n`, i.e. :math:`D = 1/n'`).  Ties go to the first grid value.
 
@@ -45,7 +46,8 @@ from . import dataset_fingerprint
 __all__ = ["PROTOCOL_VERSION", "DATASETS", "SUBSTITUTES", "NPRIME_GRID", "BROWNBOOST_GRID",
            "METHODS", "load_table1_data", "table1_settings", "table1_cells", "method_cell",
            "table1_frame", "table3_settings", "table3_cells", "table4_settings",
-           "table4_cells", "figure3_settings", "figure3_cells", "figure3_cell",
+           "table4_cells", "figure3_settings", "figure3_cells", "figure3_cell", "DIRECT_CHOICES",
+           "choices_cells", "choice_of", "LPBOOST_CAP_EXCEPTIONS",
            "noise_frame", "table1_confidence", "cell_function"]
 
 PROTOCOL_VERSION = "directboost-v1"
@@ -78,6 +80,19 @@ NPRIME_GRID = (0.01, 0.05, 0.1, 0.2, 0.5, 0.8)
 BROWNBOOST_GRID = (0.0001, 0.001, 0.01, 0.03, 0.05, 0.08, 0.1, 0.14, 0.17, 0.2)
 #: Methods of the tables; "DirectBoost" cells fit the three variants (they share phase 1).
 METHODS = ("AdaBoost", "LogitBoost", "LPBoost", "BrownBoost", "DirectBoost")
+#: The rules of phase 1 that the paper leaves open, as DirectBoost cells record them
+#: (``DirectBoost(step=..., split_rule=..., tol=..., phase1_n_iter_no_change=...)``).
+#: "default" is the estimator's; the others are the alternatives the chapter shows beside it.
+#: "v1" is the first implementation (midpoint steps, every tree node split, a plateau rule of
+#: 50 rounds, no loss tolerance in phase 1): its cells carry no ``choices`` key.
+DIRECT_CHOICES = {
+    "default": {"step": "exp-loss", "split_rule": "improve", "tol": 1e-6,
+                "phase1_patience": None},
+    "midpoint": {"step": "midpoint", "split_rule": "improve", "tol": 1e-6,
+                 "phase1_patience": None},
+    "v1": {"step": "midpoint", "split_rule": "always", "tol": 1e-6, "phase1_tol": 0.0,
+           "phase1_patience": 50},
+}
 DIRECT_VARIANTS = ("DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order")
 _SALT = 2013
 
@@ -197,13 +212,20 @@ def method_cell(spec: dict) -> dict:
         record = _select(models, grid, data)
     elif method == "DirectBoost":
         grid = list(params["nprime_grid"])
+        choices = params.get("choices", DIRECT_CHOICES["v1"])
         fitted = directboost_variants(X, y, DIRECT_VARIANTS, grid, max_depth=depth,
-                                      n_estimators=int(params["max_rounds"]))
+                                      n_estimators=int(params["max_rounds"]),
+                                      step=choices["step"], split_rule=choices["split_rule"],
+                                      tol=choices["tol"],
+                                      phase1_tol=choices.get("phase1_tol"),
+                                      phase1_n_iter_no_change=choices["phase1_patience"])
         out = {}
         for name in DIRECT_VARIANTS:
             models = [fitted[(name, g)] for g in grid]
             record = _select(models, grid, data)
             record["phase1_rounds"] = int(models[0].n_phase1_)
+            record["phase1_train_error"] = float(100.0 * models[0].history_["train_error"][
+                models[0].n_phase1_ - 1]) if models[0].n_phase1_ else 100.0
             record["stop_reasons"] = [m.stop_reason_ for m in models]
             out[name] = record
         out["DirectBoost_avg"]["seconds"] = time.perf_counter() - start
@@ -214,7 +236,7 @@ def method_cell(spec: dict) -> dict:
     return {method: record}
 
 
-def _params(method: str, depth: int, settings: dict) -> dict:
+def _params(method: str, depth: int, settings: dict, choices: str = "default") -> dict:
     params = {"depth": depth}
     if method in ("AdaBoost", "LogitBoost"):
         params["max_rounds"] = settings["stagewise_rounds"]
@@ -225,20 +247,35 @@ def _params(method: str, depth: int, settings: dict) -> dict:
                       target_grid=settings["brownboost_grid"])
     else:
         params.update(max_rounds=settings["direct_rounds"], nprime_grid=settings["nprime_grid"])
+        if choices != "v1":
+            params["choices"] = dict(DIRECT_CHOICES[choices])
+        else:  # the first implementation's cap, so that its stored cells are found
+            params["max_rounds"] = min(int(settings["direct_rounds"]), 2000)
     return params
 
 
-def _uci_spec(table, name, fold, method, settings, profile, noise=0.0):
+#: Full-profile LPBoost column caps below the protocol's safety cap, with the reason.
+LPBOOST_CAP_EXCEPTIONS = {
+    "Adult": (300, "each column costs a restricted master over 3848 rows; at 300 columns the 30 "
+                   "fits of a rotation take about 200 s, and a fit with nu = 0.01 had not "
+                   "converged after 15 minutes at the 3000-column cap"),
+}
+
+
+def _uci_spec(table, name, fold, method, settings, profile, noise=0.0, choices="default"):
     registry, depth = DATASETS[name]
     data = {"kind": "uci", "name": name, "noise": noise}
-    return experiment_spec(algorithm=method, params=_params(method, depth, settings),
+    params = _params(method, depth, settings, choices)
+    if method == "LPBoost" and profile == "full" and name in LPBOOST_CAP_EXCEPTIONS:
+        params["max_rounds"] = LPBOOST_CAP_EXCEPTIONS[name][0]
+    return experiment_spec(algorithm=method, params=params,
                            dataset=registry, dataset_sha256=dataset_fingerprint(registry),
                            protocol=f"{PROTOCOL_VERSION}/rotated-3-1-1", fold=fold, seed=fold,
                            profile=profile, table=table, paper="directboost", data=data)
 
 
-_FULL = {"stagewise_rounds": 5000, "lpboost_rounds": 300, "brownboost_rounds": 1000,
-         "direct_rounds": 2000, "nprime_grid": list(NPRIME_GRID),
+_FULL = {"stagewise_rounds": 5000, "lpboost_rounds": 3000, "brownboost_rounds": 1000,
+         "direct_rounds": 5000, "nprime_grid": list(NPRIME_GRID),
          "brownboost_grid": list(BROWNBOOST_GRID)}
 _QUICK = {"stagewise_rounds": 100, "lpboost_rounds": 30, "brownboost_rounds": 60,
           "direct_rounds": 60, "nprime_grid": [0.1, 0.5], "brownboost_grid": [0.01, 0.1]}
@@ -258,6 +295,22 @@ def table1_cells(profile: str) -> list[dict]:
     s = table1_settings(profile)
     return [_uci_spec("table1", name, fold, method, s, profile)
             for name in s["datasets"] for fold in s["folds"] for method in METHODS]
+
+
+def choices_cells(profile: str) -> list[dict]:
+    """Table 1's DirectBoost cells under every entry of :data:`DIRECT_CHOICES` (the
+    "default" ones are Table 1's own cells, the "v1" ones the first implementation's)."""
+    s = table1_settings(profile)
+    return [_uci_spec("table1", name, fold, "DirectBoost", s, profile, choices=choice)
+            for choice in DIRECT_CHOICES for name in s["datasets"] for fold in s["folds"]]
+
+
+def choice_of(cell: dict) -> str:
+    """The name in :data:`DIRECT_CHOICES` of a DirectBoost cell's rules."""
+    recorded = cell["params"].get("choices")
+    if recorded is None:
+        return "v1"
+    return next(name for name, rules in DIRECT_CHOICES.items() if rules == recorded)
 
 
 def _records(cells, metrics):
@@ -375,7 +428,8 @@ def figure3_cells(profile: str) -> list[dict]:
     return [experiment_spec(algorithm="LPBoost+DirectBoost_eps_avg",
                             params={"depth": depth, "nprime": s["nprime"],
                                     "lpboost_rounds": s["lpboost_rounds"],
-                                    "direct_rounds": s["direct_rounds"]},
+                                    "direct_rounds": s["direct_rounds"],
+                                    "choices": dict(DIRECT_CHOICES["default"])},
                             dataset=registry, dataset_sha256=dataset_fingerprint(registry),
                             protocol=f"{PROTOCOL_VERSION}/figure3", fold=0, seed=0,
                             profile=profile, figure="figure3", paper="directboost",
@@ -403,8 +457,12 @@ def figure3_cell(spec: dict) -> dict:
                  n_estimators=int(params["lpboost_rounds"])).fit(X, y)
     lp_curve = [_bottom_average(y * scores / max(np.abs(w).sum(), 1e-300), n_prime)
                 for scores, w in zip(lp.staged_decision_function(X), lp._stage_weights)]
+    choices = params.get("choices", DIRECT_CHOICES["v1"])
     db = directboost_variant("DirectBoost_eps_avg", n_prime=n_prime, max_depth=depth,
-                             n_estimators=int(params["direct_rounds"]))
+                             n_estimators=int(params["direct_rounds"]), step=choices["step"],
+                             split_rule=choices["split_rule"], tol=choices["tol"],
+                             phase1_tol=choices.get("phase1_tol"),
+                             phase1_n_iter_no_change=choices["phase1_patience"])
     db.fit(X, y)
     return {"n_prime": n_prime, "n_train": int(X.shape[0]),
             "LPBoost": {"curve": lp_curve, "converged": bool(lp.converged_),
