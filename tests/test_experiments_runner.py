@@ -220,3 +220,16 @@ def test_worker_processes_die_with_a_killed_grid_run(tmp_path):
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in workers if alive(pid)]
+
+
+def test_fresh_and_stored_metrics_have_the_same_key_order(tmp_path):
+    """A notebook printing a metrics dict must print the same whether its cells were just
+    computed or loaded from the store (which writes sorted keys)."""
+    def unordered(spec):
+        return {"zeta": 1, "alpha": {"50": 2, "1100": 3}, "mid": [1, 2]}
+
+    store = ResultStore(tmp_path / "store")
+    fresh = run_grid(unordered, [{"cell": 1}], store=store, progress=False)
+    loaded = run_grid(unordered, [{"cell": 1}], store=store, progress=False)
+    assert list(fresh[0]) == list(loaded[0]) == ["alpha", "mid", "zeta"]
+    assert list(fresh[0]["alpha"]) == list(loaded[0]["alpha"])

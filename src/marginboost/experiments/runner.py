@@ -68,8 +68,11 @@ def _run_cell(func: Callable[[dict], Mapping], index: int, spec: dict):
 
 
 def _normalise_metrics(metrics: Mapping) -> dict:
-    """Round-trip through JSON so fresh and stored results are identical objects."""
-    return json.loads(json.dumps(_canonical(metrics, "metrics", allow_nan=True), allow_nan=True))
+    """Round-trip through JSON so fresh and stored results are identical objects, down to the
+    order of their keys (the store writes records with sorted keys, so a notebook that prints
+    a metrics dict prints the same whether its cells were computed or loaded)."""
+    return json.loads(json.dumps(_canonical(metrics, "metrics", allow_nan=True), allow_nan=True,
+                                 sort_keys=True))
 
 
 def _raise_failure(failure: _Failure, spec: Mapping) -> None:
