@@ -125,12 +125,73 @@ def _conjugate_on_interval(u: FloatArray, finite: FloatArray, low: float, high: 
 
 
 class MarginCost(ABC):
-    """Base class of margin costs :math:`c(m)`, :math:`m = y F(x)`.
+    r"""Base class of margin costs :math:`c(m)` of the margin :math:`m = y F(x)`.
 
     Subclasses set the class attributes ``name`` (registry key), ``formula`` (LaTeX of
     :math:`c(m)`) and ``is_convex``, implement :meth:`value`, and implement the other methods
-    where the cost allows them.  The default implementations raise :class:`NotImplementedError`
-    with a message naming the cost.
+    where the cost allows them.  The default implementations of :meth:`derivative`,
+    :meth:`second_derivative` and :meth:`conjugate` raise :class:`NotImplementedError` with a
+    message naming the cost.  Calling an instance is the same as calling :meth:`value`.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        The base class takes none; concrete costs are frozen dataclasses whose fields are their
+        parameters (for example ``p`` of :class:`GeneralizedHingeLoss`).
+
+    Attributes
+    ----------
+    name : str
+        Registry key of the cost (the keys of :data:`LOSSES`).
+    formula : str
+        LaTeX of :math:`c(m)`, used in tables and figure legends.
+    is_convex : bool
+        Whether :math:`c` is convex.
+
+    Notes
+    -----
+    Methods subclasses define (``value``, ``derivative``, ``second_derivative``,
+    ``conjugate``) receive float64 arrays; their results are returned with the input's shape
+    (a numpy scalar for scalar input), NaN where the input is NaN.  At a kink the derivatives
+    are left limits.
+
+    A stage-wise booster that minimizes :math:`C(F) = \frac1n\sum_i c(y_i F(x_i))` by
+    functional gradient descent weights example :math:`i` by
+    :math:`D(i) \propto -c'(y_i F(x_i))` (Mason et al. 2000, Sec. 2 and Table 1), and the
+    step of their Theorem 1 uses the Lipschitz constant :attr:`lipschitz_constant` of
+    :math:`c'`.  The conjugate, in the negative-margin variable :math:`z = -m`,
+
+    .. math:: g^*(u) = \sup_z \; u z - c(-z) = c^*(-u),
+
+    is the regularizer of the Lagrange dual of the corresponding totally corrective
+    problem (Shen & Li 2010a, Sec. 3 and Table I): the dual variables :math:`u_i` are the
+    example weights, and the domain of :math:`g^*` is the set of admissible weights.
+
+    References
+    ----------
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. Advances in Neural Information Processing Systems 12, 512-518.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dataclasses import dataclass
+    >>> from marginboost.losses import MarginCost
+    >>> @dataclass(frozen=True)
+    ... class CubicHinge(MarginCost):
+    ...     name = "cubic_hinge"
+    ...     formula = r"\max\{0, 1-m\}^3"
+    ...     is_convex = True
+    ...     def value(self, m):
+    ...         return np.maximum(0.0, 1.0 - m) ** 3
+    >>> cost = CubicHinge()
+    >>> cost([-1.0, 0.0, 2.0]).tolist()
+    [8.0, 1.0, 0.0]
+    >>> float(cost(0.5))
+    0.125
     """
 
     name: ClassVar[str] = "margin_cost"
@@ -193,10 +254,51 @@ class MarginCost(ABC):
 class ExponentialLoss(MarginCost):
     r"""AdaBoost's exponential cost :math:`c(m) = e^{-m}`.
 
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'exponential'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, :math:`e^{-m}`.
+    is_convex : bool
+        ``True``.
+
+    Notes
+    -----
+    :math:`c'(m) = -e^{-m}` and :math:`c''(m) = e^{-m}`; :math:`c''` is unbounded, so
+    :attr:`lipschitz_constant` is None.  As the cost of AnyBoost it gives AdaBoost's example
+    weights :math:`D(i) \propto e^{-y_i F(x_i)}` (Mason et al. 2000, Table 1; Freund &
+    Schapire 1997).
+
     Conjugate (negative-margin form, :math:`g(z) = e^z`): :math:`u \log u - u` for
     :math:`u \ge 0` (with :math:`0 \log 0 = 0`), ``+inf`` for :math:`u < 0`.  Shen & Li's
     Theorem 3.1 works with the log of the summed cost (log-sum-exp, Proposition 3.1, see
-    :func:`marginboost.duality.lse_conjugate`); the un-logged sum gives their dual (14).
+    :func:`marginboost.duality.lse_conjugate`), whose dual (10) is regularized by the Shannon
+    entropy; the un-logged sum gives their dual (14), whose objective contains
+    :math:`-\sum_i (u_i\log u_i - u_i)`.
+
+    References
+    ----------
+    Freund, Y. and Schapire, R. E. (1997). A decision-theoretic generalization of on-line
+    learning and an application to boosting. Journal of Computer and System Sciences
+    55(1), 119-139.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. Advances in Neural Information Processing Systems 12, 512-518.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.losses import ExponentialLoss
+    >>> cost = ExponentialLoss()
+    >>> [round(float(v), 4) for v in cost.value([-1.0, 0.0, 1.0])]
+    [2.7183, 1.0, 0.3679]
+    >>> float(cost.derivative(0.0))
+    -1.0
+    >>> [round(float(v), 4) for v in cost.conjugate([-0.5, 0.0, 1.0])]
+    [inf, 0.0, -1.0]
     """
 
     name: ClassVar[str] = "exponential"
@@ -224,10 +326,47 @@ class ExponentialLoss(MarginCost):
 class LogisticLoss(MarginCost):
     r"""Logistic cost :math:`c(m) = \log(1 + e^{-m})` (natural log), as in Shen & Li eq. (32).
 
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'logistic'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, :math:`\log(1 + e^{-m})`.
+    is_convex : bool
+        ``True``.
+
+    Notes
+    -----
+    :math:`c'(m) = -\sigma(-m)` and :math:`c''(m) = \sigma(m)\sigma(-m) \le 1/4` with the
+    logistic function :math:`\sigma`, so :attr:`lipschitz_constant` is 1/4.  The AnyBoost
+    weights are :math:`D(i) \propto 1/(1 + e^{y_i F(x_i)})` (Mason et al. 2000, Table 1).
     Friedman, Hastie & Tibshirani's LogitBoost uses :math:`\log(1 + e^{-2m})`, the same cost
-    of the margin :math:`2m`.  Conjugate (negative-margin form, :math:`g(z) = \log(1+e^z)`):
-    the negative binary entropy :math:`u \log u + (1-u)\log(1-u)` on :math:`[0, 1]`, ``+inf``
-    elsewhere (Shen & Li, Theorem 3.2).
+    of the margin :math:`2m`.
+
+    Conjugate (negative-margin form, :math:`g(z) = \log(1+e^z)`): the negative binary entropy
+    :math:`u \log u + (1-u)\log(1-u)` on :math:`[0, 1]`, ``+inf`` elsewhere.  It is the
+    regularizer of the LogitBoost dual (31) (Shen & Li 2010a, Theorem 3.2); their
+    :math:`\mathrm{logit}^*` is the margin form :meth:`~MarginCost.margin_conjugate`.
+
+    References
+    ----------
+    Friedman, J., Hastie, T. and Tibshirani, R. (2000). Additive logistic regression: a
+    statistical view of boosting. The Annals of Statistics 28(2), 337-407.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. Advances in Neural Information Processing Systems 12, 512-518.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.losses import LogisticLoss
+    >>> cost = LogisticLoss()
+    >>> round(float(cost.value(0.0)), 4), float(cost.derivative(0.0)), cost.lipschitz_constant
+    (0.6931, -0.5, 0.25)
+    >>> [round(float(v), 4) for v in cost.conjugate([-0.5, 0.5, 1.0, 2.0])]
+    [inf, -0.6931, 0.0, inf]
     """
 
     name: ClassVar[str] = "logistic"
@@ -257,9 +396,47 @@ class LogisticLoss(MarginCost):
 class HingeLoss(MarginCost):
     r"""Hinge cost :math:`c(m) = \max\{0, 1 - m\}` of soft-margin LPBoost (Shen & Li eq. (21)).
 
-    The derivative at the kink :math:`m = 1` is the left derivative :math:`-1`.  Conjugate
-    (negative-margin form): :math:`-u` on :math:`[0, 1]`, ``+inf`` elsewhere; the box
-    :math:`0 \le u \le 1` becomes the cap :math:`u_i \le D` of the LPBoost dual (22).
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'hinge'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, :math:`\max\{0, 1 - m\}`.
+    is_convex : bool
+        ``True``.
+
+    Notes
+    -----
+    The derivative at the kink :math:`m = 1` is the left derivative :math:`-1` (a
+    subgradient); :math:`c'' = 0` almost everywhere but :math:`c'` is discontinuous, so
+    :attr:`lipschitz_constant` is None.
+
+    Conjugate (negative-margin form): :math:`-u` on :math:`[0, 1]`, ``+inf`` elsewhere.  In the
+    Lagrange dual of soft-margin LPBoost the box :math:`0 \le u \le 1` becomes the cap
+    :math:`u_i \le D` of (22) (Shen & Li 2010a, Sec. 3.3; Demiriz et al. 2002), and with
+    :math:`D = 1/n'` the primal optimum is the largest average of the :math:`n'` smallest
+    margins (Shalev-Shwartz & Singer 2010).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Shalev-Shwartz, S. and Singer, Y. (2010). On the equivalence of weak learnability and
+    linear separability: new relaxations and efficient boosting algorithms. Machine
+    Learning 80(2-3), 141-163.
+
+    Examples
+    --------
+    >>> from marginboost.losses import HingeLoss
+    >>> cost = HingeLoss()
+    >>> cost.value([-1.0, 0.5, 2.0]).tolist(), cost.derivative([1.0, 2.0]).tolist()
+    ([2.0, 0.5, 0.0], [-1.0, 0.0])
+    >>> cost.conjugate([-0.5, 0.5, 1.5]).tolist()
+    [inf, -0.5, inf]
     """
 
     name: ClassVar[str] = "hinge"
@@ -285,14 +462,33 @@ class GeneralizedHingeLoss(MarginCost):
 
     Parameters
     ----------
-    p : float
+    p : float, default 2.0
         Exponent, ``p > 1`` (``p = 1`` is :class:`HingeLoss`; ``p = 2`` equals
         :class:`SquaredHingeLoss`).
 
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'generalized_hinge'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, ``\max\{0,\, 1 - m\}^{p}`` with the value of ``p``.
+    is_convex : bool
+        ``True``.
+    p : float
+        The exponent.
+
+    Raises
+    ------
+    ValueError
+        If ``p <= 1`` or ``p`` is not finite.
+
     Notes
     -----
-    With the Hölder conjugate exponent :math:`q = p / (p - 1)` the conjugate (negative-margin
-    form) is
+    :math:`c'(m) = -p\max\{0, 1-m\}^{p-1}`; :math:`c''` is bounded (by 2) only for
+    :math:`p = 2`, so :attr:`lipschitz_constant` is None for other exponents.
+
+    With the Hölder conjugate exponent :math:`q = p / (p - 1)` (:attr:`dual_exponent`) the
+    conjugate (negative-margin form) is
 
     .. math:: g^*(u) = -u + (p^{1-q} - p^{-q})\, u^q, \qquad u \ge 0,
 
@@ -300,6 +496,22 @@ class GeneralizedHingeLoss(MarginCost):
     :math:`\sup_{\xi \ge 0} u\xi - \xi^p = (1/q) p^{1-q} u^q = (p^{1-q} - p^{-q}) u^q`, the
     constant of Shen & Li's eq. (28) with :math:`D = 1`; the :math:`u^q` term is a Tsallis
     entropy (eq. (29)) of the dual weights.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.losses import GeneralizedHingeLoss
+    >>> cost = GeneralizedHingeLoss(p=3)
+    >>> cost.value([-1.0, 0.0, 2.0]).tolist(), cost.dual_exponent
+    ([8.0, 1.0, 0.0], 1.5)
+    >>> float(cost.derivative(0.0))
+    -3.0
+    >>> [round(float(v), 4) for v in cost.conjugate([-0.5, 0.5, 1.0])]
+    [inf, -0.3639, -0.6151]
     """
 
     p: float = 2.0
@@ -349,8 +561,37 @@ class GeneralizedHingeLoss(MarginCost):
 class SquaredHingeLoss(MarginCost):
     r"""Squared hinge cost :math:`c(m) = \max\{0, 1 - m\}^2` (Shen & Li eq. (27)).
 
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'squared_hinge'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, :math:`\max\{0, 1 - m\}^2`.
+    is_convex : bool
+        ``True``.
+
+    Notes
+    -----
+    :math:`c'(m) = -2\max\{0, 1-m\}` and :math:`c''(m) = 2` for :math:`m \le 1` (0 beyond), so
+    :attr:`lipschitz_constant` is 2.  The same cost as ``GeneralizedHingeLoss(p=2)``.
+
     Conjugate (negative-margin form): :math:`u^2/4 - u` for :math:`u \ge 0`, ``+inf``
-    otherwise, the variance regularizer :math:`\sum_i u_i^2 / (4D)` of the dual (27).
+    otherwise.  In the dual (27) of the squared-hinge soft-margin LPBoost it becomes the
+    variance-like regularizer :math:`\sum_i u_i^2 / (4D)` (Shen & Li 2010a, Sec. 3.3).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.losses import SquaredHingeLoss
+    >>> cost = SquaredHingeLoss()
+    >>> cost.value([-1.0, 0.5, 2.0]).tolist(), cost.derivative([-1.0, 0.5]).tolist()
+    ([4.0, 0.25, 0.0], [-4.0, -1.0])
+    >>> cost.conjugate([-0.5, 1.0, 2.0]).tolist()
+    [inf, -0.75, -1.0]
     """
 
     name: ClassVar[str] = "squared_hinge"
@@ -378,8 +619,41 @@ class SquaredHingeLoss(MarginCost):
 class SquaredLoss(MarginCost):
     r"""Squared cost :math:`c(m) = (1 - m)^2` of L2Boost, equal to :math:`(y - F(x))^2` for ±1 labels.
 
-    Unlike the other costs it also penalizes large positive margins.  Conjugate
-    (negative-margin form): :math:`u^2/4 - u` for every real :math:`u`.
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'squared'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, :math:`(1 - m)^2`.
+    is_convex : bool
+        ``True``.
+
+    Notes
+    -----
+    Unlike the other costs it also penalizes large positive margins.  :math:`c'(m) = -2(1-m)`,
+    :math:`c'' = 2` (:attr:`lipschitz_constant`).  Minimized over weights with
+    :math:`\|w\|_1 = 1/E`, it is MCBoost's objective in disguise (Guo & Chen, eqs. (4)-(8):
+    L2Boost drives the unnormalized margins towards 1).
+
+    Conjugate (negative-margin form): :math:`u^2/4 - u` for every real :math:`u` (the dual
+    weights are free in sign, as in MCBoost's dual (19)).
+
+    References
+    ----------
+    Buhlmann, P. and Yu, B. (2003). Boosting with the L2 loss: regression and
+    classification. Journal of the American Statistical Association 98(462), 324-339.
+
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript,
+    Nanjing University of Aeronautics and Astronautics.
+
+    Examples
+    --------
+    >>> from marginboost.losses import SquaredLoss
+    >>> cost = SquaredLoss()
+    >>> cost.value([-1.0, 1.0, 2.0]).tolist(), cost.derivative([-1.0, 2.0]).tolist()
+    ([4.0, 0.0, 1.0], [-4.0, 2.0])
+    >>> cost.conjugate([-0.5, 2.0]).tolist()
+    [0.5625, -1.0]
     """
 
     name: ClassVar[str] = "squared"
@@ -407,12 +681,44 @@ class SquaredLoss(MarginCost):
 class MadaBoostLoss(MarginCost):
     r"""MadaBoost's cost: :math:`e^{-m}` for :math:`m \ge 0` and :math:`1 - m` for :math:`m < 0`.
 
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'madaboost'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, a two-case expression.
+    is_convex : bool
+        ``True``.
+
+    Notes
+    -----
     Its negative derivative :math:`\min\{1, e^{-m}\}` is MadaBoost's capped example weight
     (Domingo & Watanabe 2000): the exponential weights of AdaBoost, never above the initial
     weight.  The cost is convex and continuously differentiable; :math:`c''` jumps from 0 to 1
-    at :math:`m = 0` (left limit 0 returned there).  Conjugate (negative-margin form):
-    :math:`u \log u - u` on :math:`[0, 1]`, ``+inf`` elsewhere: the exponential cost's
-    conjugate with the weights capped at 1.
+    at :math:`m = 0` (left limit 0 returned there) and is at most 1
+    (:attr:`lipschitz_constant`).
+
+    Conjugate (negative-margin form): :math:`u \log u - u` on :math:`[0, 1]`, ``+inf``
+    elsewhere: the exponential cost's conjugate with the weights capped at 1.
+
+    References
+    ----------
+    Domingo, C. and Watanabe, O. (2000). MadaBoost: a modification of AdaBoost. Proceedings
+    of the 13th Annual Conference on Computational Learning Theory, 180-189.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. Advances in Neural Information Processing Systems 12, 512-518.
+
+    Examples
+    --------
+    >>> from marginboost.losses import MadaBoostLoss
+    >>> cost = MadaBoostLoss()
+    >>> [round(float(v), 4) for v in cost.value([-1.0, 0.0, 1.0])]
+    [2.0, 1.0, 0.3679]
+    >>> [round(float(v), 4) for v in cost.derivative([-1.0, 1.0])]
+    [-1.0, -0.3679]
+    >>> [round(float(v), 4) for v in cost.conjugate([0.5, 2.0])]
+    [-0.8466, inf]
     """
 
     name: ClassVar[str] = "madaboost"
@@ -447,22 +753,53 @@ def _bounded_cost_conjugate(u: ArrayLike) -> Any:
 
 @dataclass(frozen=True)
 class NormalizedSigmoidLoss(MarginCost):
-    r"""DOOM II's normalized sigmoid cost :math:`c(m) = 1 - \tanh(\lambda m)` (Mason et al. 1999, eq. (4)).
+    r"""DOOM II's normalized sigmoid cost :math:`c(m) = 1 - \tanh(\lambda m)` (Mason et al. 2000, eq. (4)).
 
     Parameters
     ----------
-    steepness : float
+    steepness : float, default 1.0
         :math:`\lambda > 0`, the steepness of the sigmoid.  Mason et al. apply it to margins
         of *normalized* (convex) combinations of base hypotheses, hence the name.
+
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'normalized_sigmoid'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, ``1 - \tanh(\lambda\, m)`` with the value of :math:`\lambda`.
+    is_convex : bool
+        ``False``.
+    steepness : float
+        :math:`\lambda`.
+
+    Raises
+    ------
+    ValueError
+        If ``steepness <= 0`` or it is not finite.
 
     Notes
     -----
     Non-convex and bounded in :math:`(0, 2)`.  :math:`c'(m) = -\lambda\,\mathrm{sech}^2(\lambda m)`,
     :math:`c''(m) = 2\lambda^2 \mathrm{sech}^2(\lambda m)\tanh(\lambda m)`, whose maximum modulus
     :math:`4\lambda^2/(3\sqrt{3})` (at :math:`\tanh(\lambda m) = \pm 1/\sqrt{3}`) is the Lipschitz
-    constant of :math:`c'`.  Because the cost is bounded with infimum 0, its Fenchel conjugate is
-    0 at :math:`u = 0` and ``+inf`` elsewhere: the conjugate of a non-convex bounded cost
-    carries no information and its biconjugate (the convex envelope) is the constant 0.
+    constant of :math:`c'` used by the step of Mason et al.'s Theorem 1.  Because the cost is
+    bounded with infimum 0, its Fenchel conjugate is 0 at :math:`u = 0` and ``+inf``
+    elsewhere: the conjugate of a non-convex bounded cost carries no information and its
+    biconjugate (the convex envelope) is the constant 0.
+
+    References
+    ----------
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. Advances in Neural Information Processing Systems 12, 512-518.
+
+    Examples
+    --------
+    >>> from marginboost.losses import NormalizedSigmoidLoss
+    >>> cost = NormalizedSigmoidLoss(steepness=2.0)
+    >>> [round(float(v), 4) for v in cost.value([-1.0, 0.0, 1.0])]
+    [1.964, 1.0, 0.036]
+    >>> float(cost.derivative(0.0)), round(cost.lipschitz_constant, 4)
+    (-2.0, 3.0792)
     """
 
     steepness: float = 1.0
@@ -506,9 +843,38 @@ class NormalizedSigmoidLoss(MarginCost):
 class ZeroOneLoss(MarginCost):
     r"""Misclassification indicator :math:`c(m) = \mathbf{1}[m \le 0]` (for reference).
 
-    A margin of exactly 0 (a tie) counts as an error.  The cost has zero derivative almost
-    everywhere, so :meth:`derivative` raises; its conjugate is 0 at :math:`u = 0` and ``+inf``
-    elsewhere.
+    Attributes
+    ----------
+    name : str
+        Registry key, ``'zero_one'`` (see :func:`get_loss`).
+    formula : str
+        LaTeX of :math:`c(m)`, :math:`\mathbf{1}[m \le 0]`.
+    is_convex : bool
+        ``False``.
+
+    Notes
+    -----
+    A margin of exactly 0 (a tie) counts as an error, so :math:`\frac1n\sum_i c(m_i)` is the
+    training error.  DirectBoost minimizes it directly by coordinate descent (Zhai et al. 2013,
+    Algorithm 1); the other costs of this module are its convex or smooth surrogates (Shen &
+    Li 2010a, Fig. 2).  The cost has zero derivative almost everywhere, so :meth:`derivative`
+    and :meth:`second_derivative` raise :class:`NotImplementedError`; its conjugate is 0 at
+    :math:`u = 0` and ``+inf`` elsewhere.
+
+    References
+    ----------
+    Zhai, S., Xia, T., Tan, M. and Wang, S. (2013). Direct 0-1 loss minimization and margin
+    maximization with boosting. Advances in Neural Information Processing Systems 26,
+    872-880.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.losses import ZeroOneLoss
+    >>> ZeroOneLoss().value([-0.5, 0.0, 0.5]).tolist()
+    [1.0, 1.0, 0.0]
     """
 
     name: ClassVar[str] = "zero_one"
@@ -536,18 +902,64 @@ class ZeroOneLoss(MarginCost):
 class FunctionMarginCost(MarginCost):
     r"""A margin cost built from plain functions.
 
-    ``cost_name``, ``cost_formula``, ``convex`` and ``derivative_lipschitz`` become
-    :attr:`name`, :attr:`formula`, :attr:`is_convex` and :attr:`lipschitz_constant`;
-    ``value_function`` (required), ``derivative_function``, ``second_derivative_function`` and
-    ``conjugate_function`` (negative-margin form) are vectorized callables of float64 arrays.
+    Parameters
+    ----------
+    cost_name : str
+        Non-empty name of the cost (becomes :attr:`name`).
+    value_function : callable
+        Vectorized :math:`c(m)` of a float64 array (required).
+    derivative_function, second_derivative_function : callable, optional
+        Vectorized :math:`c'` and :math:`c''`; without them the methods raise
+        :class:`NotImplementedError`.
+    conjugate_function : callable, optional
+        Vectorized conjugate in the negative-margin form, :math:`u \mapsto \sup_z u z - c(-z)`.
+    cost_formula : str, default ""
+        LaTeX of :math:`c(m)` (becomes :attr:`formula`).
+    convex : bool, default False
+        Whether the cost is convex (becomes :attr:`is_convex`).
+    derivative_lipschitz : float, optional
+        :math:`\sup_m |c''(m)|` (becomes :attr:`lipschitz_constant`).
+
+    Attributes
+    ----------
+    name : str
+        ``cost_name``.
+    formula : str
+        ``cost_formula``.
+    is_convex : bool
+        ``convex``.
+
+    Raises
+    ------
+    TypeError
+        If ``cost_name`` is empty or a function is not callable.
+
+    Notes
+    -----
+    Any margin cost defines a member of the AnyBoost family (Mason et al. 2000, Sec. 2): the
+    example weights are :math:`-c'(y_i F(x_i))` up to normalization, so ``derivative_function``
+    is what a stage-wise booster needs; ``derivative_lipschitz`` enables the step of their
+    Theorem 1.  A ``conjugate_function`` can be checked against the numerical supremum with
+    :func:`marginboost.duality.check_conjugate` (Shen & Li 2010a, Sec. 3).
+
+    References
+    ----------
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. Advances in Neural Information Processing Systems 12, 512-518.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
 
     Examples
     --------
     >>> import numpy as np
+    >>> from marginboost.losses import FunctionMarginCost
     >>> cost = FunctionMarginCost("cubic_hinge", lambda m: np.maximum(0, 1 - m) ** 3,
     ...                           derivative_function=lambda m: -3 * np.maximum(0, 1 - m) ** 2)
     >>> float(cost.value(0.0)), float(cost.derivative(0.0))
     (1.0, -3.0)
+    >>> cost.name, cost.is_convex
+    ('cubic_hinge', False)
     """
 
     cost_name: str
@@ -612,15 +1024,52 @@ LOSSES: dict[str, type[MarginCost]] = {
 
 
 def get_loss(name: str | MarginCost, **params: Any) -> MarginCost:
-    """Return a margin cost by registry name (see :data:`LOSSES`), or pass an instance through.
+    r"""Return a margin cost by registry name (see :data:`LOSSES`), or pass an instance through.
 
-    ``name`` is a registry key (case, ``-`` and ``_`` insensitive) and ``params`` the cost's
-    parameters, e.g. ``get_loss("generalized_hinge", p=3)`` or
-    ``get_loss("normalized_sigmoid", steepness=2)``.  Unknown names and invalid values raise
-    :class:`ValueError`; parameters the cost does not take raise :class:`TypeError`.
+    Parameters
+    ----------
+    name : str or MarginCost
+        A registry key (case, ``-`` and ``_`` insensitive): ``"exponential"``,
+        ``"logistic"``, ``"hinge"``, ``"squared_hinge"``, ``"generalized_hinge"``,
+        ``"squared"``, ``"normalized_sigmoid"``, ``"madaboost"`` or ``"zero_one"``; or a
+        :class:`MarginCost` instance, returned unchanged.
+    **params
+        The cost's parameters, e.g. ``get_loss("generalized_hinge", p=3)`` or
+        ``get_loss("normalized_sigmoid", steepness=2)``.  Not allowed with an instance.
 
+    Returns
+    -------
+    MarginCost
+        A new instance of the registered cost (or ``name`` itself).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name or an invalid parameter value.
+    TypeError
+        For parameters the cost does not take, or a ``name`` of the wrong type.
+
+    Notes
+    -----
+    The registry holds the costs of Mason et al. (2000), Table 1 and eq. (4), and of Shen & Li
+    (2010a), Fig. 2 and Table I, the latter each with the closed-form conjugate that becomes
+    the regularizer of its Lagrange dual.
+
+    References
+    ----------
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. Advances in Neural Information Processing Systems 12, 512-518.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.losses import get_loss
     >>> get_loss("generalized_hinge", p=3).dual_exponent
     1.5
+    >>> get_loss("Squared-Hinge")
+    SquaredHingeLoss()
     """
     if isinstance(name, MarginCost):
         if params:
