@@ -66,21 +66,164 @@ def _simplex_dual(A: NDArray[np.float64]):
 
 
 def build_hard_margin_primal(H: ArrayLike, y: ArrayLike) -> Problem:
-    r"""Hard-margin LPBoost (19): :math:`\max_{w,\varrho} \varrho` s.t. :math:`Aw \ge \varrho`, :math:`w \in \Delta`."""
+    r"""Hard-margin LPBoost (19): :math:`\max_{w,\varrho} \varrho` s.t. :math:`Aw \ge \varrho`, :math:`w \in \Delta`.
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"w"`` (shape (N,)) and ``"rho"`` (scalar).
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (19): the largest minimum margin over normalized weights,
+
+    .. math:: \max_{w,\varrho}\ \varrho \quad\text{s.t.}\quad y_i H_i w \ge \varrho\ \ \forall i,
+              \quad w \ge 0,\ 1^\top w = 1,
+
+    a linear program whose dual is (20) (:func:`build_hard_margin_dual`).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_hard_margin_primal
+    >>> problem, variables = build_hard_margin_primal(H, y)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.3333
+    """
     _, _, A = check_instance(H, y)
     w, rho, constraints = _simplex_primal(A)
     return cp.Problem(cp.Maximize(rho), constraints + [A @ w >= rho]), {"w": w, "rho": rho}
 
 
 def build_hard_margin_dual(H: ArrayLike, y: ArrayLike) -> Problem:
-    r"""Dual (20): :math:`\min_{r,u} r` s.t. :math:`A^\top u \le r`, :math:`u \in \Delta` (eq. (15) at T = 0)."""
+    r"""Dual (20): :math:`\min_{r,u} r` s.t. :math:`A^\top u \le r`, :math:`u \in \Delta` (eq. (15) at T = 0).
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"u"`` (shape (M,)) and ``"r"`` (scalar).
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (20): the smallest possible largest edge,
+
+    .. math:: \min_{r,u}\ r \quad\text{s.t.}\quad \sum_i u_i y_i H_{ij} \le r\ \ \forall j,
+              \quad u \ge 0,\ 1^\top u = 1.
+
+    By LP duality :math:`\mathrm{Opt}(20) = \mathrm{Opt}(19)` (max-min margin = min-max edge);
+    it is the LPBoost form (15) of AdaBoost's dual with :math:`T = 0`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_hard_margin_dual
+    >>> problem, variables = build_hard_margin_dual(H, y)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.3333
+    >>> np.round(variables["u"].value[:3], 4).tolist()
+    [0.3333, 0.3333, 0.3333]
+    """
     _, _, A = check_instance(H, y)
     u, r, constraints = _simplex_dual(A)
     return cp.Problem(cp.Minimize(r), constraints), {"u": u, "r": r}
 
 
 def build_soft_margin_primal(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
-    r"""Soft-margin LPBoost (21): :math:`\max \varrho - D1^\top\xi` s.t. :math:`Aw \ge \varrho - \xi,\ \xi \ge 0`, :math:`w\in\Delta`."""
+    r"""Soft-margin LPBoost (21): :math:`\max \varrho - D1^\top\xi` s.t. :math:`Aw \ge \varrho - \xi,\ \xi \ge 0`, :math:`w\in\Delta`.
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Cap on the dual weights, ``D >= 1/M`` (for ``D < 1/M`` the dual is infeasible and the
+        primal unbounded).  ``D = 1/n'`` gives the bottom-:math:`n'` average margin.
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"w"`` (shape (N,)), ``"rho"`` (scalar) and ``"xi"`` (shape (M,)).
+
+    Raises
+    ------
+    ValueError
+        If ``D < 1/M``.
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (21) (Demiriz et al. 2002):
+
+    .. math:: \max_{w,\varrho,\xi}\ \varrho - D\sum_i \xi_i \quad\text{s.t.}\quad
+              y_i H_i w \ge \varrho - \xi_i,\ \xi \ge 0,\quad w \ge 0,\ 1^\top w = 1,
+
+    the hinge loss :math:`\max\{0, \varrho - y_i H_i w\}` of each margin below :math:`\varrho`.
+    With :math:`D = 1/n'` the optimum is the largest bottom-:math:`n'` average margin
+    (Shalev-Shwartz & Singer 2010; :func:`bottom_average_identity`).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Shalev-Shwartz, S. and Singer, Y. (2010). On the equivalence of weak learnability and
+    linear separability: new relaxations and efficient boosting algorithms. Machine
+    Learning 80(2-3), 141-163.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_soft_margin_primal
+    >>> problem, variables = build_soft_margin_primal(H, y, D=0.5)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.3333
+    """
     _, _, A = check_instance(H, y)
     D = _soft_margin_D(D, A.shape[0])
     w, rho, constraints = _simplex_primal(A)
@@ -91,7 +234,56 @@ def build_soft_margin_primal(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
 
 
 def build_soft_margin_dual(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
-    r"""Dual (22): :math:`\min r` s.t. :math:`A^\top u \le r`, :math:`u\in\Delta`, :math:`u \le D`."""
+    r"""Dual (22): :math:`\min r` s.t. :math:`A^\top u \le r`, :math:`u\in\Delta`, :math:`u \le D`.
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Cap on the dual weights, ``D >= 1/M`` (for ``D < 1/M`` the dual is infeasible and the
+        primal unbounded).  ``D = 1/n'`` gives the bottom-:math:`n'` average margin.
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"u"`` (shape (M,)) and ``"r"`` (scalar).
+
+    Raises
+    ------
+    ValueError
+        If ``D < 1/M``.
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (22): the hard-margin dual (20) with the weights capped,
+    :math:`0 \le u_i \le D`; the cap is the conjugate domain of the hinge loss
+    (:class:`~marginboost.losses.HingeLoss`).  The problem is feasible iff
+    :math:`D \ge 1/M`.  At the optimum :math:`u^*_i = D` where the margin is below
+    :math:`\varrho^*` and :math:`u^*_i = 0` where it is above.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_soft_margin_dual
+    >>> problem, variables = build_soft_margin_dual(H, y, D=0.5)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.3333
+    """
     _, _, A = check_instance(H, y)
     D = _soft_margin_D(D, A.shape[0])
     u, r, constraints = _simplex_dual(A)
@@ -99,7 +291,49 @@ def build_soft_margin_dual(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
 
 
 def build_squared_hinge_primal(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
-    r"""Squared hinge soft margin: :math:`\max \varrho - D\sum\xi_i^2` s.t. :math:`Aw \ge \varrho - \xi`, :math:`w\in\Delta`."""
+    r"""Squared hinge soft margin: :math:`\max \varrho - D\sum\xi_i^2` s.t. :math:`Aw \ge \varrho - \xi`, :math:`w\in\Delta`.
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Trade-off parameter, ``D > 0`` (the weight of the slack penalty).
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"w"`` (shape (N,)), ``"rho"`` (scalar) and ``"xi"`` (shape (M,)).
+
+    Notes
+    -----
+    The primal of Shen & Li (2010a), eq. (27): soft-margin LPBoost with the squared hinge
+    loss,
+
+    .. math:: \max_{w,\varrho,\xi}\ \varrho - D\sum_i \xi_i^2 \quad\text{s.t.}\quad
+              y_i H_i w \ge \varrho - \xi_i,\quad w \ge 0,\ 1^\top w = 1
+
+    (:math:`\xi \ge 0` holds at the optimum without being imposed).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_squared_hinge_primal
+    >>> problem, variables = build_squared_hinge_primal(H, y, D=0.5)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.5
+    """
     _, _, A = check_instance(H, y)
     D = check_positive(D, "D")
     w, rho, constraints = _simplex_primal(A)
@@ -110,7 +344,45 @@ def build_squared_hinge_primal(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
 
 
 def build_squared_hinge_dual(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
-    r"""Dual (27): :math:`\min r + \frac{1}{4D}\sum u_i^2` s.t. :math:`A^\top u \le r`, :math:`u\in\Delta`."""
+    r"""Dual (27): :math:`\min r + \frac{1}{4D}\sum u_i^2` s.t. :math:`A^\top u \le r`, :math:`u\in\Delta`.
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Trade-off parameter, ``D > 0`` (the weight of the slack penalty).
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"u"`` (shape (M,)) and ``"r"`` (scalar).
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (27): the hard-margin dual (20) regularized by
+    :math:`\frac{1}{4D}\sum_i u_i^2`, the conjugate of :math:`D\xi^2`
+    (:class:`~marginboost.losses.SquaredHingeLoss`).  KKT: :math:`\xi^*_i = u^*_i/(2D)`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_squared_hinge_dual
+    >>> problem, variables = build_squared_hinge_dual(H, y, D=0.5)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.5
+    """
     _, _, A = check_instance(H, y)
     D = check_positive(D, "D")
     u, r, constraints = _simplex_dual(A)
@@ -120,8 +392,37 @@ def build_squared_hinge_dual(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
 def tsallis_dual_constant(D: float, p: float) -> float:
     r"""Coefficient :math:`D^{1-q}(p^{1-q} - p^{-q})` of :math:`\sum u_i^q` in dual (28), :math:`q = p/(p-1)`.
 
-    From :math:`\sup_{\xi\ge 0} u\xi - D\xi^p = \frac{1}{q}p^{1-q}D^{1-q}u^q` and
-    :math:`\frac1q p^{1-q} = p^{1-q} - p^{-q}`.  For ``p = 2`` it is :math:`1/(4D)`, as in (27).
+    Parameters
+    ----------
+    D : float
+        Trade-off parameter, ``D > 0``.
+    p : float
+        Exponent of the generalized hinge loss, ``p > 1``.
+
+    Returns
+    -------
+    float
+        :math:`D^{1-q}(p^{1-q} - p^{-q})` with the Hölder conjugate :math:`q = p/(p-1)`.
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (28).  From
+    :math:`\sup_{\xi\ge 0} u\xi - D\xi^p = \frac{1}{q}p^{1-q}D^{1-q}u^q` and
+    :math:`\frac1q p^{1-q} = p^{1-q} - p^{-q}`.  For ``p = 2`` it is :math:`1/(4D)`, the
+    coefficient of (27).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.duality import tsallis_dual_constant
+    >>> tsallis_dual_constant(0.5, 2.0)
+    0.5
+    >>> round(tsallis_dual_constant(1.0, 3.0), 4)
+    0.3849
     """
     D, p = check_positive(D, "D"), _exponent(p)
     q = p / (p - 1.0)
@@ -129,7 +430,48 @@ def tsallis_dual_constant(D: float, p: float) -> float:
 
 
 def build_generalized_hinge_primal(H: ArrayLike, y: ArrayLike, D: float, p: float) -> Problem:
-    r"""Generalized hinge: :math:`\max \varrho - D\sum\xi_i^p` s.t. :math:`Aw \ge \varrho - \xi,\ \xi\ge 0`, :math:`w\in\Delta`."""
+    r"""Generalized hinge: :math:`\max \varrho - D\sum\xi_i^p` s.t. :math:`Aw \ge \varrho - \xi,\ \xi\ge 0`, :math:`w\in\Delta`.
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Trade-off parameter, ``D > 0`` (the weight of the slack penalty).
+    p : float
+        Exponent of the slack penalty, ``p > 1``.
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"w"`` (shape (N,)), ``"rho"`` (scalar) and ``"xi"`` (shape (M,)).
+
+    Notes
+    -----
+    The primal of Shen & Li (2010a), eq. (28): soft-margin LPBoost with the penalty
+    :math:`D\sum_i \xi_i^p`, :math:`p > 1`
+    (:class:`~marginboost.losses.GeneralizedHingeLoss`); ``p = 2`` is the squared hinge of
+    (27).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_generalized_hinge_primal
+    >>> problem, variables = build_generalized_hinge_primal(H, y, D=0.5, p=3.0)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.6476
+    """
     _, _, A = check_instance(H, y)
     D, p = check_positive(D, "D"), _exponent(p)
     w, rho, constraints = _simplex_primal(A)
@@ -140,7 +482,49 @@ def build_generalized_hinge_primal(H: ArrayLike, y: ArrayLike, D: float, p: floa
 
 
 def build_generalized_hinge_dual(H: ArrayLike, y: ArrayLike, D: float, p: float) -> Problem:
-    r"""Dual (28): :math:`\min r + D^{1-q}(p^{1-q} - p^{-q})\sum u_i^q` s.t. :math:`A^\top u \le r`, :math:`u\in\Delta`."""
+    r"""Dual (28): :math:`\min r + D^{1-q}(p^{1-q} - p^{-q})\sum u_i^q` s.t. :math:`A^\top u \le r`, :math:`u\in\Delta`.
+
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Trade-off parameter, ``D > 0`` (the weight of the slack penalty).
+    p : float
+        Exponent of the slack penalty, ``p > 1``.
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+        The unsolved problem.
+    variables : dict of str to cvxpy.Variable
+        Its variables, ``"u"`` (shape (M,)) and ``"r"`` (scalar).
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (28), with :math:`1/p + 1/q = 1` and the constant of
+    :func:`tsallis_dual_constant`.  Since :math:`\sum_i u_i^q = 1 - (q-1)S_q(u)` on the
+    simplex, the regularizer is, up to a constant, :math:`-c(q-1)` times the Tsallis entropy
+    (29) (:func:`tsallis_entropy`): soft-margin LPBoost with an :math:`\ell_p` penalty is
+    Tsallis-entropy-regularized LPBoost.  KKT: :math:`\xi^*_i = (u^*_i/(pD))^{1/(p-1)}`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import build_generalized_hinge_dual
+    >>> problem, variables = build_generalized_hinge_dual(H, y, D=0.5, p=3.0)
+    >>> round(float(problem.solve(solver="CLARABEL")), 4)
+    0.6476
+    """
     _, _, A = check_instance(H, y)
     c = tsallis_dual_constant(D, p)
     q = p / (p - 1.0)
@@ -179,9 +563,55 @@ def verify_hard_margin_lpboost(H: ArrayLike, y: ArrayLike, solver: str = "CLARAB
                                solver_options: dict[str, Any] | None = None) -> VerifyResult:
     r"""LP duality of (19)/(20): the max-min margin equals the min-max edge.
 
-    ``kkt_residual`` is the larger complementary slackness
-    :math:`|\sum_i u^*_i((Aw^*)_i - \varrho^*)|` (weight only on minimum-margin examples) and
-    :math:`|\sum_j w^*_j(r^* - (A^\top u^*)_j)|` (weight only on maximal-edge columns).
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    solver : str, default "CLARABEL"
+        cvxpy solver used for both problems.
+    solver_options : dict, optional
+        Passed to the solver; by default tight tolerances are tried first and looser ones
+        after an inaccurate solve (see ``marginboost.duality._common.solve_problem``).
+
+    Returns
+    -------
+    VerifyResult
+        ``kkt_residual`` is the larger complementary slackness
+        :math:`|\sum_i u^*_i((Aw^*)_i - \varrho^*)|` (weight only on minimum-margin examples)
+        and :math:`|\sum_j w^*_j(r^* - (A^\top u^*)_j)|` (weight only on maximal-edge columns);
+        ``primal_point`` holds ``w`` and ``rho``, ``dual_point`` ``u`` and ``r``.
+
+    Raises
+    ------
+    ValueError
+        If ``H`` and ``y`` are malformed or a parameter is out of range.
+    DualitySolverError
+        If a solver does not reach an optimal solution of either problem.
+
+    Notes
+    -----
+    Shen & Li (2010a), eqs. (19)-(20): hard-margin LPBoost and its LP dual; strong duality
+    holds for every instance (both LPs are feasible and bounded).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import verify_hard_margin_lpboost
+    >>> result = verify_hard_margin_lpboost(H, y)
+    >>> round(result.primal, 4), round(result.dual, 4), result.passes()
+    (0.3333, 0.3333, True)
     """
     _, _, A = check_instance(H, y)
     ones = np.ones(A.shape[0])
@@ -197,10 +627,59 @@ def verify_soft_margin_lpboost(H: ArrayLike, y: ArrayLike, D: float, solver: str
                                solver_options: dict[str, Any] | None = None) -> VerifyResult:
     r"""LP duality of soft-margin LPBoost (21)/(22), ``D >= 1/M``.
 
-    ``kkt_residual`` is the largest of: :math:`\|\xi^* - \max(0, \varrho^* - Aw^*)\|_\infty`,
-    :math:`|\sum_i u^*_i((Aw^*)_i - \varrho^* + \xi^*_i)|` (weight only where the margin
-    constraint is tight), :math:`|\sum_i (D - u^*_i)\xi^*_i|` (capped weight :math:`u_i = D` where
-    :math:`\xi_i > 0`) and the column slackness.
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Cap on the dual weights, ``D >= 1/M`` (for ``D < 1/M`` the dual is infeasible and the
+        primal unbounded).  ``D = 1/n'`` gives the bottom-:math:`n'` average margin.
+    solver : str, default "CLARABEL"
+        cvxpy solver used for both problems.
+    solver_options : dict, optional
+        Passed to the solver; by default tight tolerances are tried first and looser ones
+        after an inaccurate solve (see ``marginboost.duality._common.solve_problem``).
+
+    Returns
+    -------
+    VerifyResult
+        ``kkt_residual`` is the largest of :math:`\|\xi^* - \max(0, \varrho^* - Aw^*)\|_\infty`,
+        :math:`|\sum_i u^*_i((Aw^*)_i - \varrho^* + \xi^*_i)|` (weight only where the margin
+        constraint is tight), :math:`|\sum_i (D - u^*_i)\xi^*_i|` (capped weight
+        :math:`u_i = D` where :math:`\xi_i > 0`) and the column slackness.
+
+    Raises
+    ------
+    ValueError
+        If ``H`` and ``y`` are malformed or a parameter is out of range.
+    DualitySolverError
+        If a solver does not reach an optimal solution of either problem.
+
+    Notes
+    -----
+    Shen & Li (2010a), eqs. (21)-(22).  KKT: :math:`\xi^*_i = \max(0, \varrho^* - m_i)`,
+    :math:`u^*_i = D` if :math:`m_i < \varrho^*` and :math:`u^*_i = 0` if
+    :math:`m_i > \varrho^*`, with :math:`m = Aw^*`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import verify_soft_margin_lpboost
+    >>> result = verify_soft_margin_lpboost(H, y, D=0.5)
+    >>> round(result.primal, 4), round(result.dual, 4), result.passes()
+    (0.3333, 0.3333, True)
     """
     _, _, A = check_instance(H, y)
     D = _soft_margin_D(D, A.shape[0])
@@ -221,8 +700,52 @@ def verify_squared_hinge_lpboost(H: ArrayLike, y: ArrayLike, D: float, solver: s
                                  solver_options: dict[str, Any] | None = None) -> VerifyResult:
     r"""Squared hinge soft margin and its variance-regularized dual (27).
 
-    KKT map :math:`\xi^*_i = u^*_i/(2D)`.  ``kkt_residual`` is the larger of
-    :math:`\|\xi^* - u^*/(2D)\|_\infty` and :math:`|\sum_i u^*_i((Aw^*)_i - \varrho^* + \xi^*_i)|`.
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Trade-off parameter, ``D > 0`` (the weight of the slack penalty).
+    solver : str, default "CLARABEL"
+        cvxpy solver used for both problems.
+    solver_options : dict, optional
+        Passed to the solver; by default tight tolerances are tried first and looser ones
+        after an inaccurate solve (see ``marginboost.duality._common.solve_problem``).
+
+    Returns
+    -------
+    VerifyResult
+        ``kkt_residual`` is the largest of :math:`\|\xi^* - u^*/(2D)\|_\infty`,
+        :math:`|\sum_i u^*_i((Aw^*)_i - \varrho^* + \xi^*_i)|` and the column slackness;
+        ``extras["xi_from_dual"]`` holds :math:`u^*/(2D)`.
+
+    Raises
+    ------
+    ValueError
+        If ``H`` and ``y`` are malformed or a parameter is out of range.
+    DualitySolverError
+        If a solver does not reach an optimal solution of either problem.
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (27), with KKT map :math:`\xi^*_i = u^*_i/(2D)`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import verify_squared_hinge_lpboost
+    >>> result = verify_squared_hinge_lpboost(H, y, D=0.5)
+    >>> round(result.primal, 4), round(result.dual, 4), result.passes()
+    (0.5, 0.5, True)
     """
     _, _, A = check_instance(H, y)
     D = check_positive(D, "D")
@@ -242,11 +765,57 @@ def verify_generalized_hinge_lpboost(H: ArrayLike, y: ArrayLike, D: float, p: fl
                                      solver_options: dict[str, Any] | None = None) -> VerifyResult:
     r"""Generalized hinge (``p > 1``) and its Tsallis-regularized dual (28).
 
-    KKT map :math:`\xi^*_i = (u^*_i/(pD))^{1/(p-1)}`, equivalently
-    :math:`u^*_i = pD\,(\xi^*_i)^{p-1}`.  The residual uses the Lipschitz direction of the map
-    (the first for ``p < 2``, the second for ``p >= 2``; the other one amplifies solver
-    round-off near zero like a ``(p-1)``-th root), plus the complementary slackness as in
-    :func:`verify_squared_hinge_lpboost`.
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    D : float
+        Trade-off parameter, ``D > 0`` (the weight of the slack penalty).
+    p : float
+        Exponent of the slack penalty, ``p > 1``.
+    solver : str, default "CLARABEL"
+        cvxpy solver used for both problems.
+    solver_options : dict, optional
+        Passed to the solver; by default tight tolerances are tried first and looser ones
+        after an inaccurate solve (see ``marginboost.duality._common.solve_problem``).
+
+    Returns
+    -------
+    VerifyResult
+        ``kkt_residual`` is the error of the KKT map (see Notes) and the complementary
+        slackness as in :func:`verify_squared_hinge_lpboost`; ``extras`` holds
+        ``xi_from_dual`` :math:`(u^*/(pD))^{1/(p-1)}` and the dual exponent ``q``.
+
+    Raises
+    ------
+    ValueError
+        If ``H`` and ``y`` are malformed or a parameter is out of range.
+    DualitySolverError
+        If a solver does not reach an optimal solution of either problem.
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (28).  KKT map :math:`\xi^*_i = (u^*_i/(pD))^{1/(p-1)}`,
+    equivalently :math:`u^*_i = pD\,(\xi^*_i)^{p-1}`.  The residual uses the Lipschitz direction
+    of the map (the first for ``p < 2``, the second for ``p >= 2``; the other one amplifies
+    solver round-off near zero like a ``(p-1)``-th root).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import verify_generalized_hinge_lpboost
+    >>> result = verify_generalized_hinge_lpboost(H, y, D=0.5, p=3.0)
+    >>> round(result.primal, 4), round(result.dual, 4), result.extras["q"], result.passes()
+    (0.6476, 0.6476, 1.5, True)
     """
     _, _, A = check_instance(H, y)
     D, p = check_positive(D, "D"), _exponent(p)
@@ -270,7 +839,16 @@ def verify_generalized_hinge_lpboost(H: ArrayLike, y: ArrayLike, D: float, p: fl
 
 @dataclass(frozen=True)
 class BottomAverageResult:
-    """Soft-margin optimum with ``D = 1/n_bottom`` against the bottom-``n_bottom`` average margin.
+    r"""Soft-margin optimum with ``D = 1/n_bottom`` against the bottom-``n_bottom`` average margin.
+
+    Returned by :func:`bottom_average_identity`.
+
+    Parameters
+    ----------
+    lp_optimum, bottom_average, nth_smallest_margin, rho : float
+        The values described under Attributes.
+    w : ndarray, shape (N,)
+        The LP solution.
 
     Attributes
     ----------
@@ -279,11 +857,34 @@ class BottomAverageResult:
     bottom_average : float
         Average of the ``n_bottom`` smallest margins :math:`(Aw^*)_i` at the LP solution.
     nth_smallest_margin : float
-        The ``n_bottom``-th smallest margin (an optimal :math:`\\varrho`).
+        The ``n_bottom``-th smallest margin (an optimal :math:`\varrho`).
     rho : float
-        The :math:`\\varrho^*` returned by the solver.
+        The :math:`\varrho^*` returned by the solver.
     w : ndarray
         The LP solution.
+
+    Notes
+    -----
+    The identity :math:`\mathrm{Opt}(21) = \frac{1}{n'}\sum_{i\in B_{n'}(w^*)} (Aw^*)_i` of
+    Shalev-Shwartz & Singer (2010) for Shen & Li's soft-margin LPBoost (21) with
+    :math:`D = 1/n'`; :attr:`difference` is the absolute difference of the two sides.
+
+    References
+    ----------
+    Shalev-Shwartz, S. and Singer, Y. (2010). On the equivalence of weak learnability and
+    linear separability: new relaxations and efficient boosting algorithms. Machine
+    Learning 80(2-3), 141-163.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.duality import BottomAverageResult
+    >>> result = BottomAverageResult(0.5, 0.5, 0.25, 0.25, np.array([0.5, 0.5]))
+    >>> result.difference
+    0.0
     """
 
     lp_optimum: float
@@ -302,10 +903,63 @@ def bottom_average_identity(H: ArrayLike, y: ArrayLike, n_bottom: int, solver: s
                             solver_options: dict[str, Any] | None = None) -> BottomAverageResult:
     r"""Soft-margin LP (21) with :math:`D = 1/n'` equals the bottom-:math:`n'` average margin.
 
-    Shalev-Shwartz & Singer (2010), used by Shen & Li, DirectBoost and MCBoost:
+    Parameters
+    ----------
+    H : array_like, shape (M, N)
+        Weak-learner outputs :math:`H_{ij} = h_j(x_i)`, rows are examples (finite reals).
+    y : array_like, shape (M,)
+        Labels in ``{-1, +1}``.
+    n_bottom : int
+        :math:`n'`, an integer in ``1 .. M``.
+    solver : str, default "CLARABEL"
+        cvxpy solver used for both problems.
+    solver_options : dict, optional
+        Passed to the solver; by default tight tolerances are tried first and looser ones
+        after an inaccurate solve (see ``marginboost.duality._common.solve_problem``).
+
+    Returns
+    -------
+    BottomAverageResult
+        The LP optimum, the bottom-:math:`n'` average and the :math:`n'`-th smallest margin at
+        the LP solution, the solver's :math:`\varrho^*` and the solution ``w``.
+
+    Raises
+    ------
+    ValueError
+        If ``H`` and ``y`` are malformed or a parameter is out of range.
+    DualitySolverError
+        If a solver does not reach an optimal solution of either problem.
+
+    Notes
+    -----
+    Shalev-Shwartz & Singer (2010), used by Shen & Li (2010a), DirectBoost and MCBoost:
     :math:`\mathrm{Opt}(21) = \max_{w\in\Delta}\frac{1}{n'}\sum_{i\in B_{n'}(w)} (Aw)_i`, where
     :math:`B_{n'}(w)` indexes the :math:`n'` smallest margins; an optimal :math:`\varrho` is the
-    :math:`n'`-th smallest margin.
+    :math:`n'`-th smallest margin.  DMCBoost's Theorem 1 (Zhai et al. 2014) states the same
+    for fixed margins.
+
+    References
+    ----------
+    Shalev-Shwartz, S. and Singer, Y. (2010). On the equivalence of weak learnability and
+    linear separability: new relaxations and efficient boosting algorithms. Machine
+    Learning 80(2-3), 141-163.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Zhai, S., Xia, T., Tan, M. and Wang, S. (2013). Direct 0-1 loss minimization and margin
+    maximization with boosting. Advances in Neural Information Processing Systems 26,
+    872-880.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> y = np.ones(4)
+    >>> from marginboost.duality import bottom_average_identity
+    >>> result = bottom_average_identity(H, y, n_bottom=2)
+    >>> round(result.lp_optimum, 4), round(result.bottom_average, 4), result.difference < 1e-6
+    (0.3333, 0.3333, True)
     """
     _, _, A = check_instance(H, y)
     if isinstance(n_bottom, bool) or not isinstance(n_bottom, (int, np.integer)) \
@@ -323,7 +977,37 @@ def bottom_average_identity(H: ArrayLike, y: ArrayLike, n_bottom: int, solver: s
 def tsallis_shannon_gaps(u: ArrayLike, qs: ArrayLike) -> NDArray[np.float64]:
     r""":math:`|S_q(u) - S_1(u)|` for each ``q``: the Tsallis entropy (29) tends to Shannon's as q -> 1.
 
-    The gap is :math:`O(|q-1|)`; see :func:`~marginboost.duality.entropy.tsallis_entropy`.
+    Parameters
+    ----------
+    u : array_like, shape (M,)
+        A probability vector.
+    qs : array_like
+        Entropic indices ``q > 0``.
+
+    Returns
+    -------
+    ndarray
+        One gap per ``q`` (flattened order).
+
+    Notes
+    -----
+    Shen & Li (2010a), eq. (29): :math:`S_q(u) = (1 - \sum_i u_i^q)/(q-1)` tends to the
+    Shannon entropy :math:`S_1(u) = -\sum_i u_i\log u_i` as :math:`q \to 1`, with a gap
+    :math:`O(|q-1|)`; see :func:`~marginboost.duality.entropy.tsallis_entropy`.  So the
+    duals (28) with :math:`p \to \infty` (:math:`q \to 1`) approach an entropy-regularized
+    LPBoost like AdaBoost's (15).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.duality import tsallis_shannon_gaps
+    >>> gaps = tsallis_shannon_gaps([0.5, 0.25, 0.25], [1.1, 1.01, 1.001])
+    >>> [round(float(g), 5) for g in gaps]
+    [0.05764, 0.00598, 0.0006]
     """
     shannon = tsallis_entropy(u, 1.0)
     return np.array([abs(tsallis_entropy(u, float(q)) - shannon) for q in np.ravel(qs)])
