@@ -46,7 +46,16 @@ class DualitySolverError(RuntimeError):
 
 @dataclass(frozen=True)
 class VerifyResult:
-    """Outcome of solving a primal/dual pair independently.
+    r"""Outcome of solving a primal/dual pair independently.
+
+    Returned by the ``verify_<pair>`` functions of :mod:`marginboost.duality`.
+
+    Parameters
+    ----------
+    name, primal, dual, gap, kkt_residual, constraint_violation, primal_point, dual_point, solver
+        The fields described under Attributes, in that order.
+    extras : dict, optional
+        Pair-specific derived quantities (default empty).
 
     Attributes
     ----------
@@ -68,6 +77,34 @@ class VerifyResult:
         The cvxpy solver used for both problems.
     extras : dict
         Pair-specific derived quantities (for example the mapped weights).
+
+    Notes
+    -----
+    Every pair is a primal boosting problem and its Lagrange dual as derived by Shen & Li
+    (2010a), Sec. 3 (or Guo & Chen, Sec. 4, for MCBoost).  Strong duality makes the two
+    optimal values agree and the KKT conditions link the optimal points (for AdaBoost, eq.
+    (24): the dual variables are the example weights).  :meth:`passes` applies the default
+    tolerances: a relative gap of :math:`10^{-6}`, KKT residuals of :math:`10^{-5}` and
+    feasibility of :math:`10^{-7}`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript,
+    Nanjing University of Aeronautics and Astronautics.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.duality import verify_hard_margin_lpboost
+    >>> H = np.array([[-1., 1., 1.], [1., -1., 1.], [1., 1., -1.], [1., 1., 1.]])
+    >>> result = verify_hard_margin_lpboost(H, np.ones(4))
+    >>> result.name, result.solver, sorted(result.primal_point)
+    ('hard-margin LPBoost (19)/(20)', 'CLARABEL', ['rho', 'w'])
+    >>> round(result.primal, 4), result.gap < 1e-6, result.passes()
+    (0.3333, True, True)
     """
 
     name: str
@@ -83,7 +120,19 @@ class VerifyResult:
 
     def passes(self, gap_tol: float = 1e-6, kkt_tol: float = 1e-5,
                constraint_tol: float = 1e-7) -> bool:
-        """Whether gap, KKT residual and constraint violation are all within tolerance."""
+        """Whether gap, KKT residual and constraint violation are all within tolerance.
+
+        Parameters
+        ----------
+        gap_tol, kkt_tol, constraint_tol : float
+            Upper bounds (inclusive) for :attr:`gap`, :attr:`kkt_residual` and
+            :attr:`constraint_violation`.
+
+        Returns
+        -------
+        bool
+            True when all three are within their bounds.
+        """
         return (self.gap <= gap_tol and self.kkt_residual <= kkt_tol
                 and self.constraint_violation <= constraint_tol)
 

@@ -79,6 +79,31 @@ def shannon_entropy(u: ArrayLike, *, tolerance: float = DOMAIN_TOLERANCE) -> Any
     float or ndarray
         One entropy per vector.  Shen & Li's dual (15) minimizes :math:`r - T H(u)`; by their
         Proposition 3.1, :math:`-H(u)` is the conjugate of log-sum-exp on the simplex.
+
+    Raises
+    ------
+    ValueError
+        If an entry is below ``-tolerance`` or not finite, or ``u`` is a scalar or empty.
+
+    Notes
+    -----
+    Shen & Li (2010a), eqs. (10) and (15): the Lagrange dual of AdaBoost's
+    :math:`\ell_1`-constrained problem (5) is LPBoost's dual regularized by the Shannon
+    entropy; Proposition 3.1 identifies :math:`-H` as the conjugate of log-sum-exp.  Their
+    remark after eq. (26) holds up to a constant: :math:`\mathrm{KL}(u\,\|\,1/M) = \log M - H(u)`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.duality import shannon_entropy
+    >>> round(float(shannon_entropy([0.5, 0.5])), 4)
+    0.6931
+    >>> [round(float(h), 4) for h in shannon_entropy([[0.25, 0.75], [0.5, 0.5]])]
+    [0.5623, 0.6931]
     """
     arr = _clip_to(_weights(u, "weights u"), 0.0, np.inf, tolerance, "weights u")
     return _scalar_or_array(-np.sum(xlogy(arr, arr), axis=-1))
@@ -99,6 +124,36 @@ def binary_relative_entropy(u: ArrayLike, *, tolerance: float = DOMAIN_TOLERANCE
         Weights in ``[0, 1]``, one vector per last axis.
     tolerance : float
         Entries within ``tolerance`` outside ``[0, 1]`` are clipped; others raise.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\sum_i H_b(u_i)`, one value per vector, in :math:`[0, M\log 2]`.
+
+    Raises
+    ------
+    ValueError
+        If an entry is farther than ``tolerance`` outside :math:`[0, 1]` or not finite.
+
+    Notes
+    -----
+    Shen & Li (2010a), Theorem 3.2, eqs. (30)-(31): the conjugate of the logistic loss is
+    the negative binary entropy on :math:`[0, 1]`
+    (:meth:`marginboost.losses.LogisticLoss.conjugate`), so the dual of LogitBoost's
+    :math:`\ell_1`-constrained problem (32) is LPBoost regularized by this entropy.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.duality import binary_relative_entropy
+    >>> round(float(binary_relative_entropy([0.5, 0.5])), 4)   # 2 log 2
+    1.3863
+    >>> round(float(binary_relative_entropy([0.0, 1.0, 0.25])), 4)
+    0.5623
     """
     arr = _clip_to(_weights(u, "weights u"), 0.0, 1.0, tolerance, "weights u")
     return _scalar_or_array(-np.sum(xlogy(arr, arr) + xlogy(1.0 - arr, 1.0 - arr), axis=-1))
@@ -117,6 +172,16 @@ def tsallis_entropy(u: ArrayLike, q: float, *, tolerance: float = DOMAIN_TOLERAN
     tolerance : float
         Clipping tolerance for slightly negative entries and for the sum.
 
+    Returns
+    -------
+    float or ndarray
+        :math:`S_q(u)`, one value per vector.
+
+    Raises
+    ------
+    ValueError
+        If ``q <= 0``, or ``u`` is not a probability vector within ``tolerance``.
+
     Notes
     -----
     Evaluated as :math:`\sum_i u_i\,(1 - u_i^{q-1})/(q-1) = \sum_i -u_i\,
@@ -126,6 +191,28 @@ def tsallis_entropy(u: ArrayLike, q: float, *, tolerance: float = DOMAIN_TOLERAN
     :math:`S_q(u) = \sum_i u_i \log_q(1/u_i) = -\sum_i u_i^q \log_q u_i` with the q-logarithm
     :func:`q_logarithm`.  (Shen & Li's text writes :math:`-\sum_i u_i \log_q u_i`, which is
     :math:`S_{2-q}`, not :math:`S_q`.)
+
+    Shen & Li (2010a) show in eqs. (28)-(29) that soft-margin LPBoost with the penalty
+    :math:`\sum_i \xi_i^p` has a dual regularized by :math:`\sum_i u_i^q = 1 - (q-1)S_q(u)`,
+    :math:`1/p + 1/q = 1`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Tsallis, C. (1988). Possible generalization of Boltzmann-Gibbs statistics. Journal of
+    Statistical Physics 52(1-2), 479-487.
+
+    Examples
+    --------
+    >>> from marginboost.duality import tsallis_entropy
+    >>> round(float(tsallis_entropy([0.5, 0.25, 0.25], 2.0)), 6)
+    0.625
+    >>> round(float(tsallis_entropy([0.5, 0.25, 0.25], 1.0)), 6)   # Shannon
+    1.039721
+    >>> round(float(tsallis_entropy([0.5, 0.25, 0.25], 1.0 + 1e-6)), 5)
+    1.03972
     """
     if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)):
         raise TypeError(f"entropic index q must be a real number > 0; got {q!r}")
@@ -146,6 +233,46 @@ def q_logarithm(x: ArrayLike, q: float) -> Any:
 
     Evaluated as :math:`\mathrm{expm1}((1-q)\log x)/(1-q)` for accuracy near :math:`q = 1`.
     ``x`` must be positive.
+
+    Parameters
+    ----------
+    x : array_like
+        Positive values.
+    q : float
+        Finite real index; ``q = 1`` gives the natural logarithm.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\log_q(x)`, same shape as ``x``.
+
+    Raises
+    ------
+    ValueError
+        If an entry of ``x`` is not positive.
+
+    Notes
+    -----
+    Used with the Tsallis entropy (29) of Shen & Li (2010a): :math:`S_q(u) = \sum_i u_i
+    \log_q(1/u_i) = -\sum_i u_i^q\log_q u_i`.  The paper's :math:`-\sum_i u_i\log_q u_i` is
+    :math:`S_{2-q}`, not :math:`S_q` (see :func:`tsallis_entropy`).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Tsallis, C. (1988). Possible generalization of Boltzmann-Gibbs statistics. Journal of
+    Statistical Physics 52(1-2), 479-487.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.duality import q_logarithm
+    >>> np.round(q_logarithm([1.0, 2.0], 2.0), 4).tolist()
+    [0.0, 0.5]
+    >>> round(float(q_logarithm(2.0, 1.0)), 4), round(float(q_logarithm(2.0, 0.5)), 4)
+    (0.6931, 0.8284)
     """
     if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)) \
             or not math.isfinite(float(q)):
