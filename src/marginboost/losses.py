@@ -470,8 +470,6 @@ class GeneralizedHingeLoss(MarginCost):
     ----------
     name : str
         Registry key, ``'generalized_hinge'`` (see :func:`get_loss`).
-    formula : str
-        LaTeX of :math:`c(m)`, ``\max\{0,\, 1 - m\}^{p}`` with the value of ``p``.
     is_convex : bool
         ``True``.
     p : float
@@ -765,8 +763,6 @@ class NormalizedSigmoidLoss(MarginCost):
     ----------
     name : str
         Registry key, ``'normalized_sigmoid'`` (see :func:`get_loss`).
-    formula : str
-        LaTeX of :math:`c(m)`, ``1 - \tanh(\lambda\, m)`` with the value of :math:`\lambda`.
     is_convex : bool
         ``False``.
     steepness : float
@@ -919,15 +915,6 @@ class FunctionMarginCost(MarginCost):
         Whether the cost is convex (becomes :attr:`is_convex`).
     derivative_lipschitz : float, optional
         :math:`\sup_m |c''(m)|` (becomes :attr:`lipschitz_constant`).
-
-    Attributes
-    ----------
-    name : str
-        ``cost_name``.
-    formula : str
-        ``cost_formula``.
-    is_convex : bool
-        ``convex``.
 
     Raises
     ------

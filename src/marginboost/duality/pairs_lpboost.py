@@ -158,8 +158,8 @@ def build_hard_margin_dual(H: ArrayLike, y: ArrayLike) -> Problem:
     >>> problem, variables = build_hard_margin_dual(H, y)
     >>> round(float(problem.solve(solver="CLARABEL")), 4)
     0.3333
-    >>> np.round(variables["u"].value[:3], 4).tolist()
-    [0.3333, 0.3333, 0.3333]
+    >>> np.round(variables["u"].value[:3], 3).tolist()
+    [0.333, 0.333, 0.333]
     """
     _, _, A = check_instance(H, y)
     u, r, constraints = _simplex_dual(A)
