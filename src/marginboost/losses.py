@@ -157,7 +157,7 @@ class MarginCost(ABC):
 
     A stage-wise booster that minimizes :math:`C(F) = \frac1n\sum_i c(y_i F(x_i))` by
     functional gradient descent weights example :math:`i` by
-    :math:`D(i) \propto -c'(y_i F(x_i))` (Mason et al. 2000, Sec. 2 and Table 1), and the
+    :math:`D(i) \propto -c'(y_i F(x_i))` (Mason et al. 2000, Sec. 3 and Table 1), and the
     step of their Theorem 1 uses the Lipschitz constant :attr:`lipschitz_constant` of
     :math:`c'`.  The conjugate, in the negative-margin variable :math:`z = -m`,
 
@@ -413,7 +413,7 @@ class HingeLoss(MarginCost):
 
     Conjugate (negative-margin form): :math:`-u` on :math:`[0, 1]`, ``+inf`` elsewhere.  In the
     Lagrange dual of soft-margin LPBoost the box :math:`0 \le u \le 1` becomes the cap
-    :math:`u_i \le D` of (22) (Shen & Li 2010a, Sec. 3.3; Demiriz et al. 2002), and with
+    :math:`u_i \le D` of (22) (Shen & Li 2010a, Sec. 3.2; Demiriz et al. 2002), and with
     :math:`D = 1/n'` the primal optimum is the largest average of the :math:`n'` smallest
     margins (Shalev-Shwartz & Singer 2010).
 
@@ -923,7 +923,7 @@ class FunctionMarginCost(MarginCost):
 
     Notes
     -----
-    Any margin cost defines a member of the AnyBoost family (Mason et al. 2000, Sec. 2): the
+    Any margin cost defines a member of the AnyBoost family (Mason et al. 2000, Sec. 3): the
     example weights are :math:`-c'(y_i F(x_i))` up to normalization, so ``derivative_function``
     is what a stage-wise booster needs; ``derivative_lipschitz`` enables the step of their
     Theorem 1.  A ``conjugate_function`` can be checked against the numerical supremum with

@@ -109,7 +109,7 @@ def lse_conjugate(u: ArrayLike, *, tolerance: float = 1e-9) -> Any:
 
     Notes
     -----
-    Shen & Li (2010a), Proposition 3.1 (also Boyd & Vandenberghe 2004, Example 3.25): off the
+    Shen & Li (2010a), Proposition 3.1 (also Boyd & Vandenberghe 2004, Sec. 3.3): off the
     simplex the supremum :math:`\sup_x u^\top x - \mathrm{lse}(x)` is unbounded along
     :math:`x = t1` (if :math:`1^\top u \ne 1`) or :math:`x = -te_i` (if :math:`u_i < 0`); on
     it, the supremum is attained at :math:`x = \log u + \text{const}`.  This is why the dual

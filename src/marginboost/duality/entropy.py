@@ -90,7 +90,8 @@ def shannon_entropy(u: ArrayLike, *, tolerance: float = DOMAIN_TOLERANCE) -> Any
     Shen & Li (2010a), eqs. (10) and (15): the Lagrange dual of AdaBoost's
     :math:`\ell_1`-constrained problem (5) is LPBoost's dual regularized by the Shannon
     entropy; Proposition 3.1 identifies :math:`-H` as the conjugate of log-sum-exp.  Their
-    remark after eq. (26) holds up to a constant: :math:`\mathrm{KL}(u\,\|\,1/M) = \log M - H(u)`.
+    remark in Sec. 3.2 that the negative entropy is the Kullback-Leibler distance to the
+    uniform distribution holds up to a constant: :math:`\mathrm{KL}(u\,\|\,1/M) = \log M - H(u)`.
 
     References
     ----------

@@ -986,7 +986,7 @@ def zero_temperature_limit(H: ArrayLike, y: ArrayLike, temperatures: ArrayLike,
 
     Notes
     -----
-    Shen & Li (2010a), Sec. 3.3 and 3.5: (15) with :math:`T = 0` is the hard-margin LPBoost
+    Shen & Li (2010a), Sec. 3.2 and 3.5: (15) with :math:`T = 0` is the hard-margin LPBoost
     dual (20).  As :math:`T \to 0`, :math:`r^*(T) \to \mathrm{Opt}(20)` and the minimum
     normalized margin tends to :math:`\mathrm{Opt}(19) = \mathrm{Opt}(20)`: AdaBoost with a
     vanishing temperature (a growing :math:`\ell_1` budget) maximizes the minimum margin.

@@ -1,4 +1,4 @@
-r"""LPBoost and its soft-margin variants as primal/dual pairs (Shen & Li 2010, Sec. 3.3-3.4).
+r"""LPBoost and its soft-margin variants as primal/dual pairs (Shen & Li 2010, Sec. 3.2-3.3).
 
 * hard margin (19)/(20): :math:`\max_{w\in\Delta}\min_i (Aw)_i` = :math:`\min_{u\in\Delta}\max_j (A^\top u)_j`;
 * soft margin (21)/(22): :math:`\max \varrho - D1^\top\xi` s.t. :math:`Aw \ge \varrho - \xi`,
@@ -993,9 +993,7 @@ def tsallis_shannon_gaps(u: ArrayLike, qs: ArrayLike) -> NDArray[np.float64]:
     -----
     Shen & Li (2010a), eq. (29): :math:`S_q(u) = (1 - \sum_i u_i^q)/(q-1)` tends to the
     Shannon entropy :math:`S_1(u) = -\sum_i u_i\log u_i` as :math:`q \to 1`, with a gap
-    :math:`O(|q-1|)`; see :func:`~marginboost.duality.entropy.tsallis_entropy`.  So the
-    duals (28) with :math:`p \to \infty` (:math:`q \to 1`) approach an entropy-regularized
-    LPBoost like AdaBoost's (15).
+    :math:`O(|q-1|)`; see :func:`~marginboost.duality.entropy.tsallis_entropy`.
 
     References
     ----------
