@@ -387,7 +387,7 @@ class AdaBoostCG(_CGParams):
     """ + _COMMON_DOC + _ATTRIBUTES + r"""
     Notes
     -----
-    Shen & Li (2010a), Sec. 3.1 and 3.7: the Lagrange dual of the :math:`\ell_1`-constrained
+    Shen & Li (2010a), Theorem 3.1: the Lagrange dual of the :math:`\ell_1`-constrained
     AdaBoost (5) is (10), equivalently the entropy-regularised LPBoost (15), and the KKT
     conditions give the AdaBoost weights (24).
     Column generation follows Shen & Li's Sec. 3.7 (Algorithm 2): the oracle (42) returns
@@ -436,9 +436,9 @@ class LogitBoostCG(AdaBoostCG):
     """ + _COMMON_DOC + _ATTRIBUTES + r"""
     Notes
     -----
-    Shen & Li (2010a), Sec. 3.4: the :math:`\ell_1`-constrained logistic loss (32) has the
-    binary-entropy-regularised dual (31), whose weights (33) are bounded by 1 but not
-    normalised.
+    Shen & Li (2010a), Sec. 3.4 and Theorem 3.2: the :math:`\ell_1`-constrained logistic loss
+    (32) has the binary-entropy-regularised dual (31), whose weights (33) are bounded by 1 but
+    not normalised.
     Column generation follows Shen & Li's Sec. 3.7 (Algorithm 2): the oracle (42) returns
     :math:`\arg\max_h \sum_i u_i y_i h(x_i)` for the current dual weights, and training
     stops when its edge is below :math:`r + \varepsilon`.  The experiments are in their
@@ -473,7 +473,7 @@ class HingeLPBoost(_CGParams):
     """ + _COMMON_DOC + _ATTRIBUTES + r"""
     Notes
     -----
-    Shen & Li (2010a), Sec. 3.3: the soft-margin LPBoost with the generalized hinge loss
+    Shen & Li (2010a), eqs. (27)-(29): the soft-margin LPBoost with the generalized hinge loss
     :math:`\xi_i^p` has the dual (27) (:math:`p = 2`) or, in general, (28), with
     :math:`1/p + 1/q = 1`: LPBoost regularised by the Tsallis entropy (29).
     Column generation follows Shen & Li's Sec. 3.7 (Algorithm 2): the oracle (42) returns
