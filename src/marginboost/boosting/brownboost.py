@@ -640,13 +640,13 @@ class BrownBoost(BinaryBoostingClassifier):
         The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of the features seen in ``fit``; defined only when ``X`` has string column names.
     mapper_ : BinMapper or RawFeatures
         The feature binning fitted on the training inputs.
     estimators_ : list of FittedTree
         The weak hypotheses :math:`h_k`, in the order they were added.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         Their weights :math:`\alpha_k`, the output of each round's step equations.
     n_estimators_ : int
         Number of rounds.

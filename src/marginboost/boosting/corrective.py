@@ -230,14 +230,14 @@ _ATTRIBUTES = r"""
         The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of the features seen in ``fit``; defined only when ``X`` has string column names.
     mapper_ : BinMapper or RawFeatures
         The feature binning fitted on the training inputs.
     estimators_ : list of FittedTree
         The weak classifiers :math:`h_j` returned by the oracle, one per column of the master,
         in the order they were generated (columns whose final weight is 0 included).
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         The primal weights :math:`w` of the last restricted master: they sum to 1 for the
         margin-based masters (LPBoost, HingeLPBoost, MCBoost, MDBoost) and to :math:`1/T` for
         AdaBoost-CG and LogitBoost-CG.

@@ -649,13 +649,13 @@ class DirectBoost(BinaryBoostingClassifier):
         The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of the features seen in ``fit``; defined only when ``X`` has string column names.
     mapper_ : BinMapper
         The feature binning fitted on the training inputs.
     estimators_ : list of FittedTree
         The direct trees, in the order they were added (phase 1 first).
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         Their weights :math:`\alpha_t \ge 0`.
     n_estimators_ : int
         Number of trees in the ensemble (after the cut back to the best round with

@@ -394,7 +394,7 @@ class DMCBoost(MulticlassBoostingClassifier):
 
     """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
         The multi-class direct trees :math:`h_t`, in the order they were added.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         Their weights :math:`\alpha_t` in the vote (1) (negative steps are possible in
         phase II).
     stop_reason_ : str

@@ -99,7 +99,7 @@ _COMMON_ATTRIBUTES = r"""
         Number of classes :math:`K`.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of the features seen in ``fit``; defined only when ``X`` has string column names.
     mapper_ : BinMapper
         The feature binning fitted on the training inputs.
@@ -382,7 +382,7 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
         Number of feature bins (exact thresholds when a feature has at most this many values).
     """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
         The K-class trees :math:`h_t`, in the order they were added.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         Their votes :math:`\alpha_t = \log\frac{1-\varepsilon_t}{\varepsilon_t}`.
     stop_reason_ : str
         ``"n_estimators"``, ``"perfect weak learner"`` or the weighted error that reached 1/2
@@ -438,7 +438,7 @@ class SAMME(_DiscreteMulticlassBoosting):
         As for :class:`AdaBoostM1`.
     """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
         The K-class trees :math:`h_t`, in the order they were added.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         Their votes :math:`\alpha_t = \log\frac{1-\varepsilon_t}{\varepsilon_t} + \log(K-1)`
         (scikit-learn's ``estimator_weights_``).
     stop_reason_ : str
@@ -557,7 +557,7 @@ class AdaBoostMH(MulticlassBoostingClassifier):
     """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
         The vector-valued trees :math:`h_t`, whose leaves hold the smoothed values
         :math:`c_{jk}`.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         All 1: the step is folded into the leaf values.
     stop_reason_ : str
         ``"n_estimators"`` or the round whose normaliser :math:`Z_t` reached 1.
@@ -749,7 +749,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
     """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
         The K-class trees :math:`h_t`; the weak learner of round :math:`t` is
         :math:`g_t(x) = y_{h_t(x)}`.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         The steps :math:`\alpha_t` of the exact line searches.
     codewords_ : ndarray of shape (K, K-1)
         The codewords :math:`y_k`, in the order of ``classes_``.

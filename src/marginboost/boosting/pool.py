@@ -170,7 +170,7 @@ _POOL_ATTRIBUTES = r"""
         The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of the features seen in ``fit``; defined only when ``X`` has string column names.
     mapper_ : BinMapper
         The feature binning of the training inputs (that of the AdaBoost run for
@@ -182,7 +182,7 @@ _POOL_ATTRIBUTES = r"""
         coincide on the training data share their weight equally).
     estimators_ : list of FittedTree
         The pool hypotheses with a positive weight, in the order of the pool.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         Their weights; they sum to ``1/T``.
     n_estimators_ : int
         Number of hypotheses with a positive weight.

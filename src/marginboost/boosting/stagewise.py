@@ -203,7 +203,7 @@ _ATTRIBUTES = r"""
         ``decision_function`` predicts it).
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of the features seen in ``fit``; defined only when ``X`` has string column names.
     mapper_ : BinMapper or RawFeatures
         The feature binning fitted on the training inputs
@@ -211,7 +211,7 @@ _ATTRIBUTES = r"""
         weak learner that reads the raw features.
     estimators_ : list of FittedTree
         The weak learners :math:`f_t`, in the order they were added.
-    alphas_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape (n_estimators\_,)
         Their weights in the final combination :math:`F(x) = \sum_t \alpha_t f_t(x)`; for the
         normalized updates (DOOM II, ARC-x4's AnyBoost form) the weights after every later
         rescaling, so that they sum to 1.
