@@ -71,12 +71,35 @@ ACTIVE_WEIGHT = 1e-9
 class ColumnGenerationError(RuntimeError):
     """The restricted master problem failed at some column-generation iteration.
 
+    Parameters
+    ----------
+    algorithm : str
+        Name of the estimator, for the message.
+    iteration : int
+        1-based column-generation iteration (number of columns in the master).
+    status : str
+        The solver's status message.
+
     Attributes
     ----------
     iteration : int
         1-based column-generation iteration (number of columns in the master).
     status : str
         The solver's status message.
+
+    Examples
+    --------
+    The soft-margin dual (22) of :class:`LPBoost` is infeasible when ``D < 1/M``:
+
+    >>> import numpy as np
+    >>> from marginboost import LPBoost
+    >>> from marginboost.boosting import ColumnGenerationError
+    >>> X, y = np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1])
+    >>> try:
+    ...     LPBoost(D=0.1).fit(X, y)
+    ... except ColumnGenerationError as error:
+    ...     print("failed at iteration", error.iteration)
+    failed at iteration 1
     """
 
     def __init__(self, algorithm: str, iteration: int, status: str) -> None:
@@ -247,8 +270,8 @@ _ATTRIBUTES = r"""
         Number of column-generation iterations (restricted masters solved); equals
         ``n_estimators_``.
     dual_weights_ : ndarray of shape (n_samples,)
-        The example weights :math:`u` of the last restricted master (its dual solution), which
-        selected the last oracle column; signed for MCBoost and MDBoost.
+        The example weights :math:`u` of the last restricted master (its dual solution), under
+        which the last oracle call was made; signed for MCBoost and MDBoost.
     converged_ : bool
         Whether the termination criterion was met (no dual constraint violated by more than
         ``tol``); ``False`` after ``n_estimators`` columns, with a ``ConvergenceWarning``.

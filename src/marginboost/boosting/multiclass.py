@@ -113,7 +113,26 @@ _COMMON_ATTRIBUTES = r"""
 
 
 class NotBoostedWarning(UserWarning):
-    """The first weak learner already failed the algorithm's error limit: nothing was boosted."""
+    """The first weak learner already failed the algorithm's error limit: nothing was boosted.
+
+    The fit still returns the estimator, with ``boosted_ = False`` and the reason in
+    ``stop_reason_``; its prediction methods raise ``ValueError``.
+
+    Examples
+    --------
+    AdaBoost.M1 needs a weighted error below 1/2, which a stump cannot reach on six classes:
+
+    >>> import warnings
+    >>> import numpy as np
+    >>> from marginboost import AdaBoostM1
+    >>> from marginboost.boosting import NotBoostedWarning
+    >>> X, y = np.arange(6.0).reshape(-1, 1), np.arange(6)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     model = AdaBoostM1(max_depth=1).fit(X, y)
+    >>> model.boosted_, caught[0].category is NotBoostedWarning
+    (False, True)
+    """
 
 
 class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):

@@ -420,8 +420,9 @@ class RealAdaBoost(_FixedCostBoosting):
     Mason et al. (1999) list this method as "ConfidenceBoost" in their Table 1: AnyBoost
     (Algorithm 1) with the exponential cost :math:`e^{-yF(x)}` and a line search, the weak
     hypotheses being real-valued.  The leaf values are Schapire & Singer's (1999) choice for
-    domain-partitioning hypotheses (their Sec. 4.2, with the smoothing :math:`\epsilon`), which
-    minimise the normaliser :math:`Z_t` for the partition given by the tree.
+    domain-partitioning hypotheses (their Sec. 4.2, with the smoothing :math:`\epsilon`);
+    without the smoothing they minimise the normaliser :math:`Z_t` over the values of the
+    tree's leaves.
     ``history_["objective"]`` is :math:`\sum_i s_i e^{-y_iF(x_i)}`.
 
     References
