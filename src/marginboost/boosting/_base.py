@@ -63,7 +63,27 @@ class NoEdgeError(ValueError):
     positive edge under the initial weights, so not even one round can be made.
 
     Typical cause: every group of identical rows of ``X`` carries as much weight of one class
-    as of the other (for instance duplicated rows with opposite labels)."""
+    as of the other (for instance duplicated rows with opposite labels).
+
+    Parameters
+    ----------
+    estimator : str
+        Name of the estimator, for the message.
+    detail : str
+        Why the first round failed (the estimator's stop reason).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost import AdaBoost
+    >>> from marginboost.boosting import NoEdgeError
+    >>> X, y = np.array([[0.0], [0.0], [1.0], [1.0]]), np.array([0, 1, 0, 1])
+    >>> try:
+    ...     AdaBoost(n_estimators=5).fit(X, y)
+    ... except NoEdgeError as error:
+    ...     print(str(error).split(":")[0])
+    AdaBoost could not make a first step
+    """
 
     def __init__(self, estimator: str, detail: str) -> None:
         super().__init__(

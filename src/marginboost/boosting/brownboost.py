@@ -636,13 +636,50 @@ class BrownBoost(BinaryBoostingClassifier):
 
     Attributes
     ----------
-    classes_, estimators_, alphas_, history_, mapper_, n_estimators_
-        As for the other boosting estimators.
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features seen in ``fit``; defined only when ``X`` has string column names.
+    mapper_ : BinMapper or RawFeatures
+        The feature binning fitted on the training inputs.
+    estimators_ : list of FittedTree
+        The weak hypotheses :math:`h_k`, in the order they were added.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        Their weights :math:`\alpha_k`, the output of each round's step equations.
+    n_estimators_ : int
+        Number of rounds.
     c_ : float
         The time budget used.
     remaining_time_ : float
         Remaining time :math:`s` at the end (0 after ``"time exhausted"``).
     stop_reason_ : {"time exhausted", "no edge", "n_estimators"}
+        Why training ended: the time budget was used up, the weak learner's edge was at most
+        ``nu``, or the cap ``n_estimators`` was reached.
+    history_ : dict of str to ndarray
+        Per round: ``train_error``, ``alpha``, ``t`` (time consumed), ``remaining_time``,
+        ``edge``, ``potential``, ``min_margin`` and ``mean_margin`` (normalized margins),
+        ``solver_evaluations`` (function evaluations of the step solver) and ``time``.
+
+    Notes
+    -----
+    The algorithm of Freund (2001), Fig. 2, with the weight :math:`\alpha` and the time
+    :math:`t` of each round found by solving the two equations that the end point of Freund's
+    differential equation satisfies (zero correlation under the new weights and conservation
+    of the potential), instead of integrating the equation numerically; both give the same
+    point.  Zhai et al. (2013) use BrownBoost as a noise-tolerant baseline of DirectBoost
+    (their Tables 1, 3 and 4), with a "cutoff parameter" chosen on validation data, read here
+    as ``target_error``.
+
+    References
+    ----------
+    Freund, Y. (2001). An adaptive version of the boost by majority algorithm. Machine Learning
+    43(3), 293-318.
+
+    Zhai, S., Xia, T., Tan, M. and Wang, S. (2013). Direct 0-1 loss minimization and margin
+    maximization with boosting. In Advances in Neural Information Processing Systems 26,
+    pp. 872-880.
     """
 
     _algorithm_name = "BrownBoost"

@@ -71,12 +71,35 @@ ACTIVE_WEIGHT = 1e-9
 class ColumnGenerationError(RuntimeError):
     """The restricted master problem failed at some column-generation iteration.
 
+    Parameters
+    ----------
+    algorithm : str
+        Name of the estimator, for the message.
+    iteration : int
+        1-based column-generation iteration (number of columns in the master).
+    status : str
+        The solver's status message.
+
     Attributes
     ----------
     iteration : int
         1-based column-generation iteration (number of columns in the master).
     status : str
         The solver's status message.
+
+    Examples
+    --------
+    The soft-margin dual (22) of :class:`LPBoost` is infeasible when ``D < 1/M``:
+
+    >>> import numpy as np
+    >>> from marginboost import LPBoost
+    >>> from marginboost.boosting import ColumnGenerationError
+    >>> X, y = np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1])
+    >>> try:
+    ...     LPBoost(D=0.1).fit(X, y)
+    ... except ColumnGenerationError as error:
+    ...     print("failed at iteration", error.iteration)
+    failed at iteration 1
     """
 
     def __init__(self, algorithm: str, iteration: int, status: str) -> None:
@@ -220,11 +243,44 @@ _COMMON_DOC = """
         Stop when the next column's edge is below ``r + tol`` (Shen & Li use 1e-5).
     random_state : int, optional
         Unused (the method is deterministic); kept for a uniform interface.
+"""
 
+#: The fitted attributes of every column-generation estimator (numpydoc ``Attributes``).
+_ATTRIBUTES = r"""
     Attributes
     ----------
-    classes_, estimators_, alphas_ (the master's w), history_, mapper_, stop_reason_,
-    converged_ (bool), n_iterations_, dual_weights_ (final u)
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features seen in ``fit``; defined only when ``X`` has string column names.
+    mapper_ : BinMapper or RawFeatures
+        The feature binning fitted on the training inputs.
+    estimators_ : list of FittedTree
+        The weak classifiers :math:`h_j` returned by the oracle, one per column of the master,
+        in the order they were generated (columns whose final weight is 0 included).
+    alphas_ : ndarray of shape (n_estimators\_,)
+        The primal weights :math:`w` of the last restricted master: they sum to 1 for the
+        margin-based masters (LPBoost, HingeLPBoost, MCBoost, MDBoost) and to :math:`1/T` for
+        AdaBoost-CG and LogitBoost-CG.
+    n_estimators_ : int
+        Number of columns generated.
+    n_iterations_ : int
+        Number of column-generation iterations (restricted masters solved); equals
+        ``n_estimators_``.
+    dual_weights_ : ndarray of shape (n_samples,)
+        The example weights :math:`u` of the last restricted master (its dual solution), under
+        which the last oracle call was made; signed for MCBoost and MDBoost.
+    converged_ : bool
+        Whether the termination criterion was met (no dual constraint violated by more than
+        ``tol``); ``False`` after ``n_estimators`` columns, with a ``ConvergenceWarning``.
+    stop_reason_ : str
+        ``"no violated dual constraint"`` or ``"n_estimators"``.
+    history_ : dict of str to ndarray
+        One entry per iteration: ``objective``, ``duality_gap``, ``n_active``, ``time``,
+        ``train_error``, ``min_margin``, ``mean_margin`` and ``edge`` (see
+        :mod:`marginboost.boosting.corrective`).
 """
 
 
@@ -262,7 +318,35 @@ class LPBoost(_CGParams):
         infeasible and :class:`ColumnGenerationError` is raised).
     nu : float in (0, 1], optional
         Alternative to ``D``: :math:`D = 1/(\nu M)`.
-    """ + _COMMON_DOC
+    """ + _COMMON_DOC + _ATTRIBUTES + r"""    D_ : float or None
+        The bound :math:`D` on the example weights used in the fit (``None`` for the hard
+        margin).
+
+    Notes
+    -----
+    Shen & Li (2010a): the hard-margin LPBoost of Grove & Schuurmans (1998) maximises the
+    minimum normalized margin, primal (19) and dual (20); the soft-margin LPBoost of Demiriz,
+    Bennett & Shawe-Taylor (2002) is the primal (21) with the dual (22), feasible only for
+    :math:`D \ge 1/M`.  Demiriz et al.'s parametrisation by :math:`\nu` corresponds to
+    :math:`D = 1/(\nu M)`.  The optimal value of (22) with :math:`D = 1/n'` is the largest
+    average of the :math:`n'` smallest normalized margins (Shalev-Shwartz & Singer 2010), the
+    objective of DirectBoost's phase 2.
+    Column generation follows Shen & Li's Sec. 3.7 (Algorithm 2): the oracle (42) returns
+    :math:`\arg\max_h \sum_i u_i y_i h(x_i)` for the current dual weights, and training
+    stops when its edge is below :math:`r + \varepsilon`.
+
+    References
+    ----------
+    Demiriz, A., Bennett, K. P. and Shawe-Taylor, J. (2002). Linear programming boosting via
+    column generation. Machine Learning 46(1-3), 225-254.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Shalev-Shwartz, S. and Singer, Y. (2010). On the equivalence of weak learnability and linear
+    separability: new relaxations and efficient boosting algorithms. Machine Learning
+    80(2-3), 141-163.
+    """
 
     _algorithm_name = "LPBoost"
     _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": [*_POSITIVE, None],
@@ -323,7 +407,23 @@ class AdaBoostCG(_CGParams):
     T : float
         Regularisation: ``alphas_`` sum to ``1/T``.  Shen & Li (Table IV) take
         ``T = 1 / sum(w)`` of a 1000-round AdaBoost (:func:`adaboost_T_heuristic`).
-    """ + _COMMON_DOC
+    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Shen & Li (2010a), Theorem 3.1: the Lagrange dual of the :math:`\ell_1`-constrained
+    AdaBoost (5) is (10), equivalently the entropy-regularised LPBoost (15), and the KKT
+    conditions give the AdaBoost weights (24).
+    Column generation follows Shen & Li's Sec. 3.7 (Algorithm 2): the oracle (42) returns
+    :math:`\arg\max_h \sum_i u_i y_i h(x_i)` for the current dual weights, and training
+    stops when its edge is below :math:`r + \varepsilon`.  Shen & Li compare it with AdaBoost
+    in their Table IV (with ``T`` from :func:`adaboost_T_heuristic`) and Table V (``T`` chosen
+    by cross-validation).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+    """
 
     _algorithm_name = "AdaBoost-CG"
     _proba_link = "exponential"
@@ -356,7 +456,22 @@ class LogitBoostCG(AdaBoostCG):
     ----------
     T : float
         Regularisation: ``alphas_`` sum to ``1/T``.
-    """ + _COMMON_DOC
+    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Shen & Li (2010a), Sec. 3.4 and Theorem 3.2: the :math:`\ell_1`-constrained logistic loss
+    (32) has the binary-entropy-regularised dual (31), whose weights (33) are bounded by 1 but
+    not normalised.
+    Column generation follows Shen & Li's Sec. 3.7 (Algorithm 2): the oracle (42) returns
+    :math:`\arg\max_h \sum_i u_i y_i h(x_i)` for the current dual weights, and training
+    stops when its edge is below :math:`r + \varepsilon`.  The experiments are in their
+    Table VIII.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+    """
 
     _algorithm_name = "LogitBoost-CG"
     _proba_link = "logistic"
@@ -378,7 +493,24 @@ class HingeLPBoost(_CGParams):
         Weight of the slack penalty (positive).
     p : float, default=2.0
         Exponent of the hinge, ``p > 1``.
-    """ + _COMMON_DOC
+    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Shen & Li (2010a), eqs. (27)-(29): the soft-margin LPBoost with the generalized hinge loss
+    :math:`\xi_i^p` has the dual (27) (:math:`p = 2`) or, in general, (28), with
+    :math:`1/p + 1/q = 1`: LPBoost regularised by the Tsallis entropy (29).
+    Column generation follows Shen & Li's Sec. 3.7 (Algorithm 2): the oracle (42) returns
+    :math:`\arg\max_h \sum_i u_i y_i h(x_i)` for the current dual weights, and training
+    stops when its edge is below :math:`r + \varepsilon`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Tsallis, C. (1988). Possible generalization of Boltzmann-Gibbs statistics. Journal of
+    Statistical Physics 52(1-2), 479-487.
+    """
 
     _algorithm_name = "HingeLPBoost"
     _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE,
@@ -423,7 +555,20 @@ class MCBoost(_CGParams):
     ----------
     E : float, default=0.3
         Target margin, positive (the paper chooses it in (0, 1) on validation).
-    """ + _COMMON_DOC
+    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Guo & Chen, Algorithm 1: the primal (8), written as (12), its decomposition into margin
+    variance and mean (10)-(11), the dual (19) and the KKT map (17), as above.  They show
+    that the problem is L2Boost with :math:`\|w\|_1 = 1/E` (eq. (20)) and a lasso-penalised
+    L2Boost (eq. (21)); their baselines are :class:`L2Boost`, :class:`AdaBoost`,
+    :class:`AdaBoostCG`, :class:`LPBoost` and :class:`MDBoost`.
+
+    References
+    ----------
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, College
+    of Computer Science and Technology, Nanjing University of Aeronautics and Astronautics.
+    """
 
     _algorithm_name = "MCBoost"
     _parameter_constraints: dict = {**_CGParams._parameter_constraints, "E": _POSITIVE}
@@ -478,7 +623,27 @@ class MDBoost(_CGParams):
     ----------
     D : float, default=1.0
         Weight of the margin variance (positive); chosen on validation in the experiments.
-    """ + _COMMON_DOC
+    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Shen & Li (2010b) maximise the average margin while minimising the margin variance, the
+    trade-off being chosen by cross-validation; Shen & Li (2010a, eqs. (39)-(41)) derive the
+    same objective as AdaBoost-QP (:class:`AdaBoostQP`, a fixed pool).  The restricted master
+    here is that QP over the generated columns, solved by column generation as the other
+    totally-corrective methods; see the assumptions above.  Guo & Chen use MDBoost as a
+    baseline of MCBoost.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010b). Boosting through optimization of margin distributions. IEEE
+    Transactions on Neural Networks 21(4), 659-666.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, College
+    of Computer Science and Technology, Nanjing University of Aeronautics and Astronautics.
+    """
 
     _algorithm_name = "MDBoost"
     _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE}
@@ -502,7 +667,7 @@ class MDBoost(_CGParams):
 
 def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
                          max_depth: int = 1, max_bins: int = 255) -> float:
-    """``T = 1 / sum(w)`` of an ``n_rounds`` AdaBoost run (Shen & Li 2010, Table IV).
+    r"""``T = 1 / sum(w)`` of an ``n_rounds`` AdaBoost run (Shen & Li 2010, Table IV).
 
     Parameters
     ----------
@@ -517,6 +682,21 @@ def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
     -------
     float
         The regularisation parameter ``T`` for :class:`AdaBoostCG` and the pool methods.
+
+    Notes
+    -----
+    Shen & Li (2010a), Table IV, run AdaBoost-CG with the :math:`\ell_1` norm of the weights
+    that AdaBoost reaches after 1000 rounds: :math:`1/T = \sum_t \alpha_t`, so that both
+    methods compare at the same norm.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from marginboost.boosting import adaboost_T_heuristic
+    >>> X, y = make_classification(n_samples=60, n_features=4, random_state=0)
+    >>> T = adaboost_T_heuristic(X, y, n_rounds=20)
+    >>> 0 < T < 1
+    True
     """
     from .stagewise import AdaBoost
 

@@ -645,14 +645,65 @@ class DirectBoost(BinaryBoostingClassifier):
 
     Attributes
     ----------
-    classes_, estimators_ (fitted trees), alphas_, mapper_
-    history_ : dict of arrays
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features seen in ``fit``; defined only when ``X`` has string column names.
+    mapper_ : BinMapper
+        The feature binning fitted on the training inputs.
+    estimators_ : list of FittedTree
+        The direct trees, in the order they were added (phase 1 first).
+    alphas_ : ndarray of shape (n_estimators\_,)
+        Their weights :math:`\alpha_t \ge 0`.
+    n_estimators_ : int
+        Number of trees in the ensemble (after the cut back to the best round with
+        relaxation).
+    history_ : dict of str to ndarray
         Per round: ``phase`` (1 or 2), ``train_error`` (fraction), ``objective`` (the phase-2
         objective of the normalized margins after the round), ``alpha`` and ``time``.
     n_phase1_ : int
         Rounds of phase 1.
     n_prime_ : int
+        The number :math:`n'` of bottom examples of the phase-2 objective.
+    epsilon_ : float
+        The :math:`\varepsilon`-relaxation used.
+    region_ : {"min-error", "all"}
+        The phase-2 search region used.
+    tol_, phase1_tol_ : float
+        The tolerances used in phase 2 and phase 1.
     stop_reason_ : str
+        Why training ended: ``"phase 1 zero training error"``, ``"phase 1 local minimum"``,
+        ``"phase 1 plateau"`` or ``"n_estimators"`` when phase 2 did not run, otherwise
+        ``"phase 2 coordinatewise maximum"``, ``"phase 2 no admissible step"``,
+        ``"phase 2 no improvement within patience"`` or ``"n_estimators"``.
+
+    Notes
+    -----
+    Zhai, Xia, Tan & Wang (2013).  Phase 1 is their Algorithm 1, a greedy coordinate descent
+    on the empirical 0-1 loss (1) whose line search sweeps the points where the margins
+    change sign.  Phase 2 is their Algorithm 2, a greedy coordinate ascent on the average of
+    the :math:`n'` smallest normalized margins (6), which along a coordinate are the linear
+    fractional functions (7) with derivatives (8); the sign of (9) (all examples) or (10)
+    (the bottom :math:`n'`) decides the step.  The objective is quasiconcave in the region of
+    zero training error (Theorem 2), where the ascent converges to the optimum for the
+    average of all margins (Theorem 3) and to a coordinatewise maximum for the bottom
+    :math:`n'` (Theorem 4).  The :math:`\varepsilon`-relaxation follows Bertsekas (1988).
+    The paper's three variants are the keys ``"DirectBoost_avg"``, ``"DirectBoost_eps_avg"``
+    and ``"DirectBoost_order"`` of :data:`VARIANTS` (:func:`directboost_variant`).  The
+    largest average of the :math:`n'` smallest normalized margins over all convex
+    combinations is the optimal value of the soft-margin LPBoost with :math:`D = 1/n'`
+    (:class:`LPBoost`), which DirectBoost approaches by coordinate ascent.
+
+    References
+    ----------
+    Zhai, S., Xia, T., Tan, M. and Wang, S. (2013). Direct 0-1 loss minimization and margin
+    maximization with boosting. In Advances in Neural Information Processing Systems 26,
+    pp. 872-880.
+
+    Bertsekas, D. P. (1988). The auction algorithm: a distributed relaxation method for the
+    assignment problem. Annals of Operations Research 14(1), 105-123.
     """
 
     _algorithm_name = "DirectBoost"

@@ -107,7 +107,7 @@ from ._base import check_positive_int, check_real
 from ._direct_kernels import interval_alpha, tie_break
 from .direct import DirectBoost, _empty_scores
 from .dmcboost_search import TH, margin_line_search, zero_one_sweep
-from .multiclass import MulticlassBoostingClassifier
+from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
 
 __all__ = ["DMCBoost", "ZeroOneTreeObjective", "MarginSlopeObjective"]
 
@@ -351,7 +351,7 @@ class MarginSlopeObjective:
 
 
 class DMCBoost(MulticlassBoostingClassifier):
-    r"""DMCBoost (Zhai, Xia & Wang, KDD 2014): 0-1 loss descent, then margin ascent.
+    __doc__ = r"""DMCBoost (Zhai, Xia & Wang, KDD 2014): 0-1 loss descent, then margin ascent.
 
     See the module docstring for exactly what each phase does and where it departs from the
     paper.
@@ -392,11 +392,18 @@ class DMCBoost(MulticlassBoostingClassifier):
     max_bins : int, default 255
         Number of feature bins.
 
-    Attributes
-    ----------
-    classes_, n_classes_, estimators_ (direct trees), alphas_, n_estimators_, mapper_,
-    boosted_, stop_reason_
-    history_ : dict of arrays
+    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+        The multi-class direct trees :math:`h_t`, in the order they were added.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        Their weights :math:`\alpha_t` in the vote (1) (negative steps are possible in
+        phase II).
+    stop_reason_ : str
+        Why training ended: a phase-I reason (``"phase I zero training error"``, a
+        coordinatewise minimum, a plateau, ``"max_phase1_rounds"``) when phase II did not run,
+        otherwise ``"phase II coordinatewise maximum"``, ``"phase II unbounded step"``,
+        ``"phase II no improvement within patience"`` or ``"n_estimators"``; with
+        relaxation, followed by the round the ensemble was cut back to.
+    history_ : dict of str to ndarray
         Per round: ``phase`` (1 or 2), ``train_error`` (fraction), ``errors`` (count),
         ``objective`` (bottom-:math:`n'` average of the normalized margins (4) after the
         round), ``alpha`` and ``time``.
@@ -405,6 +412,41 @@ class DMCBoost(MulticlassBoostingClassifier):
     phase1_stop_reason_ : str
         Why phase I ended (``stop_reason_`` is the reason training ended).
     n_prime_ : int
+        The number :math:`n'` of bottom examples in objective (5).
+    epsilon_ : float
+        The :math:`\epsilon`-relaxation used.
+    tol_ : float
+        The bisection threshold used.
+    max_intervals_ : int or None
+        The cap on the intervals scored per split in phase I.
+
+    Notes
+    -----
+    Zhai, Xia & Wang (2014).  The ensemble votes as in eq. (1).  Phase I (Algorithm 1) is a
+    greedy coordinate descent on the training 0-1 loss (2): the line search of Algorithm 1.1
+    sweeps the breakpoints of the class scores (3) along a tree, and Algorithm 1.2 grows the
+    tree split by split with the leaf labels that minimise the 0-1 loss.  Phase II
+    (Algorithm 2) is a greedy coordinate ascent on the average (5) of the :math:`n'` smallest
+    multi-class margins (4), with the bisection of Algorithm 2.1 on the derivative (9)-(10)
+    and :math:`\epsilon`-relaxation (:math:`\epsilon = 0.01`, threshold :math:`10^{-5}` in
+    the paper).  By their Theorem 1, maximising (5) is a soft-margin problem (6); Theorem 3
+    (quasi-concavity of (5) along a coordinate) justifies the bisection.  The docstrings of
+    :mod:`marginboost.boosting.dmcboost` and :mod:`marginboost.boosting.dmcboost_search` say
+    where the implementation departs from the paper and which printing errors of the paper it
+    corrects.  The binary method it generalises is :class:`DirectBoost`.
+
+    References
+    ----------
+    Zhai, S., Xia, T. and Wang, S. (2014). A multi-class boosting method with direct
+    optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
+    Discovery and Data Mining, pp. 273-282.
+
+    Zhai, S., Xia, T., Tan, M. and Wang, S. (2013). Direct 0-1 loss minimization and margin
+    maximization with boosting. In Advances in Neural Information Processing Systems 26,
+    pp. 872-880.
+
+    Bertsekas, D. P. (1988). The auction algorithm: a distributed relaxation method for the
+    assignment problem. Annals of Operations Research 14(1), 105-123.
     """
 
     _algorithm_name = "DMCBoost"

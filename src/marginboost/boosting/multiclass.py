@@ -88,9 +88,51 @@ FloatArray = NDArray[np.float64]
 #: Split criteria of the multi-class trees (see :mod:`marginboost.weak.tree`).
 MULTICLASS_CRITERIA = ("gini", "entropy", "multiclass_error")
 
+#: The fitted attributes shared by the multi-class estimators (numpydoc ``Attributes``).
+_COMMON_ATTRIBUTES = r"""
+    Attributes
+    ----------
+    classes_ : ndarray of shape (K,)
+        The class labels, sorted; column ``k`` of ``decision_function`` belongs to
+        ``classes_[k]``.
+    n_classes_ : int
+        Number of classes :math:`K`.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features seen in ``fit``; defined only when ``X`` has string column names.
+    mapper_ : BinMapper
+        The feature binning fitted on the training inputs.
+    n_estimators_ : int
+        Number of rounds in the ensemble.
+    boosted_ : bool
+        Whether at least one round was accepted; when it is ``False`` a
+        :class:`~marginboost.boosting.NotBoostedWarning` was issued and the prediction methods
+        raise ``ValueError``.
+"""
+
 
 class NotBoostedWarning(UserWarning):
-    """The first weak learner already failed the algorithm's error limit: nothing was boosted."""
+    """The first weak learner already failed the algorithm's error limit: nothing was boosted.
+
+    The fit still returns the estimator, with ``boosted_ = False`` and the reason in
+    ``stop_reason_``; its prediction methods raise ``ValueError``.
+
+    Examples
+    --------
+    AdaBoost.M1 needs a weighted error below 1/2, which a stump cannot reach on six classes:
+
+    >>> import warnings
+    >>> import numpy as np
+    >>> from marginboost import AdaBoostM1
+    >>> from marginboost.boosting import NotBoostedWarning
+    >>> X, y = np.arange(6.0).reshape(-1, 1), np.arange(6)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     model = AdaBoostM1(max_depth=1).fit(X, y)
+    >>> model.boosted_, caught[0].category is NotBoostedWarning
+    (False, True)
+    """
 
 
 class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
@@ -335,7 +377,7 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
 
 
 class AdaBoostM1(_DiscreteMulticlassBoosting):
-    r"""AdaBoost.M1 (Freund & Schapire 1997) with multi-class decision trees.
+    __doc__ = r"""AdaBoost.M1 (Freund & Schapire 1997) with multi-class decision trees.
 
     Freund & Schapire, "A decision-theoretic generalization of on-line learning and an
     application to boosting", *J. Comput. Syst. Sci.* 55:119-139 (1997), Fig. 3:
@@ -357,14 +399,36 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
         the weighted error.
     max_bins : int, default=255
         Number of feature bins (exact thresholds when a feature has at most this many values).
-
-    Attributes
-    ----------
-    classes_, n_classes_, estimators_, alphas_, n_estimators_, history_, mapper_
-    boosted_ : bool
-        Whether at least one round was accepted.
+    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+        The K-class trees :math:`h_t`, in the order they were added.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        Their votes :math:`\alpha_t = \log\frac{1-\varepsilon_t}{\varepsilon_t}`.
     stop_reason_ : str
-        ``"n_estimators"``, ``"perfect weak learner"`` or the weighted error that reached 1/2.
+        ``"n_estimators"``, ``"perfect weak learner"`` or the weighted error that reached 1/2
+        (with its round).
+    history_ : dict of str to ndarray
+        Per round: ``weighted_error`` (:math:`\varepsilon_t`), ``train_error`` (training error
+        of the vote) and ``time`` (seconds since the start of ``fit``).
+
+    Notes
+    -----
+    AdaBoost.M1 is the multi-class extension of AdaBoost in Fig. 3 of Freund & Schapire
+    (1997): it multiplies the weights of the correctly classified examples by
+    :math:`\beta_t = \varepsilon_t/(1-\varepsilon_t)` and votes with :math:`\log(1/\beta_t)`,
+    which after normalisation is the update and the vote of
+    :mod:`marginboost.boosting.multiclass`.  Its requirement :math:`\varepsilon_t < 1/2` is
+    strong for many classes.  Zhai, Xia & Wang (2014) compare DMCBoost with AdaBoost.M1 on
+    depth-3 trees (their Table 2), where it cannot boost on several data sets.
+
+    References
+    ----------
+    Freund, Y. and Schapire, R. E. (1997). A decision-theoretic generalization of on-line
+    learning and an application to boosting. Journal of Computer and System Sciences 55(1),
+    119-139.
+
+    Zhai, S., Xia, T. and Wang, S. (2014). A multi-class boosting method with direct
+    optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
+    Discovery and Data Mining, pp. 273-282.
     """
 
     _algorithm_name = "AdaBoost.M1"
@@ -378,7 +442,7 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
 
 
 class SAMME(_DiscreteMulticlassBoosting):
-    r"""SAMME (Zhu, Zou, Rosset & Hastie 2009) with multi-class decision trees.
+    __doc__ = r"""SAMME (Zhu, Zou, Rosset & Hastie 2009) with multi-class decision trees.
 
     Zhu, Zou, Rosset & Hastie, "Multi-class AdaBoost", *Statistics and Its Interface*
     2:349-360 (2009), Algorithm 2:
@@ -391,12 +455,35 @@ class SAMME(_DiscreteMulticlassBoosting):
     ----------
     n_estimators, max_depth, criterion, max_bins
         As for :class:`AdaBoostM1`.
+    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+        The K-class trees :math:`h_t`, in the order they were added.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        Their votes :math:`\alpha_t = \log\frac{1-\varepsilon_t}{\varepsilon_t} + \log(K-1)`
+        (scikit-learn's ``estimator_weights_``).
+    stop_reason_ : str
+        ``"n_estimators"``, ``"perfect weak learner"`` or the weighted error that reached
+        :math:`1 - 1/K` (with its round).
+    history_ : dict of str to ndarray
+        Per round: ``weighted_error`` (:math:`\varepsilon_t`), ``train_error`` (training error
+        of the vote) and ``time`` (seconds since the start of ``fit``).
 
-    Attributes
+    Notes
+    -----
+    SAMME (Stagewise Additive Modeling using a Multi-class Exponential loss) is Algorithm 2 of
+    Zhu et al. (2009): forward stage-wise additive modelling of the multi-class exponential
+    loss in the symmetric coding of the classes.  The extra :math:`\log(K-1)` in the vote
+    relaxes AdaBoost.M1's requirement :math:`\varepsilon_t < 1/2` to
+    :math:`\varepsilon_t < 1 - 1/K`; for :math:`K = 2` SAMME is AdaBoost.  Zhai, Xia & Wang
+    (2014) use it as a baseline of DMCBoost with depth-3 trees (their Table 2).
+
+    References
     ----------
-    classes_, n_classes_, estimators_, alphas_, n_estimators_, history_, mapper_, boosted_,
-    stop_reason_
-        As for :class:`AdaBoostM1`.
+    Zhu, J., Zou, H., Rosset, S. and Hastie, T. (2009). Multi-class AdaBoost. Statistics and
+    Its Interface 2(3), 349-360.
+
+    Zhai, S., Xia, T. and Wang, S. (2014). A multi-class boosting method with direct
+    optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
+    Discovery and Data Mining, pp. 273-282.
     """
 
     _algorithm_name = "SAMME"
@@ -439,7 +526,7 @@ def confidence_leaf_values(leaves: NDArray[np.int64], Y: FloatArray, weight: Flo
 
 
 class AdaBoostMH(MulticlassBoostingClassifier):
-    r"""Real AdaBoost.MH (Schapire & Singer 1999) with vector-valued decision trees.
+    __doc__ = r"""Real AdaBoost.MH (Schapire & Singer 1999) with vector-valued decision trees.
 
     Schapire & Singer, "Improved boosting algorithms using confidence-rated predictions",
     *Machine Learning* 37:297-336 (1999): the Hamming-loss reduction of a K-class problem to
@@ -486,13 +573,35 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         :math:`\epsilon > 0`; ``None`` means :math:`1/(2nK)` (Schapire & Singer recommend
         :math:`\epsilon` of the order of :math:`1/(nK)`; the same relative smoothing as
         :class:`~marginboost.boosting.RealAdaBoost`'s default :math:`1/(2n)`).
+    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+        The vector-valued trees :math:`h_t`, whose leaves hold the smoothed values
+        :math:`c_{jk}`.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        All 1: the step is folded into the leaf values.
+    stop_reason_ : str
+        ``"n_estimators"`` or the round whose normaliser :math:`Z_t` reached 1.
+    history_ : dict of str to ndarray
+        Per round: ``z`` (:math:`Z_t`), ``hamming_loss`` (the :math:`D_1`-weighted training
+        Hamming loss), ``train_error`` and ``time``.
 
-    Attributes
+    Notes
+    -----
+    The Hamming-loss reduction AdaBoost.MH of Schapire & Singer (1999) with real-valued
+    (confidence-rated) domain-partitioning weak hypotheses: the partition is chosen to
+    minimise :math:`Z_t`, the leaf values are their smoothed :math:`\tfrac12\ln` ratios
+    (Sec. 4.2), and the training Hamming loss is bounded by :math:`\prod_t Z_t`.  Zhai, Xia &
+    Wang (2014) compare DMCBoost with AdaBoost.MH in their Tables 3 and 4; the base learner
+    they used is not stated beyond a reduction to binary problems, so the trees here are an
+    assumption.
+
+    References
     ----------
-    classes_, n_classes_, estimators_ (vector-valued trees), alphas_ (ones), n_estimators_,
-    mapper_, boosted_, stop_reason_
-    history_ : dict
-        Per-round ``z`` (:math:`Z_t`), ``hamming_loss``, ``train_error`` and ``time``.
+    Schapire, R. E. and Singer, Y. (1999). Improved boosting algorithms using confidence-rated
+    predictions. Machine Learning 37(3), 297-336.
+
+    Zhai, S., Xia, T. and Wang, S. (2014). A multi-class boosting method with direct
+    optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
+    Discovery and Data Mining, pp. 273-282.
     """
 
     _algorithm_name = "AdaBoost.MH"
@@ -603,7 +712,7 @@ def codeword_line_search(pair_weights: FloatArray, pair_slopes: FloatArray) -> t
 
 
 class GDMCBoost(MulticlassBoostingClassifier):
-    r"""GD-MCBoost (Saberian & Vasconcelos 2011) with multi-class trees mapped to codewords.
+    __doc__ = r"""GD-MCBoost (Saberian & Vasconcelos 2011) with multi-class trees mapped to codewords.
 
     Source of truth: Saberian & Vasconcelos, "Multiclass boosting: theory and algorithms",
     *NIPS* 2011, as far as its description is known here (the paper is not in this
@@ -656,16 +765,37 @@ class GDMCBoost(MulticlassBoostingClassifier):
         Depth of the K-class trees.
     max_bins : int, default=255
         Number of feature bins.
+    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+        The K-class trees :math:`h_t`; the weak learner of round :math:`t` is
+        :math:`g_t(x) = y_{h_t(x)}`.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        The steps :math:`\alpha_t` of the exact line searches.
+    codewords_ : ndarray of shape (K, K-1)
+        The codewords :math:`y_k`, in the order of ``classes_``.
+    stop_reason_ : str
+        ``"n_estimators"``, ``"perfect weak learner"`` or the round in which the best tree gave
+        no descent direction.
+    history_ : dict of str to ndarray
+        Per round: ``loss`` (:math:`R` after the round), ``derivative``
+        (:math:`\sum_i \langle g_t(x_i), w_i\rangle` before the step), ``train_error`` and
+        ``time``.
 
-    Attributes
+    Notes
+    -----
+    GD-MCBoost of Saberian & Vasconcelos (2011): functional gradient descent on a
+    margin-enforcing multi-class exponential risk, with the classes coded as the vertices of
+    a regular simplex in :math:`\mathbb{R}^{K-1}`, and an exact line search per round.  Their
+    coordinate-wise variant CD-MCBoost is not implemented.  Zhai, Xia & Wang (2014) run
+    GD-MCBoost with the authors' code as a baseline of DMCBoost (their Table 2).
+
+    References
     ----------
-    classes_, n_classes_, estimators_ (K-class trees :math:`h_t`), alphas_ (steps
-    :math:`\alpha_t`), n_estimators_, mapper_, boosted_, stop_reason_
-    codewords_ : ndarray, shape (K, K-1)
-        :math:`y_k` in the order of ``classes_``.
-    history_ : dict
-        Per-round ``loss`` (:math:`R` after the round), ``derivative``
-        (:math:`\sum_i \langle g_t(x_i), w_i\rangle` before the step), ``train_error``, ``time``.
+    Saberian, M. J. and Vasconcelos, N. (2011). Multiclass boosting: theory and algorithms. In
+    Advances in Neural Information Processing Systems 24, pp. 2124-2132.
+
+    Zhai, S., Xia, T. and Wang, S. (2014). A multi-class boosting method with direct
+    optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
+    Discovery and Data Mining, pp. 273-282.
     """
 
     _algorithm_name = "GD-MCBoost"

@@ -160,13 +160,40 @@ _POOL_DOC = """
         AdaBoost rounds for ``pool="adaboost"``.
     max_bins : int, default=255
         Number of feature bins.
+"""
 
+#: The fitted attributes shared by the pool estimators (numpydoc ``Attributes``).
+_POOL_ATTRIBUTES = r"""
     Attributes
     ----------
-    classes_, estimators_ (hypotheses with positive weight), alphas_ (their weights, summing to
-    1/T), pool_ (the WeakPool), pool_weights_ (weights of all pool columns), objective_,
-    n_distinct_columns_ (pool columns distinct on the training data), n_distinct_used_ (those
-    with a positive weight), history_ (one entry: objective, train_error, min_margin, mean_margin), ``mapper_``
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is coded :math:`+1`.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features seen in ``fit``; defined only when ``X`` has string column names.
+    mapper_ : BinMapper
+        The feature binning of the training inputs (that of the AdaBoost run for
+        ``pool="adaboost"``).
+    pool_ : WeakPool
+        The pool :math:`h_1, \dots, h_N` the problem was solved on.
+    pool_weights_ : ndarray of shape (N,)
+        The optimal weight of every pool hypothesis (0 for the unused ones; hypotheses that
+        coincide on the training data share their weight equally).
+    estimators_ : list of FittedTree
+        The pool hypotheses with a positive weight, in the order of the pool.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        Their weights; they sum to ``1/T``.
+    n_estimators_ : int
+        Number of hypotheses with a positive weight.
+    n_distinct_columns_ : int
+        Number of pool hypotheses that are distinct on the training data (the size of the
+        problem solved).
+    n_distinct_used_ : int
+        Number of those with a positive weight.
+    history_ : dict of str to ndarray
+        One entry each: ``objective``, ``train_error``, ``min_margin`` and ``mean_margin``
+        (normalized margins) of the solution.
 """
 
 
@@ -176,8 +203,22 @@ class AdaBoostL1(_PoolBoosting):
     Parameters
     ----------
     T : float, default=0.05
-        The weights sum to ``1/T``.""" + _POOL_DOC + """
-    ``objective_`` is the optimal value of (5), :math:`\\log\\sum_i\\exp(-y_iF(x_i))`.
+        The weights sum to ``1/T``.""" + _POOL_DOC + _POOL_ATTRIBUTES + r"""    objective_ : float
+        The optimal value of (5), :math:`\log\sum_i\exp(-y_iF(x_i))`.
+
+    Notes
+    -----
+    Shen & Li (2010a) write AdaBoost with the :math:`\ell_1` norm of the weights fixed,
+    :math:`\min_w \log\sum_i \exp(-(Aw)_i)` s.t. :math:`w \ge 0`,
+    :math:`\mathbf 1^\top w = 1/T` (eq. (5); equivalent forms (3), (4) and (6)).  Its Lagrange
+    dual (10), equivalently the entropy-regularised LPBoost (15), has the AdaBoost weights (24)
+    as its KKT conditions.  Over a pool known in advance the primal is solved directly; with
+    the weak learner as an oracle the same problem is solved by :class:`AdaBoostCG`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
     """
 
     _algorithm_name = "AdaBoost-l1"
@@ -203,8 +244,23 @@ class AdaBoostQP(_PoolBoosting):
     ----------
     T : float, default=0.05
         Trade-off between mean and variance (Shen & Li: 1/10 ... 1/500 by validation).""" \
-        + _POOL_DOC + """
-    ``objective_`` is the QP value (41) at the simplex solution.
+        + _POOL_DOC + _POOL_ATTRIBUTES + r"""    objective_ : float
+        The value of the QP (41) at the simplex solution.
+
+    Notes
+    -----
+    Shen & Li (2010a), Sec. 3.5 and Theorem 3.3, show that AdaBoost approximately maximises
+    the average normalized margin over ``T`` minus the margin variance over :math:`2T^2`
+    (eq. (39)); AdaBoost-QP (their Sec. 3.6) maximises it exactly, as the quadratic program
+    (41) over the simplex, when the weak classifiers are known in advance.  Their Table II compares it with AdaBoost on the
+    stumps of a 1500-round AdaBoost (``pool="adaboost"``), and Table III runs it on the full
+    set of decision stumps (``pool="all_stumps"``).  The same objective over columns generated
+    by the weak learner is :class:`MDBoost`.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
     """
 
     _algorithm_name = "AdaBoost-QP"

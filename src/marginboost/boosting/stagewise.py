@@ -103,10 +103,6 @@ class AnyBoost(_StagewiseBoosting):
         Early stopping patience (rounds without a lower validation error).
     random_state : int, optional
         Seed of the validation split.
-
-    Attributes
-    ----------
-    classes_, estimators_, alphas_, history_, mapper_, stop_reason_, n_estimators_
     """
 
     _algorithm_name = "AnyBoost"
@@ -196,16 +192,43 @@ _COMMON_PARAMETERS = """
         As for :class:`AnyBoost`.
     tol, validation_fraction, n_iter_no_change, random_state
         As for :class:`AnyBoost`.
+"""
 
+#: The fitted attributes of every stage-wise estimator (numpydoc ``Attributes`` section).
+_ATTRIBUTES = r"""
     Attributes
     ----------
-    classes_, estimators_, alphas_, history_, mapper_, stop_reason_, n_estimators_
-        As for :class:`AnyBoost`.
-
-    References
-    ----------
-    Mason, Baxter, Bartlett & Frean (1999), "Boosting algorithms as gradient descent", NIPS 12
-    (Table 1 lists the member's cost and step rule).
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is coded :math:`+1` (a positive
+        ``decision_function`` predicts it).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features seen in ``fit``; defined only when ``X`` has string column names.
+    mapper_ : BinMapper or RawFeatures
+        The feature binning fitted on the training inputs
+        (:class:`~marginboost.weak.BinMapper`), or :class:`~marginboost.weak.RawFeatures` for a
+        weak learner that reads the raw features.
+    estimators_ : list of FittedTree
+        The weak learners :math:`f_t`, in the order they were added.
+    alphas_ : ndarray of shape (n_estimators\_,)
+        Their weights in the final combination :math:`F(x) = \sum_t \alpha_t f_t(x)`; for the
+        normalized updates (DOOM II, ARC-x4's AnyBoost form) the weights after every later
+        rescaling, so that they sum to 1.
+    n_estimators_ : int
+        Number of weak learners in the final combination.
+    n_rounds_run_ : int
+        Number of rounds trained; larger than ``n_estimators_`` when early stopping cut the
+        ensemble back to its best validation round.
+    history_ : dict of str to ndarray
+        Per-round records, one entry per kept round: ``train_error``, ``objective`` (the
+        training cost :math:`C(F_t)`), ``edge``, ``min_margin`` and ``mean_margin`` (normalized
+        margins), ``weight_entropy``, ``step`` and ``time``, plus ``validation_error`` when
+        validation data were used (see :mod:`marginboost.boosting.stagewise`).
+    stop_reason_ : str
+        Why training ended: ``"n_estimators"``, ``"weak learner does not point downhill"``,
+        ``"zero gradient"``, ``"zero step"``, ``"perfect weak learner"``, ``"tol"`` or
+        ``"early stopping"``.
 """
 
 
@@ -238,7 +261,32 @@ class AdaBoost(_FixedCostBoosting):
     :math:`\log\frac{1-\varepsilon}{\varepsilon}`, twice our :math:`\alpha_t`; predictions agree.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS + _examples("AdaBoost")
+    ----------""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    AdaBoost is the first row of Table 1 of Mason et al. (1999): AnyBoost (their Algorithm 1)
+    with the cost :math:`c(m) = e^{-m}` and a line search for the step.  Shen & Li (2010a) state
+    the same algorithm as the minimisation of the exponential loss (their eq. (2)) by coordinate
+    descent (their Algorithm 1), with the step of eq. (7),
+    :math:`w_j = \tfrac12\log\frac{1+r_j}{1-r_j}` for the edge :math:`r_j = 1 - 2\varepsilon_j`.
+    Freund & Schapire (1997, Fig. 2) weight the hypotheses by
+    :math:`\log(1/\beta_t) = \log\frac{1-\varepsilon_t}{\varepsilon_t}`, twice :math:`\alpha_t`,
+    which gives the same classifier.  ``history_["objective"]`` is
+    :math:`\sum_i s_i e^{-y_iF(x_i)}`.
+
+    References
+    ----------
+    Freund, Y. and Schapire, R. E. (1997). A decision-theoretic generalization of on-line
+    learning and an application to boosting. Journal of Computer and System Sciences 55(1),
+    119-139.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+""" + _examples("AdaBoost")
 
     _algorithm_name = "AdaBoost"
     _proba_link = "exponential"
@@ -264,7 +312,28 @@ class MadaBoost(_FixedCostBoosting):
     capped weights, as in the original algorithm.  ``history_["objective"]`` is the MadaBoost cost.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS + _examples("MadaBoost")
+    ----------""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Domingo & Watanabe (2000) modify AdaBoost so that no example weight grows beyond its
+    initial value.  In the AnyBoost view of Mason et al. (1999, Algorithm 1) this is the cost
+    :math:`c(m) = e^{-m}` for :math:`m \ge 0` and :math:`1 - m` for :math:`m < 0`, whose
+    negative derivative :math:`\min\{1, e^{-m}\}` is the capped weight; the step keeps
+    AdaBoost's rule.  Shen & Li (2010a) mention MadaBoost as AdaBoost with a modified
+    exponential loss; it is not one of the rows of Mason et al.'s Table 1.
+
+    References
+    ----------
+    Domingo, C. and Watanabe, O. (2000). MadaBoost: a modification of AdaBoost. In Proceedings
+    of the 13th Annual Conference on Computational Learning Theory, pp. 180-189.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+""" + _examples("MadaBoost")
 
     _algorithm_name = "MadaBoost"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -294,7 +363,23 @@ class ArcGv(_FixedCostBoosting):
     training.  ``history_["objective"]`` is the exponential cost.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS + _examples("ArcGv")
+    ----------""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Breiman (1999) designed Arc-Gv to maximise the minimum margin.  This implementation follows
+    Shen & Li (2010a), who state it as their Algorithm 1 (AdaBoost) with the weight of
+    eq. (7) replaced by eq. (8) above, clipped to :math:`[0, 1]`; they compare its margin
+    distribution with AdaBoost's and LPBoost's (their Figs. 1 and 4).  Arc-Gv asymptotically
+    solves the hard-margin LP of their eqs. (19)-(20), which :class:`LPBoost` solves directly.
+
+    References
+    ----------
+    Breiman, L. (1999). Prediction games and arcing algorithms. Neural Computation 11(7),
+    1493-1517.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+""" + _examples("ArcGv")
 
     _algorithm_name = "ArcGv"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -329,7 +414,26 @@ class RealAdaBoost(_FixedCostBoosting):
     Parameters
     ----------
     smoothing : float, optional
-        :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS + _examples("RealAdaBoost")
+        :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Mason et al. (1999) list this method as "ConfidenceBoost" in their Table 1: AnyBoost
+    (Algorithm 1) with the exponential cost :math:`e^{-yF(x)}` and a line search, the weak
+    hypotheses being real-valued.  The leaf values are Schapire & Singer's (1999) choice for
+    domain-partitioning hypotheses (their Sec. 4.2, with the smoothing :math:`\epsilon`);
+    without the smoothing they minimise the normaliser :math:`Z_t` over the values of the
+    tree's leaves.
+    ``history_["objective"]`` is :math:`\sum_i s_i e^{-y_iF(x_i)}`.
+
+    References
+    ----------
+    Schapire, R. E. and Singer, Y. (1999). Improved boosting algorithms using confidence-rated
+    predictions. Machine Learning 37(3), 297-336.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+""" + _examples("RealAdaBoost")
 
     _algorithm_name = "RealAdaBoost"
     _proba_link = "exponential"
@@ -385,7 +489,28 @@ class LogitBoost(_FixedCostBoosting):
     Parameters
     ----------
     z_max : float, default=4.0
-        Clipping threshold of the working response.""" + _COMMON_PARAMETERS + _examples("LogitBoost")
+        Clipping threshold of the working response.""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    The binary LogitBoost of Friedman, Hastie & Tibshirani (2000, Algorithm 3): one
+    Newton-Raphson step on the logistic cost per round, the row "LogitBoost" of Table 1 of
+    Mason et al. (1999) (cost :math:`\ln(1 + e^{-yF(x)})`, step "Newton-Raphson").  The
+    parametrisation :math:`p(x) = e^{F}/(e^{F}+e^{-F})` is FHT's, so the cost of :math:`F` is
+    the logistic cost at :math:`2yF`.  Shen & Li (2010a) derive the dual of the same loss under
+    an :math:`\ell_1` constraint (their eqs. (31)-(33)), solved by :class:`LogitBoostCG`.
+
+    References
+    ----------
+    Friedman, J., Hastie, T. and Tibshirani, R. (2000). Additive logistic regression: a
+    statistical view of boosting. The Annals of Statistics 28(2), 337-407.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+""" + _examples("LogitBoost")
 
     _algorithm_name = "LogitBoost"
     _proba_link = "exponential"  # p = e^F/(e^F + e^-F) = 1/(1 + e^{-2F}), FHT (2000) Alg. 3
@@ -443,7 +568,28 @@ class L2Boost(_FixedCostBoosting):
     ----------
     form : {"classifier", "regression"}, default="classifier"
     learning_rate : float, default=1.0
-        Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS + _examples("L2Boost")
+        Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Bühlmann & Yu (2003) fit the residuals of the squared loss by least squares each round
+    (functional gradient descent with the :math:`L_2` loss, ``form="regression"``).  Guo &
+    Chen write L2Boost with :math:`\pm 1` decision stumps as the minimisation of
+    :math:`\sum_i (1 - y_i H_i w)^2` over :math:`w \ge 0` (their eq. (4)); ``form="classifier"``
+    is that form, the baseline of their comparison.  In the AnyBoost view of Mason et al.
+    (1999, Algorithm 1) the cost is :math:`c(m) = (1 - m)^2` with an exact line search.
+
+    References
+    ----------
+    Bühlmann, P. and Yu, B. (2003). Boosting with the L2 loss: regression and classification.
+    Journal of the American Statistical Association 98(462), 324-339.
+
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, College
+    of Computer Science and Technology, Nanjing University of Aeronautics and Astronautics.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+""" + _examples("L2Boost")
 
     _algorithm_name = "L2Boost"
     _proba_link = "squared"
@@ -503,7 +649,23 @@ class ArcX4(_FixedCostBoosting):
 
     Parameters
     ----------
-    variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS + _examples("ArcX4")
+    variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Breiman (1998) defines ARC-x4 by the weights :math:`1 + k_i^4` and the unweighted vote
+    (``variant="breiman"``).  Mason et al. (1999) list it in their Table 1 as AnyBoost
+    (Algorithm 1) with the cost :math:`(1 - yF(x))^5` and the step :math:`1/t`
+    (``variant="anyboost"``); that row cites their reference [2], which is Breiman's
+    "Bagging predictors", not the arcing paper.
+
+    References
+    ----------
+    Breiman, L. (1998). Arcing classifiers. The Annals of Statistics 26(3), 801-849.
+
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+""" + _examples("ArcX4")
 
     _algorithm_name = "ArcX4"
     _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
@@ -586,7 +748,22 @@ class DoomII(_FixedCostBoosting):
     step_size : float, default=0.05
         :math:`\varepsilon`.
     sampling : {"resample", "reweight"}, default="resample"
-        How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS + _examples("DoomII")
+        How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Mason et al. (1999), Sec. 5: AnyBoost (Algorithm 1) with the normalized sigmoid cost
+    functional (4), the inner product (2), a convex combination of the weak hypotheses and the
+    fixed step :math:`\varepsilon = 0.05`, with decision stumps in all the paper's experiments.
+    The normalisation of the combination comes from the full version of the paper
+    ("AnyBoost.L1"), which is not part of the NIPS text; the resampling variant is a
+    reconstruction (see above).
+
+    References
+    ----------
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+""" + _examples("DoomII")
 
     _algorithm_name = "DoomII"
     _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
@@ -665,5 +842,25 @@ def anyboost_members() -> list[dict]:
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-AnyBoost.__doc__ = ((AnyBoost.__doc__ or "").rstrip() + "\n"
-                    + _examples_section("AnyBoost", "cost='logistic', n_estimators=10"))
+AnyBoost.__doc__ = ((AnyBoost.__doc__ or "").rstrip() + "\n" + _ATTRIBUTES + r"""
+    Notes
+    -----
+    Algorithm 1 of Mason et al. (1999): :math:`F_0 = 0`; each round the weak learner returns
+    an :math:`f_{t+1}` with a large :math:`-\langle \nabla C(F_t), f_{t+1}\rangle`, the
+    functional derivative (1) taken in the inner product (2); the algorithm stops when this
+    is :math:`\le 0` and otherwise sets :math:`F_{t+1} = F_t + w_{t+1} f_{t+1}`.  For the
+    margin cost functional :math:`C(F) = \sum_i s_i c(y_iF(x_i))` of their Sec. 3 and
+    :math:`\pm 1` weak hypotheses, the weak learner minimises the weighted error under
+    :math:`D(i) \propto -c'(y_iF_t(x_i))`.  ``step="lipschitz"`` is the step size (3) of their
+    Theorem 1, under which :math:`C(F_t)` converges (Theorem 1) and, for a convex cost and an
+    exact weak learner, reaches the global minimum (Theorem 2).  The voting methods of their
+    Table 1 and DOOM II (Sec. 5, cost (4)) have their own classes (:class:`AdaBoost`,
+    :class:`ArcX4`, :class:`RealAdaBoost`, :class:`LogitBoost`, :class:`DoomII`); the stopping
+    rules and ``history_`` are described in :mod:`marginboost.boosting.stagewise`.
+
+    References
+    ----------
+    Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
+    descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
+    MIT Press.
+""" + _examples_section("AnyBoost", "cost='logistic', n_estimators=10"))

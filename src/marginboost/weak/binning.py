@@ -95,10 +95,25 @@ class BinMapper:
     is_exact_ : ndarray of bool, shape (n_features,)
         Whether the feature was binned exactly (one bin per distinct training value).
     n_features_in_ : int
+        Number of features seen in :meth:`fit`.
+
+    See Also
+    --------
+    RawFeatures : the identity mapper, for weak learners that read raw features.
+
+    Notes
+    -----
+    A threshold split ``x_j <= t`` becomes ``code_j <= b`` on the codes, and the best split of
+    a node is found from per-bin sums (a histogram) instead of a sort.  Binning is exact when a
+    feature has at most ``max_bins`` distinct training values: the cut points are then the
+    midpoints between consecutive distinct values, so the stumps on the codes are exactly the
+    axis-parallel stumps on the training data.  Otherwise the cuts are placed near the
+    empirical quantiles (see :mod:`marginboost.weak.binning`).
 
     Examples
     --------
     >>> import numpy as np
+    >>> from marginboost.weak import BinMapper
     >>> mapper = BinMapper().fit(np.array([[0.0], [1.0], [1.0], [3.0]]))
     >>> mapper.bin_thresholds_[0]
     array([0.5, 2. ])
@@ -192,9 +207,29 @@ class RawFeatures:
     """The identity "mapper" for weak learners that work on raw feature values (e.g. LDA).
 
     Same interface as :class:`BinMapper`: :meth:`fit` records the number of features and
-    :meth:`transform` returns a C-ordered ``float64`` copy after checking the shape and that
-    every value is finite.
+    :meth:`transform` returns the values as a C-ordered ``float64`` array after checking the
+    shape and that every value is finite.  The boosting estimators use it in place of the
+    binning when their weak learner declares ``uses_raw_features = True``
+    (:class:`LDALearner`).
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen in :meth:`fit`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.weak import RawFeatures
+    >>> mapper = RawFeatures().fit(np.array([[0.5, 1.0], [2.0, -1.0]]))
+    >>> mapper.n_features_in_
+    2
+    >>> mapper.transform(np.array([[3, 4]]))
+    array([[3., 4.]])
     """
+
+    def __init__(self) -> None:
+        """``RawFeatures()`` takes no parameters."""
 
     def fit(self, X: ArrayLike) -> RawFeatures:
         """Record the number of features of ``X``."""

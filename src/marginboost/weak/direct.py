@@ -67,7 +67,38 @@ N_CANDIDATE_BINS = 255  # a split code <= b with b = 255 would send every sample
 
 @dataclass
 class DirectNode:
-    """A node of a tree being grown: its id, depth and sample indices (ascending)."""
+    """A node of a tree being grown: its id, depth and sample indices (ascending).
+
+    :class:`DirectTreeBuilder` creates the nodes and hands them to the objective's
+    ``split_scores`` and ``leaf_value``.
+
+    Parameters
+    ----------
+    node_id : int
+        Id of the node while the tree is grown (0 for the root; children get consecutive new
+        ids); the ids of :attr:`DirectTreeState.sample_node`.
+    depth : int
+        Depth of the node (0 for the root).
+    samples : ndarray of int64
+        Ascending indices of the training samples that reach the node.
+
+    Attributes
+    ----------
+    node_id : int
+        Id of the node.
+    depth : int
+        Depth of the node.
+    samples : ndarray of int64
+        Indices of the node's samples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.weak import DirectNode
+    >>> root = DirectNode(node_id=0, depth=0, samples=np.arange(4))
+    >>> root.depth, root.samples.tolist()
+    (0, [0, 1, 2, 3])
+    """
 
     node_id: int
     depth: int
@@ -78,12 +109,30 @@ class DirectNode:
 class DirectTreeState:
     """The partially grown tree seen by an objective.
 
+    :class:`DirectTreeBuilder` updates it after every split, so the objective scoring a later
+    node sees the values chosen for the earlier ones.
+
+    Parameters
+    ----------
+    sample_node : ndarray of int64, shape (n_samples,)
+        Id of the current leaf of every training sample.
+    node_value : dict of int to float, optional
+        Current prediction of every current leaf (empty by default).
+
     Attributes
     ----------
     sample_node : ndarray of int64, shape (n_samples,)
         Id of the current leaf of every training sample.
     node_value : dict of int to float
         Current prediction of every current leaf.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.weak import DirectTreeState
+    >>> state = DirectTreeState(np.array([1, 1, 2, 2]), {1: -1.0, 2: 1.0})
+    >>> state.predictions()
+    array([-1., -1.,  1.,  1.])
     """
 
     sample_node: NDArray[np.int64]
@@ -99,7 +148,46 @@ class DirectTreeState:
 
 
 class SplitObjective(Protocol):
-    """What :class:`DirectTreeBuilder` needs from an objective (see the module docstring)."""
+    """What :class:`DirectTreeBuilder` needs from an objective (see the module docstring).
+
+    A protocol: any object with the two methods below is an objective (optionally with a
+    ``stay_score(codes, node, state)`` method and a ``kind`` attribute).
+    ``split_scores(codes, node, state)`` returns three arrays of shape
+    ``(n_features, 255)``: the score of every candidate split ``code_f <= b`` (higher is
+    better; ``-inf`` or ``nan`` rejects it) and the values the left and right child would
+    predict.  ``leaf_value(codes, node, state)`` returns the prediction of an unsplit node.
+
+    Parameters
+    ----------
+    codes : ndarray of uint8, shape (n_samples, n_features)
+        The Fortran-ordered training codes (both methods take them).
+    node : DirectNode
+        The node to score or to predict at.
+    state : DirectTreeState
+        The partially grown tree.
+
+    See Also
+    --------
+    EdgeObjective : an efficient objective, one histogram pass per node.
+
+    Examples
+    --------
+    An objective that always splits feature 0 at bin 1, with leaves -1 and +1:
+
+    >>> import numpy as np
+    >>> from marginboost.weak import DirectTreeBuilder
+    >>> class SplitAtOne:
+    ...     kind = "binary"
+    ...     def split_scores(self, codes, node, state):
+    ...         scores = np.full((codes.shape[1], 255), -np.inf)
+    ...         scores[0, 1] = 1.0
+    ...         return scores, np.full_like(scores, -1.0), np.full_like(scores, 1.0)
+    ...     def leaf_value(self, codes, node, state):
+    ...         return 1.0
+    >>> codes = np.asfortranarray(np.array([[0], [1], [2], [3]], dtype=np.uint8))
+    >>> DirectTreeBuilder(max_depth=1).fit(codes, SplitAtOne()).predict(codes)
+    array([-1., -1.,  1.,  1.])
+    """
 
     def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
                      ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
@@ -151,6 +239,30 @@ class DirectTreeBuilder:
         "improve": a node below the root is split only when its best split scores better than
         the partial tree as it is (``objective.stay_score``; objectives without it split
         always).  "always": every node that can be split is split.
+
+    Notes
+    -----
+    The builder keeps no fitted state: :meth:`fit` returns a new
+    :class:`~marginboost.weak.FittedTree` (criterion ``"direct"``).  It grows the trees of
+    DirectBoost (Zhai, Xia, Tan & Wang 2013), whose splits minimise the ensemble's 0-1 loss or
+    maximise a margin objective after a line search, and the multi-class trees of DMCBoost
+    (Zhai, Xia & Wang 2014, Algorithm 1.2), level by level as described in
+    :mod:`marginboost.weak.direct`.
+
+    Examples
+    --------
+    With :class:`EdgeObjective` the builder grows the tree that
+    ``DecisionTree(criterion="error")`` grows:
+
+    >>> import numpy as np
+    >>> from marginboost.weak import DirectTreeBuilder, EdgeObjective
+    >>> codes = np.asfortranarray(np.array([[0, 3], [1, 2], [2, 1], [3, 0]], dtype=np.uint8))
+    >>> g = np.array([-0.25, -0.25, 0.25, 0.25])  # w_i * y_i
+    >>> tree = DirectTreeBuilder(max_depth=1).fit(codes, EdgeObjective(g))
+    >>> tree.splits(), tree.criterion
+    ([(0, 1)], 'direct')
+    >>> tree.predict(codes)
+    array([-1., -1.,  1.,  1.])
     """
 
     def __init__(self, max_depth: int = 1, min_samples_leaf: int = 1,
@@ -282,6 +394,28 @@ class EdgeObjective:
         Signed per-sample weights :math:`g_i = w_i y_i`.
     min_weight_leaf : float, default 0.0
         Minimum of :math:`\sum |g_i|` in each child.
+
+    Attributes
+    ----------
+    kind : str
+        ``"binary"``: the trees it grows have leaves in {-1, +1}.
+    stats : ndarray of shape (n_samples, 2)
+        The histogram channels :math:`(|g_i|, g_i)`.
+    min_weight_leaf : float
+        As given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.weak import DecisionTree, DirectTreeBuilder, EdgeObjective
+    >>> codes = np.asfortranarray(np.array([[2, 0], [0, 1], [3, 2], [1, 3]], dtype=np.uint8))
+    >>> y, w = np.array([1.0, -1.0, 1.0, -1.0]), np.full(4, 0.25)
+    >>> direct = DirectTreeBuilder(max_depth=2).fit(codes, EdgeObjective(w * y))
+    >>> stump = DecisionTree(max_depth=2, criterion="error").fit_binary(codes, y, w)
+    >>> direct.splits() == stump.splits()
+    True
+    >>> direct.predict(codes)
+    array([ 1., -1.,  1., -1.])
     """
 
     kind = "binary"

@@ -36,14 +36,36 @@ __all__ = ["LDALearner", "FittedLDA"]
 
 @dataclass(frozen=True, eq=False)
 class FittedLDA:
-    """A fitted weighted-LDA hypothesis ``h(x) = polarity * sign(x @ direction_ - threshold_)``.
+    r"""A fitted weighted-LDA hypothesis ``h(x) = polarity * sign(x @ direction_ - threshold_)``.
+
+    Returned by :meth:`LDALearner.fit_binary`; immutable.
+
+    Parameters
+    ----------
+    direction\_, threshold\_, polarity\_, n_features_in\_
+        Stored as the attributes below.
 
     Attributes
     ----------
-    direction_ : ndarray (n_features,)
+    direction_ : ndarray of shape (n_features,)
+        The discriminant direction :math:`v = (S_w + \mathrm{ridge}\, I)^{-1}(m_+ - m_-)`.
     threshold_ : float
-    polarity_ : float (+1 or -1)
+        The threshold :math:`t` on the projection :math:`v^\top x`.
+    polarity_ : float
+        :math:`+1` or :math:`-1`: the label predicted when :math:`v^\top x > t`.
     n_features_in_ : int
+        Number of features the hypothesis was fitted on.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.weak import LDALearner
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.2], [3.0, 0.1], [4.0, 0.3]])
+    >>> h = LDALearner().fit_binary(X, np.array([-1, -1, 1, 1]))
+    >>> h.n_features_in_, h.polarity_
+    (2, 1.0)
+    >>> h.predict(np.array([[0.5, 0.0], [3.5, 0.0]]))
+    array([-1.,  1.])
     """
 
     direction_: NDArray[np.float64]
@@ -72,9 +94,24 @@ class LDALearner:
     ridge : float, default 1e-4
         Multiple of the identity added to the within-class scatter (Shen & Li 2010, Sec. 4.1).
 
+    Notes
+    -----
+    Shen & Li (2010a) boost "weighted linear discriminant analysis" in their Tables VI and
+    VII and add :math:`10^{-4} I` to the within-class scatter; the weighted class means, the
+    scatter and the choice of the threshold that minimises the weighted training error are
+    this package's reading (:mod:`marginboost.weak.lda`).  The learner keeps no fitted state:
+    :meth:`fit_binary` returns a :class:`FittedLDA`.  The boosting estimators give it the raw
+    features instead of bin codes (``uses_raw_features``).
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
     Examples
     --------
     >>> import numpy as np
+    >>> from marginboost.weak import LDALearner
     >>> X = np.array([[0.0, 0.0], [1.0, 0.2], [3.0, 0.1], [4.0, 0.3]])
     >>> LDALearner().fit_binary(X, np.array([-1, -1, 1, 1])).predict(X)
     array([-1., -1.,  1.,  1.])

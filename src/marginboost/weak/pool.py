@@ -83,17 +83,46 @@ def _stump_matrix(codes, features, bins, polarities):
 
 
 class WeakPool:
-    """A finite set of weak hypotheses evaluated on a fixed training set.
+    r"""A finite set of weak hypotheses evaluated on a fixed training set.
 
-    Build with :meth:`all_stumps` or :meth:`from_hypotheses`.
+    Build with :meth:`all_stumps` or :meth:`from_hypotheses` (``WeakPool()`` itself is an
+    empty pool).  The pool stands for the matrix :math:`H_{ij} = h_j(x_i)` of Shen & Li
+    (2010a) and answers the column-generation question "which hypothesis has the largest
+    edge :math:`\sum_i g_i H_{ij}`?" (:meth:`best_column`) without forming :math:`H`.
+    :class:`~marginboost.AdaBoostL1` and :class:`~marginboost.AdaBoostQP` solve their
+    problems on such pools.
 
     Attributes
     ----------
-    features_, bins_, polarities_ : ndarray (n_hypotheses,)
-        Stump parameters (stump pools only): ``h(x) = polarity if code[feature] > bin else
-        -polarity``.
+    features_ : ndarray of int64, shape (n_hypotheses,) or None
+        Feature of every stump (stump pools only, else ``None``).
+    bins_ : ndarray of int64, shape (n_hypotheses,) or None
+        Bin of every stump: ``h(x) = polarity if code[feature] > bin else -polarity``.
+    polarities_ : ndarray of int8, shape (n_hypotheses,) or None
+        Polarity (+1 or -1) of every stump.
     hypotheses_ : list of FittedTree or None
-        The hypotheses of a pool built with :meth:`from_hypotheses`.
+        The hypotheses of a pool built with :meth:`from_hypotheses` (else ``None``).
+    codes_ : ndarray of uint8, shape (n_samples, n_features) or None
+        The training codes the pool was built on; used by :meth:`matrix`,
+        :meth:`best_column` and :meth:`edges` when they are called without codes.
+
+    Examples
+    --------
+    Every distinct stump on three samples; the two stumps on feature 1 equal stumps on
+    feature 0 on these samples and are dropped:
+
+    >>> import numpy as np
+    >>> from marginboost.weak import WeakPool
+    >>> codes = np.asfortranarray(np.array([[0, 1], [1, 1], [2, 0]], dtype=np.uint8))
+    >>> pool = WeakPool.all_stumps(codes)
+    >>> pool
+    WeakPool(4 stumps)
+    >>> pool.features_.tolist(), pool.bins_.tolist(), pool.polarities_.tolist()
+    ([0, 0, 0, 0], [0, 0, 1, 1], [1, -1, 1, -1])
+    >>> pool.best_column(np.array([1.0, 1.0, -1.0]))  # g_i = w_i y_i
+    (3, 3.0)
+    >>> pool.hypothesis(3).predict(codes)
+    array([ 1.,  1., -1.])
     """
 
     def __init__(self) -> None:

@@ -78,10 +78,24 @@ _MULTICLASS_CRITERIA = ("gini", "entropy", "multiclass_error")
 
 @dataclass(frozen=True, eq=False)
 class FittedTree:
-    """An immutable fitted tree: node arrays plus leaf values.
+    r"""An immutable fitted tree: node arrays plus leaf values.
 
     Internal node ``i`` sends a sample left when ``codes[:, node_feature[i]] <= node_bin[i]``.
-    ``node_leaf[i]`` is the leaf index of node ``i`` (``-1`` for internal nodes).
+    ``node_leaf[i]`` is the leaf index of node ``i`` (``-1`` for internal nodes).  Trees are
+    made by the weak learners (:class:`DecisionTree`, :class:`DirectTreeBuilder`,
+    :meth:`WeakPool.hypothesis`), rarely by hand; nodes are numbered in depth-first pre-order
+    from the root 0 and leaves in the same order.
+
+    Parameters
+    ----------
+    node_feature, node_bin : ndarray of int64, shape (n_nodes,)
+        Feature and bin of the split of every internal node (``-1`` at leaves).
+    node_left, node_right : ndarray of int64, shape (n_nodes,)
+        Index of the left and right child of every internal node (``-1`` at leaves).
+    node_leaf : ndarray of int64, shape (n_nodes,)
+        Leaf index of every leaf node, ``-1`` for internal nodes.
+    leaf_values\_, kind, criterion, n_features_in\_, depth\_, leaf_statistics\_
+        Stored as the attributes below.
 
     Attributes
     ----------
@@ -93,9 +107,27 @@ class FittedTree:
         ``[w, w t_1, ..]`` for ``"squared_error"``, ``[W-_1, W+_1, .., W-_K, W+_K]`` for
         ``fit_multilabel``.  ``None`` after :meth:`with_leaf_values`.
     kind : {"binary", "regression", "multiclass", "vector"}
+        What :meth:`predict` returns: :math:`\pm 1`, a real value, a class index, or (with
+        :meth:`predict_vector`) a vector.
     criterion : str
+        The split criterion the tree was grown with (``"direct"`` for direct trees).
     n_features_in_ : int
+        Number of features (columns of the codes) the tree was grown on.
     depth_ : int
+        Depth of the tree (1 for a stump, 0 for a single leaf).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.weak import DecisionTree
+    >>> codes = np.asfortranarray(np.array([[0, 3], [1, 2], [2, 1], [3, 0]], dtype=np.uint8))
+    >>> tree = DecisionTree(max_depth=1).fit_binary(codes, np.array([-1, -1, 1, 1]))
+    >>> tree.splits(), tree.depth_, tree.n_leaves_
+    ([(0, 1)], 1, 2)
+    >>> tree.apply(codes).tolist(), tree.predict(codes)
+    ([0, 0, 1, 1], array([-1., -1.,  1.,  1.]))
+    >>> tree.with_leaf_values([-0.5, 2.0]).predict(codes)
+    array([-0.5, -0.5,  2. ,  2. ])
     """
 
     node_feature: NDArray[np.int64]
@@ -207,7 +239,7 @@ class FittedTree:
 
 
 class DecisionTree:
-    """Histogram decision tree on binned features (``max_depth=1`` is a decision stump).
+    r"""Histogram decision tree on binned features (``max_depth=1`` is a decision stump).
 
     Parameters
     ----------
@@ -221,9 +253,19 @@ class DecisionTree:
         Minimum total weight in each leaf (``|w|`` for ``"error"``, the sample weight for
         ``"squared_error"``, the sum of class weights otherwise).
 
+    Notes
+    -----
+    The learner keeps no fitted state: it is configured once and each ``fit_*`` method
+    (:meth:`fit_binary`, :meth:`fit_regression`, :meth:`fit_vector`, :meth:`fit_multiclass`,
+    :meth:`fit_multilabel`) returns a new :class:`FittedTree`.  With ``criterion="error"`` a
+    stump maximises the edge :math:`\sum_i w_i y_i h(x_i)`: the weak learner of AdaBoost
+    (Freund & Schapire 1997) and the gradient weak learner of AnyBoost (Mason et al. 1999).
+    The criteria and the tie rules are described in :mod:`marginboost.weak.tree`.
+
     Examples
     --------
     >>> import numpy as np
+    >>> from marginboost.weak import DecisionTree
     >>> codes = np.asfortranarray(np.array([[0], [1], [2], [3]], dtype=np.uint8))
     >>> tree = DecisionTree(max_depth=1).fit_binary(codes, np.array([-1, -1, 1, 1]))
     >>> tree.predict(codes)
