@@ -13,6 +13,25 @@ __all__ = ["Dataset", "encode_labels"]
 class Dataset:
     """A labelled data matrix.
 
+    Every loader (:func:`~marginboost.data.load`) and generator of :mod:`marginboost.data`
+    returns one.  The arrays are converted on construction (``X`` to ``float64``, ``y`` to
+    ``int64``) and their shapes checked.
+
+    Parameters
+    ----------
+    name : str
+        Registry name, or generator name for synthetic data.
+    X : array_like, shape (n_samples, n_features)
+        Feature matrix.
+    y : array_like of int, shape (n_samples,)
+        Class codes in ``0 .. len(classes) - 1``.
+    feature_names : list of str
+        One name per column of ``X``.
+    classes : array_like
+        The original labels, sorted; ``classes[k]`` is the label of code ``k``.
+    meta : dict, optional
+        Provenance and processing facts (empty by default).
+
     Attributes
     ----------
     name
@@ -30,6 +49,26 @@ class Dataset:
     meta
         Provenance and processing facts: registry entry fields, file paths, the missing-value
         policy and, for fixed train/test datasets, ``meta["split"]`` with index arrays.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, ``y`` or ``feature_names`` do not match its rows or columns, or a
+        code of ``y`` lies outside ``0 .. len(classes) - 1``.
+
+    Examples
+    --------
+    >>> from marginboost.data import Dataset
+    >>> ds = Dataset("toy", X=[[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]], y=[0, 1, 1],
+    ...              feature_names=["a", "b"], classes=["no", "yes"])
+    >>> ds.n_samples, ds.n_features, ds.n_classes, ds.is_binary
+    (3, 2, 2, True)
+    >>> ds.X.dtype, ds.y.dtype
+    (dtype('float64'), dtype('int64'))
+    >>> ds.y_signed().tolist()
+    [-1, 1, 1]
+    >>> ds.subset([0, 2]).y.tolist()
+    [0, 1]
     """
 
     name: str
@@ -91,7 +130,21 @@ class Dataset:
         return np.where(self.y == 1, 1, -1).astype(np.int64)
 
     def subset(self, indices, name: str | None = None) -> Dataset:
-        """Return the rows ``indices`` as a new dataset (same classes, copied arrays)."""
+        """Return the rows ``indices`` as a new dataset (same classes, copied arrays).
+
+        Parameters
+        ----------
+        indices : array_like of int or bool
+            Rows to keep (any numpy index of the first axis).
+        name : str, optional
+            Name of the new dataset; by default the same name.
+
+        Returns
+        -------
+        Dataset
+            The selected rows; ``meta`` is copied without ``"split"`` (its indices refer to
+            the parent) and with ``meta["parent"]`` set to this dataset's name.
+        """
         indices = np.asarray(indices)
         meta = {k: v for k, v in self.meta.items() if k != "split"}
         meta["parent"] = self.name

@@ -74,19 +74,43 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
            *, progress: bool = False) -> Path:
     """Return the local path of a registry file, verified against its SHA-256.
 
+    The mirror is searched first (``mirror``, else ``$MARGINBOOST_DATA_MIRROR``), then the
+    user cache; a file found in neither is downloaded from the entry's commit-pinned
+    ``raw_url`` into the cache.  Whichever copy is used, its SHA-256 must equal the
+    registry's.
+
     Parameters
     ----------
-    name_or_entry
+    name_or_entry : str or dict
         A registry file name (``"sonar"``) or its entry dict.
-    mirror
+    mirror : str or path-like, optional
         Mirror folder; defaults to ``$MARGINBOOST_DATA_MIRROR``.
+    progress : bool, optional
+        Show pooch's progress bar while downloading (default ``False``).
+
+    Returns
+    -------
+    pathlib.Path
+        The checked file: in the mirror, or in the user cache.
 
     Raises
     ------
+    ValueError
+        If the name is that of a combined dataset, which has no single file.
     ChecksumError
         The mirror copy, cached copy or download has the wrong SHA-256.
     DataUnavailableError
         The file is in no mirror and cannot be downloaded (for example: no network).
+
+    Examples
+    --------
+    >>> from marginboost.data import get_entry, locate
+    >>> from marginboost.data.fetch import sha256_of
+    >>> path = locate("sonar")
+    >>> path.name, path.is_file()
+    ('sonar.tsv.gz', True)
+    >>> sha256_of(path) == get_entry("sonar")["sha256"]
+    True
     """
     entry = get_entry(name_or_entry) if isinstance(name_or_entry, str) else name_or_entry
     if "file" not in entry:
@@ -125,10 +149,35 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
 def verify(mirror: str | os.PathLike | None = None) -> list[str]:
     """Check every registry file in a folder; return one line per problem (empty if none).
 
+    Nothing is downloaded: a file absent from the folder is reported as missing.  A file is
+    correct when its SHA-256 and its size in bytes equal the registry's.
+
     Parameters
     ----------
-    mirror
+    mirror : str or path-like, optional
         Folder to check; defaults to ``$MARGINBOOST_DATA_MIRROR``, else the download cache.
+
+    Returns
+    -------
+    list of str
+        In registry order, ``"missing   <file> (<name>)"`` for each absent file and
+        ``"mismatch  <file> (<name>): expected ..."`` (both digests and sizes) for each file
+        with the wrong content.  Empty when every file is present and correct.
+
+    Examples
+    --------
+    An empty folder lacks every file:
+
+    >>> import tempfile
+    >>> from marginboost.data import list_datasets, verify
+    >>> with tempfile.TemporaryDirectory() as empty:
+    ...     problems = verify(empty)
+    >>> problems[0]
+    'missing   pmlb/tic_tac_toe.tsv.gz (tic_tac_toe)'
+    >>> all(line.startswith("missing") for line in problems)
+    True
+    >>> len(problems) < len(list_datasets())  # one line per file; combined sets have none
+    True
     """
     root = mirror_dir(mirror) or cache_dir()
     problems = []
@@ -151,6 +200,31 @@ def verify_report(mirror: str | os.PathLike | None = None) -> tuple[int, str]:
 
     Missing files are summarised (how many, a few names) with what to do about them; a file
     whose hash or size is wrong is listed in full, since it must not be used.
+
+    Parameters
+    ----------
+    mirror : str or path-like, optional
+        Folder to check; defaults to ``$MARGINBOOST_DATA_MIRROR``, else the download cache.
+
+    Returns
+    -------
+    exit_code : int
+        0 when every registry file is present and correct, else 1.
+    text : str
+        The report: which folder was checked, the wrong files, a summary of the missing ones
+        with advice, and a last line ``"<ok>/<total> files verified"`` with the counts of
+        wrong and missing files.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from marginboost.data import verify_report
+    >>> with tempfile.TemporaryDirectory() as empty:
+    ...     code, text = verify_report(empty)
+    >>> code
+    1
+    >>> print(text.splitlines()[-1])
+    0/... files verified, ... missing
     """
     explicit = mirror_dir(mirror)
     root = explicit or cache_dir()

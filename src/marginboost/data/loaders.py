@@ -285,24 +285,59 @@ def load(name: str, mirror: str | os.PathLike | None = None, *,
          drop_missing: bool = True) -> Dataset:
     """Load a registered dataset.
 
+    The file (or, for a combined dataset, each of its files) is found with
+    :func:`~marginboost.data.locate`, checked against its SHA-256 and parsed by the parser of
+    its registered format.  A train/test pair or a Rätsch realisation is returned as one
+    dataset, training rows first, with the indices of both parts in ``meta["split"]``.
+
     Parameters
     ----------
-    name
+    name : str
         A name from :func:`~marginboost.data.list_datasets`.
-    mirror
+    mirror : str or path-like, optional
         Folder holding the benchmark mirror; defaults to ``$MARGINBOOST_DATA_MIRROR``, and
         files not found there are downloaded into the user cache (SHA-256 checked).
-    drop_missing
+    drop_missing : bool, optional
         Drop rows with a missing value (default, as in the papers) or keep them as ``nan``.
 
     Returns
     -------
     Dataset
         A fresh copy; parsed files are cached in-process, so repeated loads are cheap.
+        ``meta`` holds the registry's provenance fields, ``files`` and ``missing_policy``.
 
     Raises
     ------
-    UnknownDatasetError, ChecksumError, DataUnavailableError, DataFormatError
+    UnknownDatasetError
+        If ``name`` is not registered.
+    ChecksumError
+        If a file's SHA-256 differs from the registry.
+    DataUnavailableError
+        If a file is in no mirror and cannot be downloaded.
+    DataFormatError
+        If a file does not parse as its registered format.
+
+    Examples
+    --------
+    >>> from marginboost.data import load
+    >>> sonar = load("sonar")
+    >>> sonar.X.shape, sonar.classes.tolist()
+    ((208, 60), [0, 1])
+    >>> sonar.meta["files"], sonar.meta["missing_policy"]
+    (['pmlb/sonar.tsv.gz'], 'no missing values')
+
+    Rows with a missing value are dropped unless asked otherwise:
+
+    >>> load("cleveland_uci").meta["missing_policy"]
+    'dropped 6 rows with missing values'
+    >>> load("cleveland_uci", drop_missing=False).n_samples
+    303
+
+    A combined dataset records its fixed split:
+
+    >>> banana = load("ida_banana_realisation1")
+    >>> len(banana.meta["split"]["train"]), len(banana.meta["split"]["test"])
+    (400, 4900)
     """
     entry = get_entry(name)
     return _load_entry(entry, mirror, bool(drop_missing)).copy()
@@ -318,13 +353,39 @@ def load_train_test(name: str, mirror: str | os.PathLike | None = None, *,
 
     Parameters
     ----------
-    realisation
+    name : str
+        A registered name with a fixed split (see above).
+    mirror : str or path-like, optional
+        Folder holding the benchmark mirror; defaults to ``$MARGINBOOST_DATA_MIRROR``.
+    drop_missing : bool, optional
+        Drop rows with a missing value (default) or keep them as ``nan``; applied to each
+        part separately.
+    realisation : int, optional
         Rätsch realisation number; only realisation 1 is in the mirror.
+
+    Returns
+    -------
+    train, test : Dataset
+        The two parts, each loaded as :func:`load` loads its file(s); they share
+        ``feature_names`` and ``classes``.
 
     Raises
     ------
     ProtocolError
         If the dataset has no registered fixed split, or ``realisation`` is not available.
+
+    Examples
+    --------
+    >>> from marginboost.data import load_train_test
+    >>> train, test = load_train_test("ida_banana_realisation1")
+    >>> train.name, test.name
+    ('ida_banana_train_data_1', 'ida_banana_test_data_1')
+    >>> train.n_samples, test.n_samples, train.classes.tolist() == test.classes.tolist()
+    (400, 4900, True)
+    >>> load_train_test("sonar")
+    Traceback (most recent call last):
+    ...
+    marginboost.data.errors.ProtocolError: 'sonar' has no fixed train/test split; ...
     """
     entry = get_entry(name)
     if realisation != 1:

@@ -24,26 +24,53 @@ def flip_labels(y, rate: float, rng_or_seed, *, classes=None,
                 return_indices: bool = False):
     """Return a copy of ``y`` with exactly ``round(rate * len(y))`` labels changed.
 
+    The labels to change are drawn uniformly without replacement, so the noise rate is exact
+    rather than a per-label probability.
+
     Parameters
     ----------
-    y
+    y : array_like, shape (n,)
         1-D labels (``-1``/``+1``, class codes, or any hashable labels).
-    rate
+    rate : float
         Fraction of labels to change, in ``[0, 1]``.
-    rng_or_seed
+    rng_or_seed : numpy.random.Generator or int
         A :class:`numpy.random.Generator` or a seed for :func:`numpy.random.default_rng`.
-    classes
+    classes : array_like, optional
         The label vocabulary; default: the distinct values of ``y``.  With two classes a
         chosen label is replaced by the other class (for ``-1``/``+1`` a sign flip); with more,
         by a class drawn uniformly from the other ``K - 1``.
-    return_indices
+    return_indices : bool, optional
         Also return the sorted indices of the changed labels.
+
+    Returns
+    -------
+    noisy : numpy.ndarray
+        A copy of ``y`` (same dtype) with the chosen labels changed.
+    indices : numpy.ndarray of int
+        The sorted indices of the changed labels; only with ``return_indices=True``.
 
     Raises
     ------
     ValueError
         If ``rate`` is outside ``[0, 1]``, ``y`` is not 1-D, a label is not in ``classes``, or
         there is only one class.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import flip_labels
+    >>> y = np.array([-1, 1] * 5)
+    >>> noisy, changed = flip_labels(y, 0.2, 0, return_indices=True)
+    >>> len(changed), int((noisy != y).sum())
+    (2, 2)
+    >>> bool(np.all(noisy[changed] == -y[changed]))
+    True
+
+    With three classes a changed label takes one of the two other values:
+
+    >>> y3 = np.array(["a", "b", "c"] * 4)
+    >>> int((flip_labels(y3, 0.25, 1) != y3).sum())
+    3
     """
     y = np.asarray(y)
     if y.ndim != 1:
@@ -78,23 +105,44 @@ def flip_split_labels(y, split, rate: float, rng_or_seed, *,
 
     Parameters
     ----------
-    y
+    y : array_like, shape (n,)
         Labels of the whole dataset.
-    split
+    split : Split
         A :class:`~marginboost.data.splits.Split` (indices into ``y``).
-    rate
+    rate : float
         Noise rate in ``[0, 1]``.
-    rng_or_seed
-        Generator or seed.
-    parts
-        Names of the parts to corrupt: ``"train"`` and/or ``"validation"``.
-    classes
+    rng_or_seed : numpy.random.Generator or int
+        Generator or seed; one generator serves all parts, in the order of ``parts``.
+    parts : iterable of str, optional
+        Names of the parts to corrupt: ``"train"`` (default) and/or ``"validation"``.
+    classes : array_like, optional
         Label vocabulary (default: the distinct values of ``y``).
+
+    Returns
+    -------
+    numpy.ndarray
+        A copy of ``y`` whose labels in the chosen parts are changed as by
+        :func:`flip_labels`; the other rows keep their labels.
 
     Raises
     ------
     ProtocolError
         If ``parts`` names the test part or an unknown part.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import fixed_split, flip_split_labels
+    >>> y = np.array([-1, 1] * 10)
+    >>> split = fixed_split(n_train=10, n_test=10)
+    >>> noisy = flip_split_labels(y, split, 0.3, 0)
+    >>> changed = noisy != y
+    >>> int(changed[split.train].sum()), int(changed[split.test].sum())
+    (3, 0)
+    >>> flip_split_labels(y, split, 0.3, 0, parts=["test"])
+    Traceback (most recent call last):
+    ...
+    marginboost.data.errors.ProtocolError: label noise may only be added to 'train' and ...
     """
     parts = list(parts)
     bad = [p for p in parts if p not in ("train", "validation")]

@@ -37,6 +37,29 @@ def datasets_page_markdown() -> str:
     The page has a provenance table (name, file with its commit-pinned download URL, SHA-256
     shortened with the full value in a tooltip, counts, byte status and differences from the
     papers), the combined datasets, what is missing and the substitute registered for it.
+
+    Returns
+    -------
+    str
+        The page's MyST markdown (the book's ``datasets.md``), one table row per registry
+        entry, ending with a newline.
+
+    Examples
+    --------
+    >>> from marginboost.data import datasets_page_markdown
+    >>> page = datasets_page_markdown()
+    >>> page.splitlines()[0]
+    '# Datasets'
+    >>> for line in page.splitlines():
+    ...     if line.startswith("## "):
+    ...         print(line)
+    ## How the copies relate to the originals
+    ## Provenance table
+    ## Combined and derived datasets
+    ## Not available, and what is used instead
+    ## Citing the data
+    >>> any(line.startswith("| `sonar` |") for line in page.splitlines())
+    True
     """
     files = file_entries()
     lines = [

@@ -77,12 +77,29 @@ def poker_hand_label(cards: ArrayLike) -> NDArray[np.int64]:
 
     Returns
     -------
-    ndarray of int64, shape ``(n,)`` (a 0-d array for a single hand)
+    numpy.ndarray of int64, shape (n,)
+        The class code of each hand; for a single hand of shape ``(10,)``, one
+        :class:`numpy.int64`.
 
     Raises
     ------
     ValueError
         If the shape is wrong, a code is not an integer in range, or a hand repeats a card.
+
+    References
+    ----------
+    Cattral, R. and Oppacher, F. (2007). Poker Hand data set. UCI Machine Learning
+    Repository.
+
+    Examples
+    --------
+    >>> from marginboost.data import poker_hand_label
+    >>> royal_flush = [1, 10, 1, 11, 1, 12, 1, 13, 1, 1]  # hearts 10, J, Q, K, A
+    >>> one_pair = [1, 2, 2, 2, 3, 5, 4, 7, 1, 9]
+    >>> int(poker_hand_label(royal_flush))
+    9
+    >>> poker_hand_label([royal_flush, one_pair]).tolist()
+    [9, 1]
     """
     array = np.asarray(cards)
     single = array.ndim == 1
@@ -167,6 +184,22 @@ def poker_hands(n: int, seed: int | np.random.Generator) -> Dataset:
         ``X`` float64 (n, 10) with the registry's column names (``suit1, rank1, ...``, as
         ``load("poker_train")``), ``y`` codes 0..9, ``classes`` 0..9;
         ``meta["generated"] = True`` and ``meta["class_names"]``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer or ``seed`` is neither a non-negative integer nor
+        a generator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import poker_hand_label, poker_hands
+    >>> hands = poker_hands(1000, seed=0)
+    >>> hands.name, hands.X.shape, hands.meta["generated"]
+    ('poker_generated', (1000, 10), True)
+    >>> bool(np.array_equal(poker_hand_label(hands.X), hands.y))
+    True
     """
     n = _check_count(n)
     rng = _check_seed(seed)
@@ -247,6 +280,25 @@ def poker525k(seed: int = POKER525K_SEED, n_generated_train: int = 500_000,
     ValueError
         If ``seed`` is not a non-negative integer, ``n_generated_train`` is negative or
         ``n_test`` is not positive (booleans and non-integers are refused).
+
+    References
+    ----------
+    Zhai, S., Xia, T. and Wang, S. (2014). A multi-class boosting method with direct
+    optimization. *Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
+    Discovery and Data Mining*.
+
+    Examples
+    --------
+    A small version (the paper's sizes are the defaults):
+
+    >>> from marginboost.data import poker525k
+    >>> ds = poker525k(n_generated_train=100, n_test=50)
+    >>> ds.n_samples, ds.meta["n_real"]
+    (25160, 25010)
+    >>> len(ds.meta["split"]["train"]), len(ds.meta["split"]["test"])
+    (25110, 50)
+    >>> int(ds.meta["generated"].sum())
+    150
     """
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError("seed must be a non-negative integer (Poker525k is a deterministic "

@@ -82,17 +82,67 @@ def _entries_by_name() -> dict[str, dict[str, Any]]:
 
 
 def list_datasets() -> list[str]:
-    """Return every loadable registry name: the files first, then combined datasets."""
+    """Return every loadable registry name: the files first, then combined datasets.
+
+    Returns
+    -------
+    list of str
+        The names accepted by :func:`~marginboost.data.load` and :func:`get_entry`, in
+        registry order: one per file of the ``files`` section, then one per dataset of the
+        ``combined`` section (realisations, train/test pairs, derived datasets).  The
+        ``missing`` section is not included: those datasets cannot be loaded.
+
+    Examples
+    --------
+    >>> from marginboost.data import list_datasets
+    >>> names = list_datasets()
+    >>> "sonar" in names, "ida_banana_realisation1" in names
+    (True, True)
+    >>> names.index("sonar") < names.index("ida_banana_realisation1")  # files come first
+    True
+    """
     return list(_entries_by_name())
 
 
 def get_entry(name: str) -> dict[str, Any]:
     """Return the registry entry of ``name`` (a copy).
 
+    Parameters
+    ----------
+    name : str
+        A registered name (see :func:`list_datasets`).
+
+    Returns
+    -------
+    dict
+        The entry's fields as written in ``datasets.yaml`` (for a file: ``file``,
+        ``format``, ``sha256``, ``raw_url``, counts ``n``, ``d``, ``n_classes``, provenance
+        notes ...; for a combined dataset: ``parts`` or ``derived_from`` instead of ``file``),
+        plus ``kind``: ``"file"`` or ``"combined"``.  Changing the dict does not change the
+        registry.
+
     Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
     ------
     UnknownDatasetError
         If ``name`` is not registered; the message lists close matches.
+
+    Examples
+    --------
+    >>> from marginboost.data import get_entry
+    >>> entry = get_entry("sonar")
+    >>> entry["kind"], entry["format"], entry["file"]
+    ('file', 'pmlb-tsv-gz', 'pmlb/sonar.tsv.gz')
+    >>> entry["n"], entry["d"], entry["n_classes"]
+    (208, 60, 2)
+    >>> get_entry("ida_banana_realisation1")["parts"]
+    {'train': 'ida_banana_train_data_1', 'test': 'ida_banana_test_data_1'}
+    >>> get_entry("sonr")
+    Traceback (most recent call last):
+    ...
+    marginboost.data.errors.UnknownDatasetError: unknown dataset 'sonr'; did you mean 'sonar'? ...
     """
     entries = _entries_by_name()
     if not isinstance(name, str):
@@ -107,8 +157,23 @@ def get_entry(name: str) -> dict[str, Any]:
 def registry_table() -> pd.DataFrame:
     """Return one row per registered dataset.
 
-    Columns: ``name``, ``format``, ``task``, ``n``, ``d``, ``classes`` (number of classes
-    present after the default missing-value policy) and ``source`` (original source).
+    Returns
+    -------
+    pandas.DataFrame
+        One row per name of :func:`list_datasets`, in that order, with the columns
+        ``name``, ``format``, ``task``, ``n``, ``d``, ``classes`` (number of classes present
+        after the default missing-value policy) and ``source`` (original source).  The counts
+        are what :func:`~marginboost.data.load` returns with its defaults.
+
+    Examples
+    --------
+    >>> from marginboost.data import registry_table
+    >>> table = registry_table()
+    >>> list(table.columns)
+    ['name', 'format', 'task', 'n', 'd', 'classes', 'source']
+    >>> sonar = table.set_index("name").loc["sonar"]
+    >>> sonar["task"], sonar[["n", "d", "classes"]].astype(int).tolist()
+    ('binary', [208, 60, 2])
     """
     rows = []
     for name, entry in _entries_by_name().items():
@@ -125,6 +190,22 @@ def registry_table() -> pd.DataFrame:
 
 
 def format_registry_table() -> str:
-    """Return :func:`registry_table` as plain text for ``marginboost data list``."""
+    """Return :func:`registry_table` as plain text for ``marginboost data list``.
+
+    Returns
+    -------
+    str
+        The table without its ``source`` column, one line per dataset under a header line,
+        columns aligned with spaces and no row index.
+
+    Examples
+    --------
+    >>> from marginboost.data import format_registry_table
+    >>> lines = format_registry_table().splitlines()
+    >>> lines[0].split()
+    ['name', 'format', 'task', 'n', 'd', 'classes']
+    >>> [line.split() for line in lines if line.split()[0] == "sonar"]
+    [['sonar', 'pmlb-tsv-gz', 'binary', '208', '60', '2']]
+    """
     table = registry_table().drop(columns=["source"])
     return table.to_string(index=False)

@@ -33,7 +33,44 @@ def _index_array(values) -> np.ndarray:
 
 @dataclass
 class Split:
-    """Row indices of one train / validation / test partition (validation may be empty)."""
+    """Row indices of one train / validation / test partition (validation may be empty).
+
+    Parameters
+    ----------
+    train : array_like of int
+        Row indices of the training part.
+    validation : array_like of int, optional
+        Row indices of the validation part (default: none).
+    test : array_like of int, optional
+        Row indices of the test part (default: none).
+
+    Attributes
+    ----------
+    train : numpy.ndarray of int64
+        Training rows, as a flat index array (converted on construction).
+    validation : numpy.ndarray of int64
+        Validation rows (possibly none).
+    test : numpy.ndarray of int64
+        Test rows (possibly none).  No row occurs in two parts.
+
+    Raises
+    ------
+    ProtocolError
+        If a row index occurs in more than one part.
+
+    Examples
+    --------
+    >>> from marginboost.data import Split
+    >>> split = Split(train=[0, 1, 2], test=[3, 4])
+    >>> split.sizes
+    (3, 0, 2)
+    >>> split.validation.dtype
+    dtype('int64')
+    >>> Split(train=[0, 1], test=[1])
+    Traceback (most recent call last):
+    ...
+    marginboost.data.errors.ProtocolError: split parts overlap: ...
+    """
 
     train: np.ndarray
     validation: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
@@ -88,21 +125,60 @@ def rotated_splits(n_samples: int, *, seed, n_parts: int = 5, n_validation_parts
 
     Parameters
     ----------
-    n_samples
+    n_samples : int
         Number of rows.
-    seed
+    seed : int or numpy.random.Generator
         Seed or generator.
-    n_parts
+    n_parts : int, optional
         Number of parts ``k`` (at least 2).
-    n_validation_parts
+    n_validation_parts : int, optional
         Validation parts per rotation (0 gives plain k-fold cross-validation).
-    y
-        Labels to stratify on (optional).
+    y : array_like, shape (n_samples,), optional
+        Labels to stratify on: each class is shuffled and dealt to the parts in turn, so every
+        part holds each class in nearly the same proportion.
+
+    Returns
+    -------
+    list of Split
+        ``n_parts`` splits, rotation ``k`` first testing on part ``k``; part sizes differ by
+        at most one row.
 
     Raises
     ------
     ProtocolError
         If ``n_parts < 2``, no part is left for training, or a part would be empty.
+
+    Notes
+    -----
+    DirectBoost (Zhai et al. 2013) and DMCBoost (Zhai et al. 2014) split each data set into
+    five parts, train on three, use the fourth for model selection (such as the number of
+    rounds) and measure the test error on the fifth, rotating the roles five times; the
+    reported number is the mean test error over the rotations.
+
+    References
+    ----------
+    Zhai, S., Xia, T., Tan, M. and Wang, S. (2013). Direct 0-1 loss minimization and margin
+    maximization with boosting. *Advances in Neural Information Processing Systems 26*.
+
+    Zhai, S., Xia, T. and Wang, S. (2014). A multi-class boosting method with direct
+    optimization. *Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
+    Discovery and Data Mining*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import rotated_splits
+    >>> splits = rotated_splits(10, seed=0)
+    >>> [split.sizes for split in splits]
+    [(6, 2, 2), (6, 2, 2), (6, 2, 2), (6, 2, 2), (6, 2, 2)]
+    >>> sorted(np.concatenate([split.test for split in splits]).tolist())  # each row once
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+    Stratified on labels, every test part holds one row of each class here:
+
+    >>> y = np.array([0] * 5 + [1] * 5)
+    >>> [np.bincount(y[split.test]).tolist() for split in rotated_splits(10, seed=0, y=y)]
+    [[1, 1], [1, 1], [1, 1], [1, 1], [1, 1]]
     """
     n = _check_n(n_samples)
     if int(n_parts) != n_parts or n_parts < 2:
@@ -152,11 +228,38 @@ def random_splits(n_samples: int, fractions, n_repeats: int, *, seed) -> list[Sp
     Sizes: ``round(f_train * n)`` training rows, ``round(f_validation * n)`` validation rows,
     the rest test rows; each repetition draws a fresh permutation from one seeded generator.
 
+    Parameters
+    ----------
+    n_samples : int
+        Number of rows.
+    fractions : tuple of 3 floats
+        ``(f_train, f_validation, f_test)``, non-negative and summing to 1.
+    n_repeats : int
+        Number of splits to draw.
+    seed : int or numpy.random.Generator
+        Seed or generator.
+
+    Returns
+    -------
+    list of Split
+        ``n_repeats`` splits, each part's indices sorted.
+
     Raises
     ------
     ProtocolError
         If the fractions do not sum to 1, are negative, the training fraction is 0, a part
         with a positive fraction would be empty, or ``n_repeats < 1``.
+
+    Examples
+    --------
+    >>> from marginboost.data import random_splits
+    >>> splits = random_splits(20, (0.5, 0.25, 0.25), 3, seed=0)
+    >>> [split.sizes for split in splits]
+    [(10, 5, 5), (10, 5, 5), (10, 5, 5)]
+    >>> random_splits(20, (0.5, 0.5, 0.5), 1, seed=0)
+    Traceback (most recent call last):
+    ...
+    marginboost.data.errors.ProtocolError: fractions must sum to 1, ...
     """
     n = _check_n(n_samples)
     if int(n_repeats) != n_repeats or n_repeats < 1:
@@ -173,7 +276,34 @@ def random_splits(n_samples: int, fractions, n_repeats: int, *, seed) -> list[Sp
 
 
 def shen_li_splits(n_samples: int, n_repeats: int = 10, *, seed) -> list[Split]:
-    """Shen & Li (2010) protocol: random 70/15/15 train/validation/test, repeated."""
+    """Shen & Li (2010) protocol: random 70/15/15 train/validation/test, repeated.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of rows.
+    n_repeats : int, optional
+        Number of random splits (default 10).
+    seed : int or numpy.random.Generator
+        Seed or generator.
+
+    Returns
+    -------
+    list of Split
+        ``random_splits(n_samples, (0.70, 0.15, 0.15), n_repeats, seed=seed)``.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. *IEEE
+    Transactions on Pattern Analysis and Machine Intelligence* 32(12):2216-2231.
+
+    Examples
+    --------
+    >>> from marginboost.data import shen_li_splits
+    >>> splits = shen_li_splits(100, seed=0)
+    >>> len(splits), splits[0].sizes
+    (10, (70, 15, 15))
+    """
     return random_splits(n_samples, (0.70, 0.15, 0.15), n_repeats, seed=seed)
 
 
@@ -184,6 +314,41 @@ def mcboost_splits(n_samples: int, dataset: str, n_repeats: int | None = None, *
     Random 60/20/20 train/validation/test, 50 repetitions; for ringnorm, twonorm and waveform
     10/30/60 and 10 repetitions.  ``dataset`` is the paper's dataset name (a registry name
     such as ``"ida_twonorm"`` also works: the large sets are recognised by substring).
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of rows.
+    dataset : str
+        The dataset's name; it chooses the fractions and the default number of repetitions
+        (see :data:`~marginboost.data.splits.MCBOOST_LARGE_DATASETS`).
+    n_repeats : int, optional
+        Number of random splits; by default 50, or 10 for the large datasets.
+    seed : int or numpy.random.Generator
+        Seed or generator.
+
+    Returns
+    -------
+    list of Split
+        Random splits drawn by :func:`random_splits`.
+
+    References
+    ----------
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, Nanjing
+    University of Aeronautics and Astronautics.
+
+    Shen, C. and Li, H. (2010b). Boosting through optimization of margin distributions. *IEEE
+    Transactions on Neural Networks* 21(4):659-666.
+
+    Examples
+    --------
+    >>> from marginboost.data import mcboost_splits
+    >>> splits = mcboost_splits(100, "sonar", seed=0)
+    >>> len(splits), splits[0].sizes
+    (50, (60, 20, 20))
+    >>> splits = mcboost_splits(100, "ida_twonorm", seed=0)
+    >>> len(splits), splits[0].sizes
+    (10, (10, 30, 60))
     """
     large = any(key in dataset.lower() for key in MCBOOST_LARGE_DATASETS)
     fractions = (0.10, 0.30, 0.60) if large else (0.60, 0.20, 0.20)
@@ -192,7 +357,36 @@ def mcboost_splits(n_samples: int, dataset: str, n_repeats: int | None = None, *
 
 
 def fixed_split(n_train: int, n_test: int, n_validation: int = 0) -> Split:
-    """The split of a dataset stored as train rows, then validation rows, then test rows."""
+    """The split of a dataset stored as train rows, then validation rows, then test rows.
+
+    Parameters
+    ----------
+    n_train : int
+        Number of training rows (positive).
+    n_test : int
+        Number of test rows (positive).
+    n_validation : int, optional
+        Number of validation rows between them (default 0).
+
+    Returns
+    -------
+    Split
+        Consecutive index ranges: ``0 .. n_train - 1``, then the validation rows, then the
+        test rows.
+
+    Raises
+    ------
+    ProtocolError
+        If a size is not an integer, ``n_train`` or ``n_test`` is below 1, or
+        ``n_validation`` is negative.
+
+    Examples
+    --------
+    >>> from marginboost.data import fixed_split
+    >>> split = fixed_split(3, 2, n_validation=1)
+    >>> split.train.tolist(), split.validation.tolist(), split.test.tolist()
+    ([0, 1, 2], [3], [4, 5])
+    """
     for name, value in (("n_train", n_train), ("n_test", n_test)):
         if int(value) != value or value < 1:
             raise ProtocolError(f"{name} must be a positive integer, got {value!r}")
@@ -209,10 +403,38 @@ def ida_realisation_split(name: str, realisation: int = 1, mirror=None) -> Split
     its ``.asc`` files).  Only realisation 1 is available: the 100 official index sets are not
     in the mirror.
 
+    Parameters
+    ----------
+    name : str
+        A realisation dataset name, or the name of one of its four ``.asc`` files.
+    realisation : int, optional
+        Realisation number; only 1 is accepted.
+    mirror : str or path-like, optional
+        Folder holding the benchmark mirror; defaults to ``$MARGINBOOST_DATA_MIRROR``.
+
+    Returns
+    -------
+    Split
+        The training and test rows of ``load(name)`` (``meta["split"]``), no validation rows.
+
     Raises
     ------
     ProtocolError
         For ``realisation != 1`` or a dataset without a realisation split.
+
+    References
+    ----------
+    Rätsch, G., Onoda, T. and Müller, K.-R. (2001). Soft margins for AdaBoost. *Machine
+    Learning* 42(3):287-320.
+
+    Examples
+    --------
+    >>> from marginboost.data import ida_realisation_split
+    >>> split = ida_realisation_split("ida_banana_realisation1")
+    >>> split.sizes
+    (400, 0, 4900)
+    >>> int(split.test[0])  # the test rows follow the training rows
+    400
     """
     from .loaders import load
     from .registry import get_entry

@@ -88,6 +88,31 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
     Dataset
         ``X`` in ``{-1, +1}``, classes ``[-1, 1]``; ``meta["example_type"]`` holds 0
         (large margin), 1 (puller) or 2 (penalizer) per row.
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` or ``l`` is not a positive integer.
+
+    References
+    ----------
+    Long, P. M. and Servedio, R. A. (2010). Random classification noise defeats all convex
+    potential boosters. *Machine Learning* 78:287-304.
+
+    Zhai, S., Xia, T., Tan, M. and Wang, S. (2013). Direct 0-1 loss minimization and margin
+    maximization with boosting. *Advances in Neural Information Processing Systems 26*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import long_servedio
+    >>> ds = long_servedio(200, l=5, seed=0)
+    >>> ds.name, ds.X.shape, np.unique(ds.X).tolist()
+    ('long_servedio_l5', (200, 21), [-1.0, 1.0])
+    >>> bool(np.all(np.sign(ds.X.sum(axis=1)) == ds.y_signed()))  # the plain vote is perfect
+    True
+    >>> sorted(set(ds.meta["example_type"].tolist()))
+    [0, 1, 2]
     """
     n = _check_n(n_samples)
     if int(l) != l or l < 1:
@@ -125,6 +150,43 @@ def twonorm(n_samples: int, *, n_features: int = 20, seed) -> Dataset:
     :math:`+1` is :math:`N(\mu, I)` and class :math:`-1` is :math:`N(-\mu, I)` with
     :math:`\mu = (a, \dots, a)`, :math:`a = 2/\sqrt{20}` (``n_features = 20``); classes are
     equally likely.  The Bayes error is about 2.3%.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of examples.
+    n_features : int, optional
+        Dimension (default 20, Breiman's).  The mean coordinate :math:`a = 2/\sqrt{20}` does
+        not change with it.
+    seed : int or numpy.random.Generator
+        Seed or generator.
+
+    Returns
+    -------
+    Dataset
+        Named ``"twonorm"``, classes ``[-1, 1]``, feature names ``x1, x2, ...``;
+        ``meta["a"]`` is the mean coordinate.
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is not a positive integer.
+
+    References
+    ----------
+    Breiman, L. (1996). Bias, variance, and arcing classifiers. Technical Report 460,
+    Statistics Department, University of California, Berkeley.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import twonorm
+    >>> ds = twonorm(1000, seed=0)
+    >>> ds.X.shape, ds.classes.tolist()
+    ((1000, 20), [-1, 1])
+    >>> error = np.mean(np.sign(ds.X.sum(axis=1)) != ds.y_signed())  # the Bayes rule
+    >>> bool(error < 0.05)
+    True
     """
     n = _check_n(n_samples)
     rng = _rng(seed)
@@ -141,6 +203,42 @@ def ringnorm(n_samples: int, *, n_features: int = 20, seed) -> Dataset:
     Breiman (1996), TR 460: class :math:`+1` is :math:`N(0, 4I)` and class :math:`-1` is
     :math:`N(\mu, I)` with :math:`\mu = (a, \dots, a)`, :math:`a = 1/\sqrt{20}`; classes are
     equally likely.  The Bayes error is about 1.3%.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of examples.
+    n_features : int, optional
+        Dimension (default 20, Breiman's).  The mean coordinate :math:`a = 1/\sqrt{20}` does
+        not change with it.
+    seed : int or numpy.random.Generator
+        Seed or generator.
+
+    Returns
+    -------
+    Dataset
+        Named ``"ringnorm"``, classes ``[-1, 1]``, feature names ``x1, x2, ...``;
+        ``meta["a"]`` is the mean coordinate of class :math:`-1`.
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is not a positive integer.
+
+    References
+    ----------
+    Breiman, L. (1996). Bias, variance, and arcing classifiers. Technical Report 460,
+    Statistics Department, University of California, Berkeley.
+
+    Examples
+    --------
+    >>> from marginboost.data import ringnorm
+    >>> ds = ringnorm(1000, seed=0)
+    >>> ds.X.shape, ds.classes.tolist()
+    ((1000, 20), [-1, 1])
+    >>> y = ds.y_signed()
+    >>> round(float(ds.X[y > 0].std()), 1), round(float(ds.X[y < 0].std()), 1)
+    (2.0, 1.0)
     """
     n = _check_n(n_samples)
     rng = _rng(seed)
@@ -185,6 +283,48 @@ def waveform(n_samples: int, *, seed, binary: bool = False, positive_class: int 
     The Rätsch benchmark's binary waveform (``ida_waveform``) has 32.9% positives, exactly the
     share of class 1 in PMLB's ``waveform_21`` (the class whose mean peaks at coordinates 7 and
     11, i.e. class 1 here), hence the default ``positive_class=1``.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of examples.
+    seed : int or numpy.random.Generator
+        Seed or generator.
+    binary : bool, optional
+        Return ``positive_class`` against the rest instead of the three classes.
+    positive_class : {0, 1, 2}, optional
+        The class labelled ``+1`` when ``binary`` is true (default 1).
+
+    Returns
+    -------
+    Dataset
+        21 features ``x1 .. x21``.  Named ``"waveform"`` with classes ``[0, 1, 2]``, or
+        ``"waveform_binary"`` with classes ``[-1, 1]``; ``meta["three_class_label"]`` holds
+        the three-class label of every row in both cases.  The same seed gives the same
+        ``X`` either way.
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is not a positive integer or ``positive_class`` is not 0, 1 or 2.
+
+    References
+    ----------
+    Breiman, L., Friedman, J. H., Olshen, R. A. and Stone, C. J. (1984). *Classification and
+    Regression Trees*. Wadsworth.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import waveform
+    >>> ds = waveform(300, seed=0)
+    >>> ds.X.shape, ds.classes.tolist()
+    ((300, 21), [0, 1, 2])
+    >>> binary = waveform(300, seed=0, binary=True)
+    >>> binary.name, binary.classes.tolist(), bool(np.array_equal(binary.X, ds.X))
+    ('waveform_binary', [-1, 1], True)
+    >>> bool(np.array_equal(binary.y_signed() == 1, ds.y == 1))
+    True
     """
     n = _check_n(n_samples)
     if positive_class not in (0, 1, 2):
@@ -219,6 +359,37 @@ def mcboost_toy(n_samples: int = 800, *, seed, label_noise: float = 0.1) -> Data
       so the trade-off between fit and margin that Figure 1 studies is visible;
     * exactly ``round(label_noise * n_samples)`` labels flipped at random (default 10%), so
       that small desired margins E overfit.
+
+    Parameters
+    ----------
+    n_samples : int, optional
+        Number of points (default 800, the paper's).
+    seed : int or numpy.random.Generator
+        Seed or generator; one generator draws the points and then the flipped labels.
+    label_noise : float, optional
+        Fraction of labels flipped, in ``[0, 1]`` (default 0.1).
+
+    Returns
+    -------
+    Dataset
+        Named ``"mcboost_toy"``, features ``x1, x2``, classes ``[-1, 1]``;
+        ``meta["clean_labels"]`` holds the labels before noise and ``meta["assumed"]`` is
+        ``True``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is not a positive integer or ``label_noise`` is outside ``[0, 1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.data import mcboost_toy
+    >>> ds = mcboost_toy(seed=0)
+    >>> ds.X.shape, bool(np.abs(ds.X).max() <= 1)
+    ((800, 2), True)
+    >>> int((ds.y_signed() != ds.meta["clean_labels"]).sum())  # 10% of 800
+    80
     """
     from .noise import flip_labels
 

@@ -23,15 +23,34 @@ def one_hot_encode(dataset: Dataset, columns: Sequence[str]) -> Dataset:
 
     Parameters
     ----------
-    dataset
+    dataset : Dataset
         The data to transform (not modified).
-    columns
-        Names of the columns to encode; each must be in ``dataset.feature_names``.
+    columns : sequence of str
+        Names of the columns to encode; each must be in ``dataset.feature_names``.  For UCI
+        Adult, :data:`ADULT_CATEGORICAL`.
 
     Returns
     -------
     Dataset
         A new dataset; ``meta["one_hot"]`` records the encoded columns and their levels.
+
+    Raises
+    ------
+    ValueError
+        If a name of ``columns`` is not a column of ``dataset`` or occurs twice.
+
+    Examples
+    --------
+    >>> from marginboost.data import Dataset, one_hot_encode
+    >>> ds = Dataset("toy", [[1.0, 0.5], [2.0, 0.1], [1.0, 0.3]], [0, 1, 0],
+    ...              ["colour", "size"], [0, 1])
+    >>> encoded = one_hot_encode(ds, ["colour"])
+    >>> encoded.feature_names
+    ['size', 'colour=1', 'colour=2']
+    >>> encoded.X.tolist()
+    [[0.5, 1.0, 0.0], [0.1, 0.0, 1.0], [0.3, 1.0, 0.0]]
+    >>> encoded.meta["one_hot"]
+    {'colour': [1.0, 2.0]}
     """
     names = list(dataset.feature_names)
     unknown = [c for c in columns if c not in names]

@@ -118,10 +118,35 @@ def _verdicts(table: pd.DataFrame, point: float, se_multiple: float,
 def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
     """How many numbers agree and differ under the rule and its two variants.
 
-    ``table`` is a comparison from :func:`compare` (or a subset of its rows).  Returns one row
-    per variant of :data:`RULE_VARIANTS` (stricter, rule, looser) with the multiple of
-    ``SE_diff``, the floor in points and the counts of ``agrees`` and ``differs``; rows without
-    a paper value or without a value of ours are not counted.
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A comparison from :func:`compare` or :func:`compare_tables` (or a subset of its rows);
+        its ``attrs["point"]`` gives one point in the table's unit.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per variant of :data:`~marginboost.experiments.compare.RULE_VARIANTS`
+        (stricter, rule, looser) with the multiple of ``SE_diff``, the floor in points and the
+        counts of ``agrees`` and ``differs``; rows without a paper value or without a value of
+        ours are not counted.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from marginboost.experiments import compare_tables, verdict_counts
+    >>> paper = pd.DataFrame({"dataset": "sonar", "algorithm": ["A", "B"], "metric": "test_error",
+    ...                       "mean": [20.0, 15.0], "std": [4.0, float("nan")]})
+    >>> paper.attrs.update(unit="percent", paper_runs=10, paper_runs_note="10 random splits")
+    >>> ours = pd.DataFrame({"dataset": "sonar", "algorithm": ["A", "B"], "metric": "test_error",
+    ...                      "mean": [21.5, 19.0], "std": [3.0, 2.0], "n_runs": 10})
+    >>> table = compare_tables(paper, ours)
+    >>> print(verdict_counts(table).to_string(index=False))
+        rule  k * SE_diff  floor (points)  agrees  differs
+    stricter          1.0             0.5       1        1
+        rule          2.0             1.0       1        1
+      looser          3.0             2.0       1        1
     """
     point = table.attrs.get("point", 1.0)
     rows = []
@@ -135,7 +160,40 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
 
 def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:
     """The agreement rule (:data:`VERDICT_RULE`) and the verdict counts of ``table`` under it
-    and under the stricter and looser variants, as text for a notebook to print."""
+    and under the stricter and looser variants, as text for a notebook to print.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A comparison from :func:`compare` or :func:`compare_tables` (or a subset of its rows).
+    rule : bool, optional
+        Begin with the text of :data:`VERDICT_RULE`, wrapped at 96 characters (default).
+
+    Returns
+    -------
+    str
+        The rule, a line stating one point in the table's unit and the paper's number of runs
+        (``attrs["paper_runs_note"]``), and the table of :func:`verdict_counts`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from marginboost.experiments import compare_tables, describe_agreement
+    >>> paper = pd.DataFrame({"dataset": "sonar", "algorithm": ["A", "B"], "metric": "test_error",
+    ...                       "mean": [20.0, 15.0], "std": [4.0, float("nan")]})
+    >>> paper.attrs.update(unit="percent", paper_runs=10, paper_runs_note="10 random splits")
+    >>> ours = pd.DataFrame({"dataset": "sonar", "algorithm": ["A", "B"], "metric": "test_error",
+    ...                      "mean": [21.5, 19.0], "std": [3.0, 2.0], "n_runs": 10})
+    >>> table = compare_tables(paper, ours)
+    >>> print(describe_agreement(table, rule=False))
+    here: one point = 1 (percent); the paper's runs: 10 random splits
+        rule  k * SE_diff  floor (points)  agrees  differs
+    stricter          1.0             0.5       1        1
+        rule          2.0             1.0       1        1
+      looser          3.0             2.0       1        1
+    >>> print(describe_agreement(table).splitlines()[0])
+    A number 'agrees' when |ours - paper| <= max(2 * SE_diff, 1 point), where SE_diff =
+    """
     point = table.attrs.get("point", 1.0)
     unit = table.attrs.get("unit", "none")
     runs = table.attrs.get("paper_runs_note") or "not stated (assumed equal to ours)"
@@ -192,12 +250,25 @@ def _paper_runs(attrs: dict, datasets) -> list[float]:
 
 def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *,
                    atol: float | None = DEFAULT_ATOL) -> pd.DataFrame:
-    """Join a paper table (from :func:`~marginboost.experiments.target_table`) with ours.
+    r"""Join a paper table (from :func:`~marginboost.experiments.target_table`) with ours.
 
     ``paper_table.attrs`` may carry ``unit`` (which fixes one point, :data:`POINT`) and
     ``paper_runs`` (the paper's number of runs: a number, or a mapping from data set to number
     with an optional ``default``); ``atol`` states the floor of the rule in the table's unit
     where the unit has no point (or overrides it).
+
+    Parameters
+    ----------
+    paper_table : pandas.DataFrame
+        The paper's numbers, columns ``dataset, algorithm, metric, mean, std`` (as returned by
+        :func:`~marginboost.experiments.target_table`).
+    ours : pandas.DataFrame
+        Our numbers: columns ``dataset, algorithm, metric, mean`` and optionally ``std`` and
+        ``n_runs`` (the number of runs behind each mean), labelled as in ``paper_table`` and in
+        the same unit; at most one row per label.
+    atol : float, optional
+        One point (the floor of the rule) in the table's unit; ``None`` takes it from
+        ``paper_table.attrs["unit"]`` (0 for a unit without a point).
 
     Returns
     -------
@@ -208,6 +279,47 @@ def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *,
         ``max(2 * SE_diff, 1 point)`` of :data:`VERDICT_RULE`.  ``attrs`` holds the rule, the
         point and the paper's runs, which :func:`verdict_counts` and
         :func:`describe_agreement` use.
+
+    Raises
+    ------
+    TypeError
+        If ``ours`` is not a DataFrame.
+    ValueError
+        If a required column is missing or not numeric, ``ours`` repeats a label, or ``atol``
+        is negative or not finite.
+
+    Notes
+    -----
+    For each number, with :math:`s` the standard deviations over runs and :math:`n` the
+    numbers of runs,
+
+    .. math::
+
+        \mathrm{SE}_{\mathrm{diff}} = \sqrt{s_{\mathrm{paper}}^2 / n_{\mathrm{paper}}
+        + s_{\mathrm{ours}}^2 / n_{\mathrm{ours}}},
+
+    and the number agrees when :math:`|\mathrm{ours} - \mathrm{paper}| \le
+    \max(2\,\mathrm{SE}_{\mathrm{diff}}, 1\ \mathrm{point})`.  A missing paper standard
+    deviation is taken equal to ours, a missing paper run count equal to ours; with neither
+    spread known only the floor applies (:data:`VERDICT_RULE`).
+
+    Examples
+    --------
+    The paper gives no standard deviation for B, so ours stands in for it:
+
+    >>> import pandas as pd
+    >>> from marginboost.experiments import compare_tables
+    >>> paper = pd.DataFrame({"dataset": "sonar", "algorithm": ["A", "B"], "metric": "test_error",
+    ...                       "mean": [20.0, 15.0], "std": [4.0, float("nan")]})
+    >>> paper.attrs.update(unit="percent", paper_runs=10, paper_runs_note="10 random splits")
+    >>> ours = pd.DataFrame({"dataset": "sonar", "algorithm": ["A", "B"], "metric": "test_error",
+    ...                      "mean": [21.5, 19.0], "std": [3.0, 2.0], "n_runs": 10})
+    >>> table = compare_tables(paper, ours)
+    >>> print(table[["algorithm", "difference", "tolerance", "verdict"]].round(2)
+    ...       .to_string(index=False))
+    algorithm  difference  tolerance verdict
+            A         1.5       3.16  agrees
+            B         4.0       1.79 differs
     """
     _check_atol(atol)
     missing = [c for c in TABLE_COLUMNS if c not in paper_table.columns]
@@ -262,5 +374,30 @@ def compare(paper: str, item: str, ours: pd.DataFrame, *, atol: float | None = D
     pandas.DataFrame
         See :func:`compare_tables`; print :func:`describe_agreement` of it (or of the rows
         shown) to state the rule and the counts under its stricter and looser variants.
+
+    Raises
+    ------
+    ValueError
+        If the paper or item is unknown or has no comparable numbers, or ``ours`` is malformed
+        (see :func:`compare_tables`).
+
+    Examples
+    --------
+    Two numbers of MCBoost's Table 1 (test error in percent over 50 random splits); the
+    paper's other numbers have no value of ours:
+
+    >>> import pandas as pd
+    >>> from marginboost.experiments import compare
+    >>> ours = pd.DataFrame({"dataset": "banana", "algorithm": ["MC", "AB"],
+    ...                      "metric": "test_error", "mean": [26.9, 31.0], "std": [1.0, 1.4],
+    ...                      "n_runs": 50})
+    >>> table = compare("mcboost", "table1", ours)
+    >>> print(table.head(2)[["dataset", "algorithm", "paper", "ours", "verdict"]]
+    ...       .to_string(index=False))
+    dataset algorithm  paper  ours verdict
+     banana        MC   26.5  26.9  agrees
+     banana        AB   27.1  31.0 differs
+    >>> bool((table["verdict"][2:] == "not run").all())
+    True
     """
     return compare_tables(target_table(paper, item, directory=directory), ours, atol=atol)

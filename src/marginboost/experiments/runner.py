@@ -178,26 +178,27 @@ def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
 
     Parameters
     ----------
-    func
+    func : callable
         Picklable top-level function ``func(spec) -> dict`` returning the metrics of one cell.
-    cells
+    cells : sequence of dict
         Cell specs (dicts); duplicates are computed once.
-    store
+    store : ResultStore, optional
         Result store; cells found in it are loaded instead of computed, and each computed cell
         is written to it as soon as it finishes.  ``None`` computes everything and stores nothing.
-    executor
+    executor : {"serial", "processes", "dask"}, optional
         ``"serial"`` (in this process), ``"processes"`` (joblib/loky worker processes) or
         ``"dask"`` (a ``dask.distributed`` cluster; needs the ``[distributed]`` extra).
-    n_jobs
+    n_jobs : int, optional
         Number of worker processes for ``"processes"`` (``-1``: all cores) and of local dask
         workers when ``scheduler`` is None.
-    scheduler
+    scheduler : str or distributed.Client, optional
         For ``"dask"``: address of a running scheduler (``"tcp://host:8786"``), an existing
         ``distributed.Client``, or None to start a local cluster with ``n_jobs`` single-threaded
         worker processes for the duration of the call.
-    progress
-        Show a tqdm progress bar.
-    desc
+    progress : bool, optional
+        Show a tqdm progress bar (default ``True``; the environment variable ``TQDM_DISABLE``
+        hides it too).
+    desc : str, optional
         Label of the progress bar.
 
     Returns
@@ -212,6 +213,31 @@ def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
     CellError
         If a cell function raises; the message holds the cell spec and the original error
         (chained as ``__cause__``).  Cells finished before the failure stay in the store.
+    TypeError
+        If ``func`` is not callable, ``cells`` is not a list of mappings, or ``store`` is not
+        a :class:`ResultStore`.
+    ValueError
+        On an unknown ``executor``, a bad ``n_jobs``, or a ``scheduler`` without
+        ``executor="dask"``.
+
+    Examples
+    --------
+    A cell function in the serial executor; with ``"processes"`` or ``"dask"`` it must be a
+    top-level function of an importable module, so that it can be pickled.
+
+    >>> import tempfile
+    >>> from marginboost.experiments import ResultStore, run_grid
+    >>> def square(spec):
+    ...     return {"square": spec["x"] ** 2}
+    >>> cells = [{"x": 1}, {"x": 2}, {"x": 3}, {"x": 2}]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     store = ResultStore(folder)
+    ...     print(run_grid(square, cells, store=store, progress=False))
+    ...     print(len(store))  # the repeated cell is computed and stored once
+    ...     print(run_grid(square, cells[:2], store=store, progress=False))  # loaded, not run
+    [{'square': 1}, {'square': 4}, {'square': 9}, {'square': 4}]
+    3
+    [{'square': 1}, {'square': 4}]
     """
     if not callable(func):
         raise TypeError(f"func must be callable, got {func!r}")

@@ -53,6 +53,14 @@ def load_statuses(path: str | Path | None = None, *,
                   targets_directory: str | Path | None = None) -> dict[str, dict]:
     """Read and validate the committed record of verdicts; a missing file means none.
 
+    Parameters
+    ----------
+    path : str or path-like, optional
+        The status file (default: the checkout's ``data/results/scoreboard.yaml``).
+    targets_directory : str or path-like, optional
+        Folder of the target files against which paper and claim names are checked (default:
+        the checkout's ``data/targets``).
+
     Returns
     -------
     dict
@@ -62,6 +70,28 @@ def load_statuses(path: str | Path | None = None, *,
     ------
     ValueError
         On an unknown status, an unknown paper or claim, or malformed entries.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import STATUSES, load_statuses
+    >>> statuses = load_statuses()  # the committed data/results/scoreboard.yaml
+    >>> sorted(statuses["mcboost/C1"])
+    ['decided_by', 'evidence', 'numbers', 'status']
+    >>> {entry["status"] for entry in statuses.values()} <= set(STATUSES)
+    True
+
+    A hand-written file, and one that does not exist:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder, "scoreboard.yaml")
+    ...     _ = path.write_text("mcboost/C1: {status: partly, evidence: mcboost.md}\\n")
+    ...     print(load_statuses(path))
+    ...     print(load_statuses(Path(folder, "none.yaml")))
+    {'mcboost/C1': {'status': 'partly', 'evidence': 'mcboost.md', 'decided_by': '',
+                    'numbers': {}}}
+    {}
     """
     path = statuses_path() if path is None else Path(path)
     if not path.is_file():
@@ -131,12 +161,35 @@ def scoreboard(*, root: str | Path | None = None,
                targets_directory: str | Path | None = None) -> pd.DataFrame:
     """Every claim of every paper with the verdict of its predicate.
 
+    The verdicts are computed now, from the committed results, by the predicates of
+    :mod:`marginboost.experiments.predicates` (their rule is ``CLAIM_RULE`` there); nothing is
+    read from ``data/results/scoreboard.yaml``, which records this table.
+
+    Parameters
+    ----------
+    root : str or path-like, optional
+        The checkout whose committed results the predicates read (default: the one this
+        package runs from).
+    targets_directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
     Returns
     -------
     pandas.DataFrame
         Columns ``paper, claim, statement, source, status, evidence, decided_by, numbers``,
         papers in alphabetical order and claims in file order.  A claim without a predicate is
         "not tested".
+
+    Examples
+    --------
+    >>> from marginboost.experiments import STATUSES, list_papers, scoreboard
+    >>> board = scoreboard()
+    >>> list(board.columns)
+    ['paper', 'claim', 'statement', 'source', 'status', 'evidence', 'decided_by', 'numbers']
+    >>> sorted(board["paper"].unique()) == list_papers()
+    True
+    >>> set(board["status"]) <= set(STATUSES)
+    True
     """
     checks = evaluate_all(Evidence(root))
     rows = []
@@ -209,6 +262,30 @@ def scoreboard_markdown(*, root: str | Path | None = None,
     of each status, a count of statuses per paper and one pipe table per paper (claim,
     statement, source, status, decided by, evidence).  Statements are plain text: characters
     that Markdown or MyST would read as markup are backslash-escaped.
+
+    Parameters
+    ----------
+    root : str or path-like, optional
+        The checkout whose committed results the predicates read (default: the one this
+        package runs from).
+    targets_directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
+    Returns
+    -------
+    str
+        The page (the book's ``scoreboard.md``, written by ``marginboost scoreboard
+        --update``), ending with a newline; statuses are shown as sphinx-design badges.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import list_papers, scoreboard_markdown
+    >>> page = scoreboard_markdown()
+    >>> page.splitlines()[0]
+    '# Scoreboard'
+    >>> headings = [line for line in page.splitlines() if line.startswith("## ")]
+    >>> headings[0], len(headings) == 1 + len(list_papers())  # a summary, then one per paper
+    ('## Summary', True)
     """
     board = scoreboard(root=root, targets_directory=targets_directory)
     lines = ["# Scoreboard", "",

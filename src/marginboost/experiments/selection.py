@@ -59,6 +59,25 @@ def best_round(validation_errors: Sequence[float] | np.ndarray, *, atol: float =
     -------
     int
         Number of rounds, between 1 and ``len(validation_errors)``.
+
+    Raises
+    ------
+    ValueError
+        If ``validation_errors`` is empty, not one-dimensional or not finite, or ``atol`` is
+        negative.
+
+    References
+    ----------
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, Nanjing
+    University of Aeronautics and Astronautics.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import best_round
+    >>> best_round([0.30, 0.20, 0.25, 0.20])  # rounds 2 and 4 tie: the earlier wins
+    2
+    >>> best_round([0.30, 0.21, 0.20], atol=0.02)  # within atol of the minimum counts as a tie
+    2
     """
     errors = _errors_array(validation_errors, "validation_errors")
     atol = _check_atol(atol)
@@ -74,6 +93,34 @@ def early_stopping_round(staged_errors: Iterable[float], max_rounds: int, *,
     (see :func:`best_round`).  ``staged_errors`` may be a lazy iterator (for example a generator
     over ``staged_predict``); at most ``max_rounds`` items are consumed.  It may also be shorter
     than ``max_rounds`` when the algorithm stopped by itself.
+
+    Parameters
+    ----------
+    staged_errors : iterable of float
+        Validation error after 1, 2, ... rounds (a list, array or lazy iterator).
+    max_rounds : int
+        Budget of rounds (positive).
+    atol : float, optional
+        Errors within ``atol`` of the minimum count as ties (see :func:`best_round`).
+
+    Returns
+    -------
+    int
+        Number of rounds, between 1 and ``min(max_rounds, len(staged_errors))``.
+
+    Raises
+    ------
+    ValueError
+        If ``max_rounds`` is not a positive integer, or as :func:`best_round`.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import early_stopping_round
+    >>> errors = iter([0.30, 0.20, 0.25, 0.10])
+    >>> early_stopping_round(errors, max_rounds=3)  # round 4 lies beyond the budget
+    2
+    >>> next(errors)  # no more than max_rounds items were consumed
+    0.1
     """
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) \
             or max_rounds < 1:
@@ -88,16 +135,44 @@ def select_hyperparameter(grid_values: Sequence[Any], validation_errors: Sequenc
 
     Parameters
     ----------
-    grid_values
+    grid_values : sequence
         Candidate values (numbers, or tuples compared lexicographically); must be distinct.
-    validation_errors
+    validation_errors : sequence of float
         Validation error of each candidate, same length.
-    tie
+    tie : {"smallest", "largest"}, optional
         ``"smallest"`` or ``"largest"``: which of the tied values to return.  MCBoost (Guo &
         Chen, Sec. 5) picks the *largest* E among ties, since a larger desired margin gives a
         sparser ensemble; pass ``tie="largest"`` there.
     atol
         Errors within ``atol`` of the minimum count as ties.
+
+    Returns
+    -------
+    object
+        The chosen element of ``grid_values``.
+
+    Raises
+    ------
+    ValueError
+        On an unknown ``tie``, lengths that differ, repeated grid values, or errors that are
+        empty, not one-dimensional or not finite.
+    TypeError
+        If tied values cannot be compared.
+
+    References
+    ----------
+    Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, Nanjing
+    University of Aeronautics and Astronautics.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import select_hyperparameter
+    >>> margins = [0.05, 0.1, 0.2]
+    >>> errors = [0.20, 0.15, 0.15]
+    >>> select_hyperparameter(margins, errors)
+    0.1
+    >>> select_hyperparameter(margins, errors, tie="largest")  # MCBoost's rule for E
+    0.2
     """
     if tie not in TIE_RULES:
         raise ValueError(f"tie must be one of {TIE_RULES}, got {tie!r}")
@@ -148,6 +223,28 @@ def select_per_fold(table: pd.DataFrame, setting: str | Sequence[str], *,
     pandas.DataFrame
         One row per group and fold with the group columns, ``fold``, the chosen setting
         column(s), and the validation and test errors at the chosen setting.
+
+    Raises
+    ------
+    TypeError
+        If ``table`` is not a DataFrame.
+    ValueError
+        If a named column is missing, no setting column is named, or a group, fold and
+        setting occur in more than one row.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from marginboost.experiments import select_per_fold
+    >>> table = pd.DataFrame({"fold": [0, 0, 1, 1], "E": [0.1, 0.2, 0.1, 0.2],
+    ...                       "validation_error": [0.20, 0.20, 0.30, 0.25],
+    ...                       "test_error": [0.22, 0.21, 0.28, 0.26]})
+    >>> print(select_per_fold(table, "E", tie="largest").to_string(index=False))
+    fold   E  validation_error  test_error
+       0 0.2              0.20        0.21
+       1 0.2              0.25        0.26
+    >>> select_per_fold(table, "E")["E"].tolist()  # fold 0 ties; the smallest E is taken
+    [0.1, 0.2]
     """
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"table must be a pandas DataFrame, got {type(table).__name__}")

@@ -97,16 +97,41 @@ def canonical_json(spec: Mapping) -> str:
 def cell_key(spec: Mapping) -> str:
     """Return the sha256 hex digest of the canonical JSON of ``spec``.
 
+    The canonical JSON sorts keys, turns tuples and arrays into lists and numpy scalars into
+    Python numbers, so a spec has the same key on every machine and Python version, whatever
+    the order of its keys.  ``1`` and ``1.0`` stay different.
+
     Parameters
     ----------
-    spec
+    spec : mapping
         Everything that determines a result: algorithm, parameters, dataset name and sha256,
-        protocol, fold, seed and profile (see :func:`experiment_spec`).
+        protocol, fold, seed and profile (see :func:`experiment_spec`).  Keys must be strings;
+        values numbers, strings, booleans, ``None``, lists, tuples, arrays or mappings of
+        these; numbers must be finite.
 
     Returns
     -------
     str
         64 lowercase hex characters.
+
+    Raises
+    ------
+    TypeError
+        If ``spec`` is not a mapping, a key is not a string or a value has another type.
+    ValueError
+        If a number is NaN or infinite.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import cell_key
+    >>> from marginboost.experiments.store import canonical_json
+    >>> key = cell_key({"algorithm": "AdaBoost", "seed": 0, "params": {"depth": (1, 2)}})
+    >>> len(key), key == cell_key({"seed": 0, "params": {"depth": [1, 2]}, "algorithm": "AdaBoost"})
+    (64, True)
+    >>> canonical_json({"seed": 0, "params": {"depth": (1, 2)}, "algorithm": "AdaBoost"})
+    '{"algorithm":"AdaBoost","params":{"depth":[1,2]},"seed":0}'
+    >>> cell_key({"seed": 1}) == cell_key({"seed": 1.0})
+    False
     """
     return hashlib.sha256(canonical_json(spec).encode("ascii")).hexdigest()
 
@@ -116,6 +141,52 @@ def experiment_spec(*, algorithm: str, params: Mapping, dataset: str, dataset_sh
     """Build a cell spec holding every field that determines a result.
 
     Extra keyword arguments (for example ``noise_rate``) are added as further fields.
+
+    Parameters
+    ----------
+    algorithm : str
+        Name of the algorithm (non-empty).
+    params : mapping
+        Its hyper-parameters (copied into a plain dict).
+    dataset : str
+        Dataset name (non-empty).
+    dataset_sha256 : str
+        SHA-256 of the data file, so that a changed file gives new cells (non-empty).
+    protocol : str
+        Name of the split protocol (non-empty).
+    fold : int
+        Fold, rotation or repetition index.
+    seed : int
+        Random seed of the cell.
+    profile : str
+        ``"quick"`` or ``"full"`` (any non-empty string).
+    **extra
+        Further fields that change the result.
+
+    Returns
+    -------
+    dict
+        The fields above (``fold`` and ``seed`` as ``int``) followed by ``extra``; pass it to
+        :func:`cell_key`, :class:`ResultStore` or :func:`run_grid`.
+
+    Raises
+    ------
+    ValueError
+        If one of the string fields is empty or not a string.
+    TypeError
+        If ``params`` is not a mapping.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import experiment_spec
+    >>> spec = experiment_spec(algorithm="AdaBoost", params={"n_estimators": 100},
+    ...                        dataset="sonar", dataset_sha256="64378cab", protocol="rotated",
+    ...                        fold=0, seed=0, profile="quick", noise_rate=0.1)
+    >>> list(spec)
+    ['algorithm', 'params', 'dataset', 'dataset_sha256', 'protocol', 'fold', 'seed', 'profile',
+     'noise_rate']
+    >>> spec["params"], spec["noise_rate"]
+    ({'n_estimators': 100}, 0.1)
     """
     for name, value in (("algorithm", algorithm), ("dataset", dataset),
                         ("dataset_sha256", dataset_sha256), ("protocol", protocol),
@@ -156,23 +227,53 @@ def _package_version() -> str:
 class ResultStore:
     """Append-only folder of result records, one JSON file per experiment cell.
 
+    A record is a JSON object with the fields ``key`` (:func:`cell_key` of the spec),
+    ``spec``, ``metrics``, ``elapsed_seconds``, ``version`` (of marginboost), ``created`` (UTC
+    time) and ``checksum`` (SHA-256 of key, spec and metrics, so that a record edited by hand
+    is refused).  ``spec in store`` is :meth:`has`; iterating yields every record of the store
+    and its fallbacks in key order, and ``len(store)`` counts them.
+
     Parameters
     ----------
-    path
+    path : str or path-like
         Folder of the store; created on the first :meth:`put`.  New records are written here.
-    fallbacks
+    fallbacks : sequence of str, path-like or ResultStore, optional
         Read-only stores consulted after ``path`` (for example the committed evidence under
         ``data/results`` while a run writes to ``_build/results``).  A cell found in a fallback
         is not recomputed, and :meth:`put` of a key that a fallback holds checks equality with
         it instead of writing.
 
+    Attributes
+    ----------
+    path : pathlib.Path
+        Folder of the store.
+    fallbacks : tuple of ResultStore
+        The fallback stores, in the order they are consulted.
+
+    Raises
+    ------
+    NotADirectoryError
+        If ``path`` exists and is not a folder.
+
     Examples
     --------
-    >>> store = ResultStore(tmp_path / "results")            # doctest: +SKIP
-    >>> spec = {"algorithm": "AdaBoost", "seed": 0}           # doctest: +SKIP
-    >>> store.put(spec, {"test_error": 0.12}, elapsed=1.5)    # doctest: +SKIP
-    >>> store.get(spec)["metrics"]                            # doctest: +SKIP
-    {'test_error': 0.12}
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from marginboost.experiments import RecordConflictError, ResultStore
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     store = ResultStore(Path(folder) / "results")
+    ...     spec = {"algorithm": "AdaBoost", "seed": 0}
+    ...     record = store.put(spec, {"test_error": 0.12}, elapsed=1.5)
+    ...     print(spec in store, len(store), store.get(spec)["metrics"])
+    ...     try:
+    ...         store.put(spec, {"test_error": 0.13}, elapsed=1.0)
+    ...     except RecordConflictError:
+    ...         print("append-only: a different result for the same cell is refused")
+    ...     later = ResultStore(Path(folder) / "later", fallbacks=[store])
+    ...     print(later.has(spec), len(list(later.own_records())))
+    True 1 {'test_error': 0.12}
+    append-only: a different result for the same cell is refused
+    True 0
     """
 
     def __init__(self, path: str | os.PathLike,
@@ -201,7 +302,8 @@ class ResultStore:
         return None
 
     def record_path(self, spec_or_key: Mapping | str) -> Path:
-        """Path of the record file of a spec (or of a key)."""
+        """Path of the record file of a spec (or of a key) in this store: ``<key[:2]>/<key>.json``
+        under :attr:`path`, whether the file exists or not."""
         key = spec_or_key if isinstance(spec_or_key, str) else cell_key(spec_or_key)
         if not _KEY_PATTERN.match(key):
             raise ValueError(f"not a record key (64 hex characters): {key!r}")
@@ -243,6 +345,16 @@ class ResultStore:
             Mapping of metric name to JSON-able value (numbers, lists, arrays, strings).
         elapsed
             Wall-clock seconds the computation took.
+
+        Returns
+        -------
+        dict
+            The record as written (or as already stored under the same key).
+
+        Raises
+        ------
+        RecordConflictError
+            If the key is stored (here or in a fallback) with different metrics.
         """
         if not isinstance(metrics, Mapping):
             raise TypeError(f"metrics must be a mapping, got {type(metrics).__name__}")
@@ -350,9 +462,11 @@ class ResultStore:
             yield self._read(path)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per record: ``key``, ``spec.<field>``, ``metrics.<name>``, elapsed, version.
+        """One row per record (this store and its fallbacks), in key order.
 
-        Nested spec fields are flattened with dots (``spec.params.n_estimators``).
+        Columns: ``key``, ``elapsed_seconds``, ``version``, ``created``, then the other
+        fields sorted by name (``checksum``, ``metrics.<name>``, ``spec.<field>``).  Nested
+        fields are flattened with dots (``spec.params.n_estimators``).
         """
         records = list(self)
         columns = ["key", "elapsed_seconds", "version", "created"]

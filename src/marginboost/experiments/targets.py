@@ -58,7 +58,29 @@ def targets_dir(directory: str | Path | None = None) -> Path:
 
 
 def list_papers(directory: str | Path | None = None) -> list[str]:
-    """Identifiers of the papers with a target file, sorted (e.g. ``["anyboost", ...]``)."""
+    """Identifiers of the papers with a target file, sorted (e.g. ``["anyboost", ...]``).
+
+    Parameters
+    ----------
+    directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
+    Returns
+    -------
+    list of str
+        The stems of the ``*.yaml`` files of the folder.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder does not exist, or no checkout is found and ``directory`` is not given.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import list_papers
+    >>> list_papers()
+    ['anyboost', 'directboost', 'dmcboost', 'mcboost', 'shen_li']
+    """
     return sorted(p.stem for p in targets_dir(directory).glob("*.yaml"))
 
 
@@ -85,7 +107,40 @@ def _load(path: Path, mtime_ns: int) -> dict:
 
 
 def load_targets(paper: str, *, directory: str | Path | None = None) -> dict:
-    """Return the parsed target file of ``paper`` (a fresh copy; safe to modify)."""
+    """Return the parsed target file of ``paper`` (a fresh copy; safe to modify).
+
+    The file is checked on reading: it needs a ``paper`` section whose ``id`` is the file's
+    name, and every entry of ``tables``, ``figures`` and ``claims`` needs a unique ``id``.
+
+    Parameters
+    ----------
+    paper : str
+        A paper identifier (see :func:`list_papers`).
+    directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
+    Returns
+    -------
+    dict
+        The YAML document: ``paper`` (title, authors, venue ...), the protocols and data sets
+        it describes, ``tables`` and ``figures`` (with every printed number) and ``claims``.
+
+    Raises
+    ------
+    ValueError
+        If ``paper`` has no target file, or the file is not valid YAML or fails the checks
+        above.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import load_targets
+    >>> data = load_targets("mcboost")
+    >>> data["paper"]["title"]
+    'Margin Distribution Controlled Boosting'
+    >>> data["paper"]["title"] = "changed"  # a copy: the next call reads the file's value
+    >>> load_targets("mcboost")["paper"]["title"]
+    'Margin Distribution Controlled Boosting'
+    """
     folder = targets_dir(directory)
     path = folder / f"{paper}.yaml"
     if not isinstance(paper, str) or not path.is_file():
@@ -94,7 +149,27 @@ def load_targets(paper: str, *, directory: str | Path | None = None) -> dict:
 
 
 def list_items(paper: str, *, directory: str | Path | None = None) -> list[str]:
-    """Identifiers of the tables and figures of ``paper``, in file order."""
+    """Identifiers of the tables and figures of ``paper``, in file order.
+
+    Parameters
+    ----------
+    paper : str
+        A paper identifier (see :func:`list_papers`).
+    directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
+    Returns
+    -------
+    list of str
+        The ``id`` of every table, then of every figure; the ``item`` argument of
+        :func:`target_table`, :func:`compare` and ``marginboost reproduce PAPER ITEM``.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import list_items
+    >>> list_items("mcboost")
+    ['table1', 'table2', 'figure1', 'figure2', 'figure3', 'figure4']
+    """
     data = load_targets(paper, directory=directory)
     return [e["id"] for e in data.get("tables", []) + data.get("figures", [])]
 
@@ -132,6 +207,18 @@ def _mean_std(value: Any, where: str) -> tuple[float, float]:
 def target_table(paper: str, item: str, *, directory: str | Path | None = None) -> pd.DataFrame:
     """Return the paper's numbers of one table (or figure) in long format.
 
+    Every value column of every row of the item becomes one row, labelled through the item's
+    ``long_format`` templates (see the module documentation).
+
+    Parameters
+    ----------
+    paper : str
+        A paper identifier (see :func:`list_papers`).
+    item : str
+        A table or figure of that paper (see :func:`list_items`).
+    directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
     Returns
     -------
     pandas.DataFrame
@@ -146,6 +233,17 @@ def target_table(paper: str, item: str, *, directory: str | Path | None = None) 
     ------
     ValueError
         If the paper or item is unknown, or the item has no comparable numbers.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import target_table
+    >>> table = target_table("mcboost", "table1")
+    >>> print(table.head(2).to_string(index=False))
+    dataset algorithm     metric  mean  std
+     banana        MC test_error  26.5  1.2
+     banana        AB test_error  27.1  1.5
+    >>> table.attrs["unit"], table.attrs["paper_runs"]["default"]
+    ('percent', 50)
     """
     data = load_targets(paper, directory=directory)
     entry = _find_item(data, paper, item)
@@ -183,7 +281,34 @@ def target_table(paper: str, item: str, *, directory: str | Path | None = None) 
 
 
 def claims(paper: str, *, directory: str | Path | None = None) -> list[dict]:
-    """Return the claims of ``paper``: dicts with ``paper, id, statement, source`` (, ``note``)."""
+    """Return the claims of ``paper``: dicts with ``paper, id, statement, source`` (, ``note``).
+
+    Parameters
+    ----------
+    paper : str
+        A paper identifier (see :func:`list_papers`).
+    directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
+    Returns
+    -------
+    list of dict
+        One dict per entry of the file's ``claims``, in file order: ``paper`` and every field
+        of the entry, as text.  Each claim's verdict is computed by its predicate in
+        :mod:`marginboost.experiments.predicates` (see :func:`scoreboard`).
+
+    Raises
+    ------
+    ValueError
+        If the paper is unknown or a claim lacks ``id``, ``statement`` or ``source``.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import claims
+    >>> first = claims("mcboost")[0]
+    >>> first["paper"], first["id"], first["source"]
+    ('mcboost', 'C1', 'Sec. 5, Tables 1-2')
+    """
     data = load_targets(paper, directory=directory)
     out = []
     for claim in data.get("claims", []):
