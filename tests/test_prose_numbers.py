@@ -30,7 +30,6 @@ KNOWN_UNCONVERTED = {
     "notebooks/mcboost-table1-2.md": 21,
     "notebooks/mcboost-figure1.md": 18,
     "notebooks/dmcboost-table4.md": 15,
-    "notebooks/shen_li-figure4.md": 13,
 }
 
 #: Numbers of a page that are not results: facts of the data or the machine, constants of the
