@@ -29,7 +29,6 @@ KNOWN_UNCONVERTED = {
     "book/mcboost.md": 24,
     "notebooks/mcboost-table1-2.md": 21,
     "notebooks/mcboost-figure1.md": 18,
-    "notebooks/dmcboost-table4.md": 15,
 }
 
 #: Numbers of a page that are not results: facts of the data or the machine, constants of the
