@@ -27,7 +27,6 @@ REPO = Path(__file__).resolve().parents[1]
 KNOWN_UNCONVERTED = {
     "book/dmcboost.md": 46,
     "book/mcboost.md": 24,
-    "notebooks/mcboost-table1-2.md": 21,
     "notebooks/mcboost-figure1.md": 18,
 }
 
