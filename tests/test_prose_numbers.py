@@ -27,7 +27,6 @@ REPO = Path(__file__).resolve().parents[1]
 KNOWN_UNCONVERTED = {
     "book/dmcboost.md": 46,
     "book/mcboost.md": 24,
-    "notebooks/mcboost-figure1.md": 18,
 }
 
 #: Numbers of a page that are not results: facts of the data or the machine, constants of the
