@@ -24,9 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: Pages whose prose still holds hand-typed result numbers: path -> how many it holds today.
 #: Convert a page (glue in a notebook, key_numbers substitutions in a chapter), then remove it.
-KNOWN_UNCONVERTED = {
-    "book/dmcboost.md": 46,
-}
+KNOWN_UNCONVERTED: dict[str, int] = {}
 
 #: Numbers of a page that are not results: facts of the data or the machine, constants of the
 #: protocol.  (page, number) -> why.
