@@ -145,7 +145,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         M = y_signed.shape[0]
         u = np.full(M, 1.0 / M)
         columns: list[FloatArray] = []
-        estimators: list = []
+        estimators: list[Any] = []
         stage_weights: list[FloatArray] = []
         history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
         tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
@@ -233,7 +233,7 @@ _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
 
 class _CGParams(ColumnGenerationBoosting):
     # tol < 1: edges and r lie in [-1, 1], so a tolerance of 1 or more stops after one column
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "estimator", "max_bins", "random_state",
         tol=[Interval(Real, 0.0, 1.0, closed="left")])
 
@@ -265,7 +265,7 @@ class LPBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "LPBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": [*_POSITIVE, None],
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": [*_POSITIVE, None],
                                     "nu": [Interval(Real, 0.0, 1.0, closed="right"), None]}
 
     def __init__(self, D: float | None = None, nu: float | None = None, *, n_estimators: int = 100,
@@ -327,7 +327,7 @@ class AdaBoostCG(_CGParams):
 
     _algorithm_name = "AdaBoost-CG"
     _proba_link = "exponential"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "T": _POSITIVE}
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "T": _POSITIVE}
 
     def __init__(self, T: float = 0.05, *, n_estimators: int = 100, max_depth: int = 1,
                  estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
@@ -381,7 +381,7 @@ class HingeLPBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "HingeLPBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE,
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": _POSITIVE,
                                     "p": [Interval(Real, 1.0, float("inf"), closed="neither")]}
 
     def __init__(self, D: float = 1.0, p: float = 2.0, *, n_estimators: int = 100,
@@ -426,7 +426,7 @@ class MCBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "MCBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "E": _POSITIVE}
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "E": _POSITIVE}
     reference = "guo2013mcboost"
 
     def __init__(self, E: float = 0.3, *, n_estimators: int = 1000, max_depth: int = 1,
@@ -481,7 +481,7 @@ class MDBoost(_CGParams):
     """ + _COMMON_DOC
 
     _algorithm_name = "MDBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE}
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": _POSITIVE}
     reference = "shen2010mdboost"
 
     def __init__(self, D: float = 1.0, *, n_estimators: int = 1000, max_depth: int = 1,

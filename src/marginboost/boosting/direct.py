@@ -656,7 +656,7 @@ class DirectBoost(BinaryBoostingClassifier):
     """
 
     _algorithm_name = "DirectBoost"
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
         "random_state", tol=[Interval(Real, 0.0, None, closed="left")],
         phase1_tol=[Interval(Real, 0.0, None, closed="left"), None], objective=[StrOptions({"average", "order"})],

@@ -408,7 +408,7 @@ class DMCBoost(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "DMCBoost"
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
         n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")], phase2=["boolean"],
         epsilon=[Interval(Real, 0.0, float("inf"), closed="left")],

@@ -258,7 +258,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
 class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMeta):
     """The loop shared by AdaBoost.M1 and SAMME (see the module docstring)."""
 
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "max_bins",
         criterion=[StrOptions(set(MULTICLASS_CRITERIA))])
 
@@ -305,7 +305,7 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
             log_weights = np.log(weights)
         scores = np.zeros((y.shape[0], n_classes))
         history = self._new_history("weighted_error")
-        estimators: list = []
+        estimators: list[Any] = []
         alphas: list[float] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
@@ -496,7 +496,7 @@ class AdaBoostMH(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "AdaBoost.MH"
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "max_bins",
         smoothing=[Interval(Real, 0.0, float("inf"), closed="neither"), None])
     reference = "schapire1999improved"
@@ -520,7 +520,7 @@ class AdaBoostMH(MulticlassBoostingClassifier):
             log_weights = np.log(initial)
         scores = np.zeros((n, n_classes))
         history = self._new_history("z", "hamming_loss")
-        estimators: list = []
+        estimators: list[Any] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
         for t in range(n_rounds):
@@ -669,7 +669,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "GD-MCBoost"
-    _parameter_constraints: dict = constraints("n_estimators", "max_depth", "max_bins")
+    _parameter_constraints: dict[str, Any] = constraints("n_estimators", "max_depth", "max_bins")
     reference = "saberian2011multiclass"
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3,
@@ -693,7 +693,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
             log_weights = np.log(weights)[:, None]
         scores = np.zeros((n, n_classes))                  # <y_k, f(x_i)>
         history = self._new_history("loss", "derivative")
-        estimators: list = []
+        estimators: list[Any] = []
         alphas: list[float] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()

@@ -110,7 +110,7 @@ class AnyBoost(_StagewiseBoosting):
     """
 
     _algorithm_name = "AnyBoost"
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, Any] = {
         **_StagewiseBoosting._parameter_constraints,
         "cost": [StrOptions(set(LOSSES)), MarginCost],
         "step": [StrOptions(set(_steps.STEP_RULES))],
@@ -155,8 +155,9 @@ class AnyBoost(_StagewiseBoosting):
         return {"exponential": "exponential", "logistic": "logistic",
                 "squared": "squared"}.get(name, "vote")
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         rule, a = self.step, label_times_direction
         if rule == "fixed":
             return float(self.learning_rate), False
@@ -249,8 +250,9 @@ class AdaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return _steps.line_search_step(self._cost, margins, label_times_direction, sample_weight,
                                        gradient_weights)
 
@@ -274,8 +276,9 @@ class MadaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return MadaBoostLoss()
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return _steps.adaboost_step(_steps.weighted_edge(gradient_weights, label_times_direction))
 
 
@@ -304,8 +307,9 @@ class ArcGv(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         min_margin = float(margins.min()) / l1_norm if l1_norm > 0 else 0.0
         return _steps.arc_gv_step(_steps.weighted_edge(gradient_weights, label_times_direction),
                                   min_margin)
@@ -333,7 +337,7 @@ class RealAdaBoost(_FixedCostBoosting):
 
     _algorithm_name = "RealAdaBoost"
     _proba_link = "exponential"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "smoothing": [*_POSITIVE, None]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "line search per leaf (confidence-rated leaves)"
@@ -365,8 +369,9 @@ class RealAdaBoost(_FixedCostBoosting):
         values = 0.5 * np.log((positive + smoothing) / (negative + smoothing))
         return tree.with_leaf_values(values), values[leaves], gradient_weights
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return 1.0, False
 
 
@@ -389,7 +394,7 @@ class LogitBoost(_FixedCostBoosting):
 
     _algorithm_name = "LogitBoost"
     _proba_link = "exponential"  # p = e^F/(e^F + e^-F) = 1/(1 + e^{-2F}), FHT (2000) Alg. 3
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "z_max": _POSITIVE}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "Newton-Raphson"
@@ -421,8 +426,9 @@ class LogitBoost(_FixedCostBoosting):
         tree = learner.fit_regression(codes, response, newton_weights)
         return tree, tree.predict(codes), newton_weights
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return 0.5, False
 
 
@@ -447,7 +453,7 @@ class L2Boost(_FixedCostBoosting):
 
     _algorithm_name = "L2Boost"
     _proba_link = "squared"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "form": [StrOptions({"classifier", "regression"})],
                                     "learning_rate": PARAMETERS["learning_rate"]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -479,8 +485,9 @@ class L2Boost(_FixedCostBoosting):
         tree = learner.fit_regression(codes, y - scores, sample_weight)
         return tree, tree.predict(codes), sample_weight
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         if self.form == "regression":
             return float(self.learning_rate), False
         step, _ = _steps.line_search_step(self._cost, margins, label_times_direction,
@@ -506,7 +513,7 @@ class ArcX4(_FixedCostBoosting):
     variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS + _examples("ArcX4")
 
     _algorithm_name = "ArcX4"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "variant": [StrOptions({"breiman", "anyboost"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "1/t (running average)"
@@ -543,8 +550,9 @@ class ArcX4(_FixedCostBoosting):
     def _objective(self, margins, l1_norm, sample_weight):  # type: ignore[no-untyped-def]
         return super()._objective(margins / l1_norm, 1.0, sample_weight)
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return (1.0 if self.variant == "breiman" else 1.0 / (round_index + 1.0)), False
 
 
@@ -589,7 +597,7 @@ class DoomII(_FixedCostBoosting):
         How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS + _examples("DoomII")
 
     _algorithm_name = "DoomII"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "steepness": _POSITIVE, "step_size": _POSITIVE,
                                     "sampling": [StrOptions({"resample", "reweight"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -636,14 +644,15 @@ class DoomII(_FixedCostBoosting):
         tree = learner.fit_binary(sample_codes, y[drawn], np.full(drawn.shape[0], 1.0 / drawn.shape[0]))
         return tree, tree.predict(codes), gradient_weights
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return float(self.step_size), False
 
 
 
 
-def anyboost_members() -> list[dict]:
+def anyboost_members() -> list[dict[str, Any]]:
     """The registered members of the AnyBoost engine: cost, step rule and normalisation.
 
     Generated from the estimator classes themselves (their cost object and ``step_rule``), so the
