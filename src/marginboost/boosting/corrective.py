@@ -193,6 +193,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 "termination criterion). The model is the restricted master's solution; raise "
                 "n_estimators to reach the optimum.", ConvergenceWarning, stacklevel=2)
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
+        assert w is not None  # at least one iteration ran
         self._set_stages(estimators, np.ones(len(estimators)), w)
         self._stage_weights = stage_weights
         self.dual_weights_ = u
@@ -278,6 +279,7 @@ class LPBoost(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         if self.D is not None and self.nu is not None:
             raise ValueError(f"give D or nu, not both; got D={self.D!r}, nu={self.nu!r}")
+        self.D_: float | None
         if self.nu is not None:
             self.D_ = 1.0 / (check_real(self.nu, "nu", 0.0, 1.0) * n_samples)
         elif self.D is not None:
@@ -294,13 +296,13 @@ class LPBoost(_CGParams):
         the previous optimal basis.  It is dropped when ``fit`` returns (a HiGHS model is
         neither picklable nor needed for prediction).
         """
-        self._master = None
+        self._master: _masters.LPBoostMaster | None = None
         try:
             return super().fit(X, y, sample_weight)
         finally:
             del self._master
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         master = getattr(self, "_master", None)
         if master is None or master.n_examples != A.shape[0] or master.n_columns > A.shape[1]:
             master = self._master = _masters.LPBoostMaster(A.shape[0], self.D_)
@@ -338,10 +340,10 @@ class AdaBoostCG(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         check_real(self.T, "T", 0.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_adaboost_l1(A, float(self.T), w0)
 
-    def _gap(self, solution, edge):  # type: ignore[no-untyped-def]
+    def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
         return solution.duality_gap + max(0.0, edge - solution.r)
 
 
@@ -361,7 +363,7 @@ class LogitBoostCG(AdaBoostCG):
     _algorithm_name = "LogitBoost-CG"
     _proba_link = "logistic"
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_logitboost(A, float(self.T), w0)
 
 
@@ -395,7 +397,7 @@ class HingeLPBoost(_CGParams):
         check_real(self.D, "D", 0.0)
         check_real(self.p, "p", 1.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_hinge_dual(A, float(self.D), float(self.p))
 
 
@@ -438,10 +440,10 @@ class MCBoost(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         check_real(self.E, "E", 0.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_mcboost(A, float(self.E), w0)
 
-    def _oracle_weights(self, u):  # type: ignore[no-untyped-def]
+    def _oracle_weights(self, u: FloatArray) -> FloatArray:
         return u  # signed: fit_binary with the "error" criterion maximizes sum u_i y_i h(x_i)
 
 
@@ -493,10 +495,10 @@ class MDBoost(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         check_real(self.D, "D", 0.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_mdboost(A, float(self.D), w0)
 
-    def _oracle_weights(self, u):  # type: ignore[no-untyped-def]
+    def _oracle_weights(self, u: FloatArray) -> FloatArray:
         return u  # signed, as for MCBoost
 
 
