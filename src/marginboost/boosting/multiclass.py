@@ -65,7 +65,7 @@ import warnings
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
 from numbers import Real
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -76,7 +76,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from .._sklearn import constraints
-from ._base import BinaryBoostingClassifier, check_positive_int, check_weighted_classes
+from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_weighted_classes
 from ._steps import MIN_WEIGHTED_ERROR
 
 __all__ = ["MulticlassBoostingClassifier", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
@@ -118,8 +118,9 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         """Return ``(X, class indices 0..K-1, normalized weights)`` and set ``classes_``."""
         self._validate_params()
         # a column vector y is raveled with a DataConversionWarning, as for the binary ones
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
-                             ensure_min_samples=2, y_numeric=False)
+        X, y = cast(tuple[FloatArray, NDArray[Any]],
+                    validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
+                                  ensure_min_samples=2, y_numeric=False))
         check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
         if classes.size == 1:
@@ -142,7 +143,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _start_fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
                    criterion: str,
-                   ) -> tuple[NDArray[np.uint8], NDArray[np.intp], FloatArray, int, Any]:
+                   ) -> tuple[Codes, NDArray[np.intp], FloatArray, int, Any]:
         """Validate and bin: ``(codes, class indices, weights, n_rounds, weak learner)``."""
         from ..weak import DecisionTree
 
@@ -153,7 +154,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         return self._bin(X), y, weights, n_rounds, learner
 
     # ---- stored rounds ----------------------------------------------------------------------
-    def _set_stages(self, estimators: list, alphas: ArrayLike, stop_reason: str) -> None:
+    def _set_stages(self, estimators: list[Any], alphas: ArrayLike, stop_reason: str) -> None:
         self.estimators_ = list(estimators)
         self.alphas_ = np.asarray(alphas, dtype=np.float64)
         self.n_estimators_ = len(self.estimators_)
@@ -163,7 +164,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
             warnings.warn(f"{self._algorithm_name} was not able to boost: {stop_reason}",
                           NotBoostedWarning, stacklevel=3)
 
-    def _boosted_codes(self, X: ArrayLike) -> NDArray[np.uint8]:
+    def _boosted_codes(self, X: ArrayLike) -> Codes:
         codes = self._codes(X)
         if not self.boosted_:
             raise ValueError(f"{self._algorithm_name} was not able to boost ({self.stop_reason_}); "
@@ -185,13 +186,13 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         history["train_error"].append(float(np.mean(np.argmax(scores, axis=1) != y)))
         history["time"].append(time.perf_counter() - start)
 
-    def _finish(self, history: dict[str, list[float]], estimators: list, alphas: ArrayLike,
+    def _finish(self, history: dict[str, list[float]], estimators: list[Any], alphas: ArrayLike,
                 stop_reason: str) -> None:
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(estimators, alphas, stop_reason)
 
     # ---- prediction -------------------------------------------------------------------------
-    def _stage_scores(self, codes: NDArray[np.uint8]) -> Iterator[FloatArray]:
+    def _stage_scores(self, codes: Codes) -> Iterator[FloatArray]:
         r"""Each round's term of :math:`f(x, k)`, shape ``(n_samples, K)``: the vote
         :math:`\alpha_t [h_t(x) = k]` here; subclasses with other predictors override."""
         rows = np.arange(codes.shape[0])
@@ -218,12 +219,14 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
             yield scores.copy()
 
     def _labels_from_scores(self, scores: FloatArray) -> np.ndarray:
-        return self.classes_.take(np.argmax(scores, axis=1))
+        labels: np.ndarray = self.classes_.take(np.argmax(scores, axis=1))
+        return labels
 
     def _proba_from_scores(self, scores: FloatArray) -> FloatArray:
         from scipy.special import softmax
 
-        return softmax(scores, axis=1)
+        probabilities: FloatArray = softmax(scores, axis=1)
+        return probabilities
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         r"""Class probabilities, shape ``(n_samples, K)``, columns in the order of ``classes_``.
@@ -547,10 +550,11 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         (Friedman, Hastie & Tibshirani 2000, eq. (5)), normalized to sum 1 over the classes."""
         from scipy.special import expit
 
-        one_vs_rest = expit(2.0 * scores)
-        return one_vs_rest / one_vs_rest.sum(axis=1, keepdims=True)
+        one_vs_rest: FloatArray = expit(2.0 * scores)
+        probabilities: FloatArray = one_vs_rest / one_vs_rest.sum(axis=1, keepdims=True)
+        return probabilities
 
-    def _stage_scores(self, codes: NDArray[np.uint8]) -> Iterator[FloatArray]:
+    def _stage_scores(self, codes: Codes) -> Iterator[FloatArray]:
         for tree in self.estimators_:
             yield tree.predict_vector(codes)
 
@@ -731,7 +735,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
         self._finish(history, estimators, alphas, stop_reason)
         return self
 
-    def _stage_scores(self, codes: NDArray[np.uint8]) -> Iterator[FloatArray]:
+    def _stage_scores(self, codes: Codes) -> Iterator[FloatArray]:
         gram = self.codewords_ @ self.codewords_.T
         for alpha, tree in zip(self.alphas_, self.estimators_):
             yield alpha * gram[tree.predict(codes).astype(np.intp)]
