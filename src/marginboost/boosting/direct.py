@@ -758,7 +758,7 @@ class DirectBoost(BinaryBoostingClassifier):
                                  min_samples_leaf=self.min_samples_leaf,
                                  split_rule=self.split_rule)
 
-    def _record(self, state: dict, phase: int, alpha: float) -> None:
+    def _record(self, state: dict[str, Any], phase: int, alpha: float) -> None:
         a, c, history = state["a"], state["c"], state["history"]
         history["phase"].append(phase)
         history["train_error"].append(float(np.count_nonzero(a <= 0)) / a.size)
@@ -769,7 +769,7 @@ class DirectBoost(BinaryBoostingClassifier):
         history["time"].append(time.perf_counter() - state["start"])
 
     def _phase1(self, codes, y_signed, objectives: dict | None = None
-                ) -> dict:  # type: ignore[no-untyped-def]
+                ) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         """Algorithm 1; returns the training state (margins, weights, trees, history).
 
         ``objectives`` maps ``(objective, n_prime)`` to lists that receive those objective
@@ -810,7 +810,7 @@ class DirectBoost(BinaryBoostingClassifier):
         state["n_phase1"] = len(state["trees"])
         return state
 
-    def _finish(self, codes, y_signed, state: dict) -> None:  # type: ignore[no-untyped-def]
+    def _finish(self, codes, y_signed, state: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
         """Run phase 2 from the end of phase 1 and store the ensemble."""
         self.n_phase1_ = state["n_phase1"]
         self.stop_reason_ = state["stop_reason"]
@@ -825,7 +825,7 @@ class DirectBoost(BinaryBoostingClassifier):
             self._truncate(self._best_rounds)
         del self._best_rounds
 
-    def _phase2(self, codes, y, state: dict) -> None:  # type: ignore[no-untyped-def]
+    def _phase2(self, codes, y, state: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
         relaxed = self.epsilon_ > 0
         restricted = self.region_ == "min-error"
         n_prime = self.n_prime_
@@ -888,7 +888,7 @@ def directboost_variants(X: ArrayLike, y: ArrayLike, variants, n_primes, **param
     base = DirectBoost(phase2=False, **params)
     codes, y_signed = base._prepare(X, y, None)
     prepared = {key: model._prepare(X, y, None)[0] for key, model in models.items()}
-    state: dict = {"objectives": {(m.objective, m.n_prime_): [] for m in models.values()}}
+    state: dict[str, Any] = {"objectives": {(m.objective, m.n_prime_): [] for m in models.values()}}
     state.update(base._phase1(codes, y_signed, state["objectives"]))
     out = {}
     for key, model in models.items():
