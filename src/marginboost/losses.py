@@ -115,7 +115,7 @@ def _wrap_array_method(method: Callable, what: str) -> Callable:
         result = np.asarray(method(self, arr), dtype=np.float64)
         return _scalar_or_array(np.where(np.isnan(arr), np.nan, result))
 
-    wrapper._wraps_arrays = True  # type: ignore[attr-defined]
+    setattr(wrapper, "_wraps_arrays", True)  # noqa: B010 - a function attribute mypy does not model
     return wrapper
 
 

@@ -251,7 +251,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     staged_predict = BinaryBoostingClassifier.staged_predict
     staged_score = BinaryBoostingClassifier.staged_score
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
         tags.input_tags.allow_nan = False

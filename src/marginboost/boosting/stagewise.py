@@ -59,7 +59,7 @@ from ..losses import (
     get_loss,
 )
 from . import _steps
-from ._base import check_real
+from ._base import Codes, check_real
 from ._engine import StagewiseBoosting as _StagewiseBoosting
 
 _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
@@ -359,7 +359,9 @@ class RealAdaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         smoothing = 0.5 / y.shape[0] if self.smoothing is None else float(self.smoothing)
         tree = learner.fit_binary(codes, y, gradient_weights)
         leaves = tree.apply(codes)
@@ -417,7 +419,9 @@ class LogitBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return LogisticLoss()
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         margins = y * scores
         with np.errstate(over="ignore"):
             response = y * np.minimum(1.0 + np.exp(-2.0 * margins), self.z_max)
@@ -479,7 +483,9 @@ class L2Boost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return SquaredLoss()
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         if self.form == "classifier":
             return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
         tree = learner.fit_regression(codes, y - scores, sample_weight)
@@ -539,7 +545,8 @@ class ArcX4(_FixedCostBoosting):
     def _start(self, n_samples: int) -> None:
         self._mistakes = np.zeros(n_samples)
 
-    def _gradient_weights(self, margins, l1_norm, sample_weight):  # type: ignore[no-untyped-def]
+    def _gradient_weights(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray,
+                          ) -> FloatArray:
         if self.variant == "breiman":
             return sample_weight * (1.0 + self._mistakes**4)
         return super()._gradient_weights(margins, l1_norm, sample_weight)
@@ -547,7 +554,7 @@ class ArcX4(_FixedCostBoosting):
     def _after_round(self, label_times_direction: FloatArray) -> None:
         self._mistakes += label_times_direction < 0
 
-    def _objective(self, margins, l1_norm, sample_weight):  # type: ignore[no-untyped-def]
+    def _objective(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray) -> float:
         return super()._objective(margins / l1_norm, 1.0, sample_weight)
 
     def _step(self, margins: FloatArray, label_times_direction: FloatArray,
@@ -632,13 +639,15 @@ class DoomII(_FixedCostBoosting):
     def _stop_on_moved_direction(self) -> bool:
         return self.sampling == "reweight"
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         if self.sampling == "reweight" or not np.any(scores):
             # round 1 (F_0 = 0) fits the exact weighted learner in both variants
             return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
         probabilities = np.abs(gradient_weights)
         probabilities = probabilities / probabilities.sum()
-        drawn = self._sampling_rng.choice(y.shape[0], size=y.shape[0], replace=True,
+        drawn = self._sampling_rng.choice(y.shape[0], size=int(y.shape[0]), replace=True,
                                           p=probabilities)
         sample_codes = np.asfortranarray(codes[drawn])
         tree = learner.fit_binary(sample_codes, y[drawn], np.full(drawn.shape[0], 1.0 / drawn.shape[0]))
