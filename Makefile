@@ -10,7 +10,7 @@ STAMP    = $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/_build/numba-cache
 
 .PHONY: help venv book book-strict test test-unit test-notebooks test-one-thread test-nojit \
-        notebooks results-update data-verify clean mutation lab lint
+        notebooks results-update data-verify clean mutation lab lint typecheck
 
 help:
 	@echo "make book         build the book (executes notebooks, profile=$(PROFILE)); prints index.html"
@@ -20,7 +20,8 @@ help:
 	@echo "make results-update  copy the results of runs (_build/results) into data/results"
 	@echo "make test-one-thread  pytest --nbval again with one thread everywhere"
 	@echo "make data-verify  check the sha256 of every registered data file"
-	@echo "make lint         ruff over src, tests and benchmarks (as CI)"
+	@echo "make lint         ruff over src, tests and benchmarks, then mypy over src (as CI)"
+	@echo "make typecheck    mypy over src/marginboost (settings in pyproject.toml)"
 	@echo "make lab          open the notebooks in JupyterLab (each .ipynb paired with its .md)"
 	@echo "make mutation     mutation testing of the core modules (long; resumable; not part of make test)"
 	@echo "make clean        remove _build/ (keeps .venv)"
@@ -80,6 +81,12 @@ results-update: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/python -m mypy
+
+# Static types: strict for the estimators and weak learners, the default checks elsewhere
+# (the files and the settings are in pyproject.toml's [tool.mypy]).
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy
 
 data-verify: $(STAMP)
 	$(BIN)/marginboost data verify

@@ -139,7 +139,7 @@ def how_to_cite_page(root: Path) -> str:
              "and the original paper it reproduces.", "",
              "| chapter | part | original paper |", "|---|---|---|"]
     for stem, caption in _chapters(root):
-        paper = bib.get(CHAPTER_PAPERS[stem], "")
+        paper: str | None = bib.get(CHAPTER_PAPERS[stem], "")
         doi = _field(paper, "doi") if paper else None
         ref = f"[doi:{doi}](https://doi.org/{doi})" if doi else "no DOI"
         lines.append(f"| [{stem}]({stem}.md) | {caption} | {ref} |")

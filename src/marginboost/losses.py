@@ -115,7 +115,7 @@ def _wrap_array_method(method: Callable, what: str) -> Callable:
         result = np.asarray(method(self, arr), dtype=np.float64)
         return _scalar_or_array(np.where(np.isnan(arr), np.nan, result))
 
-    wrapper._wraps_arrays = True  # type: ignore[attr-defined]
+    setattr(wrapper, "_wraps_arrays", True)  # noqa: B010 - a function attribute mypy does not model
     return wrapper
 
 
@@ -207,17 +207,17 @@ class MarginCost(ABC):
                 setattr(cls, method, _wrap_array_method(cls.__dict__[method], what))
 
     @abstractmethod
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         """Cost :math:`c(m)` of margins ``m`` (vectorized)."""
 
-    def __call__(self, m: ArrayLike) -> Any:
+    def __call__(self, m: FloatArray) -> Any:
         return self.value(m)
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         """First derivative :math:`c'(m)` (left limit at kinks)."""
         raise NotImplementedError(f"the {self.name!r} cost has no derivative implemented")
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         """Second derivative :math:`c''(m)` (left limit where it jumps)."""
         raise NotImplementedError(f"the {self.name!r} cost has no second derivative implemented")
 
@@ -230,7 +230,7 @@ class MarginCost(ABC):
         """
         return None
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         r"""Fenchel conjugate in the negative-margin variable, :math:`\sup_z u z - c(-z)`.
 
         Equals :math:`c^*(-u)`; ``+inf`` outside the domain (see the module docstring).
@@ -305,18 +305,18 @@ class ExponentialLoss(MarginCost):
     formula: ClassVar[str] = r"e^{-m}"
     is_convex: ClassVar[bool] = True
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         with np.errstate(over="ignore"):
             return np.exp(-m)
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         with np.errstate(over="ignore"):
             return -np.exp(-m)
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         return self.value(m)
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         with np.errstate(invalid="ignore"):
             finite = xlogy(u, u) - u
         return _conjugate_on_interval(u, finite, 0.0, np.inf)
@@ -373,20 +373,20 @@ class LogisticLoss(MarginCost):
     formula: ClassVar[str] = r"\log\left(1 + e^{-m}\right)"
     is_convex: ClassVar[bool] = True
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return np.logaddexp(0.0, -m)
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return -expit(-m)
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         return expit(m) * expit(-m)
 
     @property
     def lipschitz_constant(self) -> float:
         return 0.25
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         with np.errstate(invalid="ignore"):
             finite = xlogy(u, u) + xlogy(1.0 - u, 1.0 - u)
         return _conjugate_on_interval(u, finite, 0.0, 1.0)
@@ -443,16 +443,16 @@ class HingeLoss(MarginCost):
     formula: ClassVar[str] = r"\max\{0,\, 1 - m\}"
     is_convex: ClassVar[bool] = True
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return np.maximum(0.0, 1.0 - m)
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return np.where(m <= 1.0, -1.0, 0.0)
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         return np.zeros_like(m)
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         return _conjugate_on_interval(u, -u, 0.0, 1.0)
 
 
@@ -530,13 +530,13 @@ class GeneralizedHingeLoss(MarginCost):
         """Hölder conjugate exponent :math:`q = p/(p-1)` (``1/p + 1/q = 1``)."""
         return self.p / (self.p - 1.0)
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return np.maximum(0.0, 1.0 - m) ** self.p
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return -self.p * np.maximum(0.0, 1.0 - m) ** (self.p - 1.0)
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         slack = np.maximum(0.0, 1.0 - m)
         with np.errstate(divide="ignore"):
             inside = self.p * (self.p - 1.0) * slack ** (self.p - 2.0)
@@ -548,7 +548,7 @@ class GeneralizedHingeLoss(MarginCost):
         # c'' = p (p-1) (1-m)^{p-2} on m < 1 is bounded only for p = 2.
         return 2.0 if self.p == 2.0 else None
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         p, q = self.p, self.dual_exponent
         with np.errstate(invalid="ignore"):
             finite = -u + (p ** (1.0 - q) - p ** (-q)) * np.abs(u) ** q
@@ -596,20 +596,20 @@ class SquaredHingeLoss(MarginCost):
     formula: ClassVar[str] = r"\max\{0,\, 1 - m\}^2"
     is_convex: ClassVar[bool] = True
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return np.maximum(0.0, 1.0 - m) ** 2
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return -2.0 * np.maximum(0.0, 1.0 - m)
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         return np.where(m <= 1.0, 2.0, 0.0)
 
     @property
     def lipschitz_constant(self) -> float:
         return 2.0
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         return _conjugate_on_interval(u, 0.25 * u**2 - u, 0.0, np.inf)
 
 
@@ -658,20 +658,20 @@ class SquaredLoss(MarginCost):
     formula: ClassVar[str] = r"(1 - m)^2"
     is_convex: ClassVar[bool] = True
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return (1.0 - m) ** 2
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return -2.0 * (1.0 - m)
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         return 2.0 + 0.0 * m
 
     @property
     def lipschitz_constant(self) -> float:
         return 2.0
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         return 0.25 * u**2 - u
 
 
@@ -723,20 +723,20 @@ class MadaBoostLoss(MarginCost):
     formula: ClassVar[str] = r"\begin{cases} e^{-m} & m \ge 0 \\ 1 - m & m < 0 \end{cases}"
     is_convex: ClassVar[bool] = True
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return np.where(m >= 0.0, np.exp(-np.maximum(m, 0.0)), 1.0 - m)
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return -np.exp(-np.maximum(m, 0.0))
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         return np.where(m > 0.0, np.exp(-np.maximum(m, 0.0)), 0.0)
 
     @property
     def lipschitz_constant(self) -> float:
         return 1.0
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         with np.errstate(invalid="ignore"):
             finite = xlogy(u, u) - u
         return _conjugate_on_interval(u, finite, 0.0, 1.0)
@@ -744,7 +744,7 @@ class MadaBoostLoss(MarginCost):
 
 # ---- non-convex costs ----------------------------------------------------------------------
 
-def _bounded_cost_conjugate(u: ArrayLike) -> Any:
+def _bounded_cost_conjugate(u: FloatArray) -> Any:
     """Conjugate of a cost with infimum 0 and bounded range: 0 at u = 0, +inf elsewhere."""
     return np.where(u == 0.0, 0.0, np.inf)
 
@@ -811,7 +811,7 @@ class NormalizedSigmoidLoss(MarginCost):
     def formula(self) -> str:  # type: ignore[override]
         return rf"1 - \tanh({self.steepness:g}\, m)"
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         # 1 - tanh(x) = 2 / (1 + e^{2x}), accurate for large positive x.
         return 2.0 * expit(-2.0 * self.steepness * m)
 
@@ -820,10 +820,10 @@ class NormalizedSigmoidLoss(MarginCost):
         e = np.exp(-2.0 * np.abs(x))
         return 4.0 * e / (1.0 + e) ** 2
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return -self.steepness * self._sech_squared(self.steepness * m)
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         x = self.steepness * m
         return 2.0 * self.steepness**2 * self._sech_squared(x) * np.tanh(x)
 
@@ -831,7 +831,7 @@ class NormalizedSigmoidLoss(MarginCost):
     def lipschitz_constant(self) -> float:
         return 4.0 * self.steepness**2 / (3.0 * math.sqrt(3.0))
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         return _bounded_cost_conjugate(u)
 
 
@@ -877,18 +877,18 @@ class ZeroOneLoss(MarginCost):
     formula: ClassVar[str] = r"\mathbf{1}[m \le 0]"
     is_convex: ClassVar[bool] = False
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return np.where(m <= 0.0, 1.0, 0.0)
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         raise NotImplementedError(
             "the 0-1 loss is discontinuous at m = 0 and flat elsewhere; it has no useful "
             "derivative (use a surrogate such as 'exponential' or 'normalized_sigmoid')")
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         self.derivative(m)
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         return _bounded_cost_conjugate(u)
 
 
@@ -989,16 +989,16 @@ class FunctionMarginCost(MarginCost):
             raise NotImplementedError(f"the {self.cost_name!r} cost was built without a {missing}")
         return fn(x)
 
-    def value(self, m: ArrayLike) -> Any:
+    def value(self, m: FloatArray) -> Any:
         return self._apply(self.value_function, m, "value function")
 
-    def derivative(self, m: ArrayLike) -> Any:
+    def derivative(self, m: FloatArray) -> Any:
         return self._apply(self.derivative_function, m, "derivative_function")
 
-    def second_derivative(self, m: ArrayLike) -> Any:
+    def second_derivative(self, m: FloatArray) -> Any:
         return self._apply(self.second_derivative_function, m, "second_derivative_function")
 
-    def conjugate(self, u: ArrayLike) -> Any:
+    def conjugate(self, u: FloatArray) -> Any:
         return self._apply(self.conjugate_function, u, "conjugate_function")
 
 
@@ -1068,6 +1068,7 @@ def get_loss(name: str | MarginCost, **params: Any) -> MarginCost:
     if key not in LOSSES:
         raise ValueError(f"unknown loss {name!r}; known losses: {', '.join(sorted(LOSSES))}")
     cls = LOSSES[key]
+    assert dataclasses.is_dataclass(cls)  # every registered cost is a dataclass
     accepted = [f.name for f in dataclasses.fields(cls)]
     unknown = sorted(set(params) - set(accepted))
     if unknown:

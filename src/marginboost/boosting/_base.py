@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import numbers
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -27,6 +27,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 __all__ = ["BinaryBoostingClassifier", "NoEdgeError"]
 
 FloatArray = NDArray[np.float64]
+#: What the weak learners see: ``uint8`` bin codes, or the raw features (``uses_raw_features``).
+Codes = NDArray[np.uint8] | NDArray[np.float64]
 
 
 def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
@@ -39,9 +41,10 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
 def check_real(value: Any, name: str, low: float, high: float = np.inf, *,
                low_inclusive: bool = False) -> float:
     """Validate a finite real parameter in ``(low, high]`` (or ``[low, high]``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
         raise ValueError(f"{name} must be a finite real number; got {value!r}")
-    ok = (value >= low if low_inclusive else value > low) and value <= high
+    number = float(value)
+    ok = (number >= low if low_inclusive else number > low) and number <= high
     if not ok:
         bracket = "[" if low_inclusive else "("
         raise ValueError(f"{name} must lie in {bracket}{low:g}, {high:g}]; got {value!r}")
@@ -106,13 +109,15 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     #: Name used in messages; subclasses override.
     _algorithm_name = "this estimator"
+    history_: dict[str, FloatArray]
 
     # ---- validation -------------------------------------------------------------------------
     def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
                                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
-                             ensure_min_samples=2, y_numeric=False)
+        X, y = cast(tuple[FloatArray, NDArray[Any]],
+                    validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
+                                  ensure_min_samples=2, y_numeric=False))
         check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
         name = type(self).__name__
@@ -133,10 +138,11 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _validate_sample_weight(sample_weight: ArrayLike | None, X: FloatArray) -> FloatArray:
         if sample_weight is None:
             return np.full(X.shape[0], 1.0 / X.shape[0])
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        weights: FloatArray = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                   ensure_non_negative=True)
         if not np.all(np.isfinite(weights)):
             raise ValueError("sample_weight must be finite; it contains NaN or inf")
-        total = weights.sum()
+        total = float(weights.sum())
         if not total > 0:
             raise ValueError("sample_weight must have a positive sum; all weights are zero")
         return weights / total
@@ -174,11 +180,12 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         depth = check_positive_int(self.max_depth, "max_depth")
         return DecisionTree(max_depth=depth, criterion=default_criterion)
 
-    def _bin(self, X: FloatArray) -> NDArray[np.uint8]:
+    def _bin(self, X: FloatArray) -> Codes:
         """Inputs of the weak learner: ``uint8`` bin codes, or the raw features for a learner
         that declares ``uses_raw_features = True`` (such as :class:`~marginboost.weak.LDALearner`)."""
         from ..weak import BinMapper, RawFeatures
 
+        self.mapper_: BinMapper | RawFeatures
         if getattr(getattr(self, "estimator", None), "uses_raw_features", False):
             self.mapper_ = RawFeatures().fit(X)
             return self.mapper_.transform(X)
@@ -186,13 +193,14 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.mapper_ = BinMapper(max_bins=max_bins).fit(X)
         return self.mapper_.transform(X)
 
-    def _codes(self, X: ArrayLike) -> NDArray[np.uint8]:
+    def _codes(self, X: ArrayLike) -> Codes:
         check_is_fitted(self, "estimators_")
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False)
+        X = cast(FloatArray, validate_data(self, X, dtype=np.float64, ensure_all_finite=True,
+                                           reset=False))
         return self.mapper_.transform(X)
 
     # ---- the ensemble as a recurrence -------------------------------------------------------
-    def _set_stages(self, estimators: list, shrink: ArrayLike, step: ArrayLike) -> None:
+    def _set_stages(self, estimators: list[Any], shrink: ArrayLike, step: ArrayLike) -> None:
         """Store the rounds and derive ``alphas_`` (weights in the final combination)."""
         self.estimators_ = list(estimators)
         self._stage_shrink = np.asarray(shrink, dtype=np.float64)
@@ -261,10 +269,13 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         from scipy.special import expit
 
         link = self._proba_link
+        probability: FloatArray
         if link == "exponential":
-            return expit(2.0 * scores)
+            probability = expit(2.0 * scores)
+            return probability
         if link == "logistic":
-            return expit(scores)
+            probability = expit(scores)
+            return probability
         if link == "squared":
             return np.clip(0.5 * (1.0 + scores), 0.0, 1.0)
         norm = float(np.abs(self.alphas_).sum())
@@ -307,7 +318,7 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
             return np.zeros_like(scores)
         return y_signed * scores / norm
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         tags.input_tags.allow_nan = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from abc import ABCMeta, abstractmethod
 from numbers import Real
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -16,7 +16,7 @@ from sklearn.utils._param_validation import Interval
 from .._sklearn import PARAMETERS, constraints
 from ..losses import MarginCost
 from . import _steps
-from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, Codes, NoEdgeError, check_positive_int, check_real
 
 __all__ = ["StagewiseBoosting"]
 
@@ -32,7 +32,7 @@ _HISTORY_KEYS = ("train_error", "objective", "edge", "min_margin", "mean_margin"
 class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """AnyBoost loop shared by all stage-wise estimators; subclasses supply the hooks."""
 
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "estimator", "max_bins", "validation_fraction",
         "random_state", tol=[Interval(Real, 0.0, float("inf"), closed="left"), None],
         n_iter_no_change=[*PARAMETERS["n_iter_no_change"], None])
@@ -58,7 +58,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                           ) -> FloatArray:
         return _steps.cost_weights(self._cost, self._cost_scale * margins, sample_weight)
 
-    def _direction(self, learner: Any, codes: NDArray[np.uint8], y: FloatArray,
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
                    gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
                    ) -> tuple[Any, FloatArray, FloatArray]:
         """Fit the weak learner; return ``(tree, f on the training data, learner weights)``."""
@@ -125,11 +125,15 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         if X_val is not None:
             from sklearn.utils.validation import validate_data
 
-            X_val = validate_data(self, X_val, dtype=np.float64, ensure_all_finite=True, reset=False)
+            X_val = cast(FloatArray, validate_data(self, X_val, dtype=np.float64,
+                                                   ensure_all_finite=True, reset=False))
+            assert y_val is not None  # both or neither, checked above
             validation = (X_val, self._signed_labels(y_val, X_val.shape[0]))
         elif self.n_iter_no_change is not None:
             from sklearn.model_selection import train_test_split
 
+            train: NDArray[np.intp]
+            held_out: NDArray[np.intp]
             train, held_out = train_test_split(
                 np.arange(X.shape[0]), test_size=self.validation_fraction, stratify=y_signed,
                 random_state=self.random_state)
@@ -142,7 +146,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         self._run_rounds(codes, y_signed, weights, validation)
         return self
 
-    def _run_rounds(self, codes: NDArray[np.uint8], y: FloatArray, sample_weight: FloatArray,
+    def _run_rounds(self, codes: Codes, y: FloatArray, sample_weight: FloatArray,
                     validation: tuple[FloatArray, FloatArray] | None) -> None:
         n_rounds = int(self.n_estimators)
         learner = self._weak_learner_template(self._default_criterion)
@@ -156,7 +160,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         scores = np.zeros(y.shape[0])
         l1_norm = 0.0
         previous_objective = self._objective(np.zeros_like(y), 1.0, sample_weight)
-        estimators: list = []
+        estimators: list[Any] = []
         shrinks: list[float] = []
         steps: list[float] = []
         self.stop_reason_ = "n_estimators"
@@ -209,6 +213,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             history["time"][t] = time.perf_counter() - start
             if validation is not None:
                 val_scores = shrink * val_scores + coefficient * tree.predict(val_codes)
+                assert val_errors is not None  # allocated with the validation data
                 val_errors[t] = np.mean((val_scores > 0) != (val_y > 0))
                 if val_errors[t] < best_error:
                     best_error, best_round = val_errors[t], t
@@ -234,6 +239,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         self._set_stages(estimators, shrinks, steps)
         self.n_rounds_run_ = done
         if validation is not None:
+            assert val_errors is not None  # allocated with the validation data
             self.history_["validation_error"] = val_errors[:done].copy()
             # the smallest number of rounds with the lowest validation error (argmin returns
             # the first minimum): marginboost.experiments.best_round with atol=0

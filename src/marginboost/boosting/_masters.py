@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,6 +37,12 @@ __all__ = ["MasterSolution", "MasterSolverError", "LPBoostMaster", "solve_lpboos
            "solve_logitboost", "solve_hinge_dual", "solve_adaboost_qp", "project_scaled_simplex"]
 
 FloatArray = NDArray[np.float64]
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+if TYPE_CHECKING:
+    import cvxpy as cp
+    import highspy
 
 
 class MasterSolverError(RuntimeError):
@@ -106,7 +113,7 @@ def _most_frequent(values: FloatArray) -> float:
 _HIGHS_BANNER_SILENCED = False
 
 
-def _new_highs():  # type: ignore[no-untyped-def]
+def _new_highs() -> highspy.Highs:
     """A new ``highspy.Highs`` model, without the banner HiGHS prints on the C-level standard
     output when a process creates its first model (before any option can turn output off)."""
     global _HIGHS_BANNER_SILENCED
@@ -314,7 +321,7 @@ def solve_lpboost_primal(A: FloatArray, D: float | None = None) -> tuple[float, 
     # variables: w (J), rho (1), xi (n_xi); minimise -rho + D sum xi
     cost = np.zeros(J + 1 + n_xi)
     cost[J] = -1.0
-    if soft:
+    if D is not None:
         cost[J + 1:] = float(D)
     # rho - A w - xi <= 0
     A_ub = np.hstack([-A, np.ones((M, 1))] + ([-np.eye(M)] if soft else []))
@@ -337,15 +344,16 @@ def project_scaled_simplex(v: FloatArray, scale: float) -> FloatArray:
     index = np.arange(1, v.size + 1)
     rho = np.flatnonzero(descending - cumulative / index > 0)[-1]
     shift = cumulative[rho] / (rho + 1.0)
-    return np.maximum(v - shift, 0.0)
+    projected: FloatArray = np.maximum(v - shift, 0.0)
+    return projected
 
 
-def _single_blas_thread(function: Callable) -> Callable:
+def _single_blas_thread(function: Callable[_P, _R]) -> Callable[_P, _R]:
     """Run ``function`` with BLAS limited to one thread (see :func:`solve_simplex_smooth`)."""
     import functools
 
     @functools.wraps(function)
-    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         from threadpoolctl import threadpool_limits
 
         with threadpool_limits(1, user_api="blas"):
@@ -469,8 +477,10 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
                             f"iterations (gap {gap:.3g})")
 
 
-def _newton_polish(value_grad, hessian, w, f, g, scale, target,  # type: ignore[no-untyped-def]
-                   max_steps=30):
+def _newton_polish(value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
+                   hessian: Callable[[FloatArray, NDArray[np.intp]], FloatArray],
+                   w: FloatArray, f: float, g: FloatArray, scale: float, target: float,
+                   max_steps: int = 30) -> tuple[FloatArray, float, FloatArray]:
     r"""Active-set Newton steps on the support of ``w`` (plus the column of smallest gradient).
 
     Each step solves the equality-constrained Newton system on the support
@@ -549,7 +559,7 @@ def solve_adaboost_l1(A: FloatArray, T: float, w0: FloatArray | None = None, *,
         return value, -(A.T @ np.exp(z - value))
 
     def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
-        u = softmax(-(A @ w))
+        u: FloatArray = softmax(-(A @ w))
         block = A[:, S]
         edges = block.T @ u
         return (block.T * u) @ block - np.outer(edges, edges)
@@ -582,7 +592,7 @@ def solve_logitboost(A: FloatArray, T: float, w0: FloatArray | None = None, *,
         return float(np.logaddexp(0.0, -z).sum()), -(A.T @ expit(-z))
 
     def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
-        p = expit(-(A @ w))
+        p: FloatArray = expit(-(A @ w))
         block = A[:, S]
         return (block.T * (p * (1.0 - p))) @ block
 
@@ -598,7 +608,7 @@ def solve_logitboost(A: FloatArray, T: float, w0: FloatArray | None = None, *,
 
 
 # ------------------------------------------------------------------------------ conic masters
-def _solve_cvxpy(problem, what: str) -> None:  # type: ignore[no-untyped-def]
+def _solve_cvxpy(problem: cp.Problem, what: str) -> None:
     import cvxpy as cp
 
     try:
@@ -634,7 +644,9 @@ def solve_hinge_dual(A: FloatArray, D: float, p: float = 2.0) -> MasterSolution:
     problem = cp.Problem(cp.Minimize(r + coefficient * penalty), [edges, cp.sum(u) == 1])
     _solve_cvxpy(problem, "generalized-hinge dual")
     w = np.clip(np.asarray(edges.dual_value, dtype=np.float64).ravel(), 0.0, None)
-    return MasterSolution(w=w, u=np.clip(np.asarray(u.value).ravel(), 0.0, None), r=float(r.value),
+    r_value = r.value
+    assert r_value is not None  # solved above (_solve_cvxpy raises otherwise)
+    return MasterSolution(w=w, u=np.clip(np.asarray(u.value).ravel(), 0.0, None), r=float(r_value),
                           objective=float(problem.value))
 
 
@@ -668,7 +680,8 @@ def solve_adaboost_qp(A: FloatArray, T: float, w0: FloatArray | None = None, *,
 
     def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
         block = centred[:, S]
-        return (block.T @ block) / M
+        covariance: FloatArray = (block.T @ block) / M
+        return covariance
 
     weights, value, _, _ = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0, rtol=rtol,
                                                 hessian=hessian)

@@ -47,7 +47,8 @@ def cost_weights(cost: MarginCost, margins: FloatArray, sample_weight: FloatArra
     normalises them; only their direction matters.
     """
     if isinstance(cost, ExponentialLoss):
-        return sample_weight * np.exp(-(margins - margins.min()))
+        weights: FloatArray = sample_weight * np.exp(-(margins - margins.min()))
+        return weights
     return sample_weight * -np.asarray(cost.derivative(margins), dtype=np.float64)
 
 

@@ -577,7 +577,7 @@ def _hermite_dip(a0: float, g0: float, s0: float, a1: float, g1: float, s1: floa
     A = 6.0 * g0 + 3.0 * d0 - 6.0 * g1 + 3.0 * d1
     B = -6.0 * g0 - 4.0 * d0 + 6.0 * g1 - 2.0 * d1
     C = d0
-    roots = np.roots([A, B, C]) if abs(A) > 0 else (np.array([-C / B]) if B != 0 else [])
+    roots = np.roots([A, B, C]) if abs(A) > 0 else (np.array([-C / B]) if B != 0 else np.empty(0))
     best, best_value = None, 0.0
     for u in np.real(roots[np.isreal(roots)]) if len(roots) else []:
         if 0.0 < u < 1.0:
@@ -684,7 +684,7 @@ class BrownBoost(BinaryBoostingClassifier):
 
     _algorithm_name = "BrownBoost"
     # target_error is range-checked only when it is used (c not given), by time_budget
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "estimator", "max_bins", "random_state",
         target_error=[Real, None], c=[Interval(Real, 0.0, float("inf"), closed="neither"), None],
         nu=[Interval(Real, 0.0, 1.0, closed="both")],
@@ -746,7 +746,7 @@ class BrownBoost(BinaryBoostingClassifier):
         history: dict[str, list[float]] = {key: [] for key in (
             "train_error", "alpha", "t", "remaining_time", "edge", "potential", "min_margin",
             "mean_margin", "solver_evaluations", "time")}
-        estimators: list = []
+        estimators: list[Any] = []
         alphas: list[float] = []
         r = np.zeros(n)
         s = c

@@ -168,7 +168,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         M = y_signed.shape[0]
         u = np.full(M, 1.0 / M)
         columns: list[FloatArray] = []
-        estimators: list = []
+        estimators: list[Any] = []
         stage_weights: list[FloatArray] = []
         history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
         tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
@@ -216,6 +216,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 "termination criterion). The model is the restricted master's solution; raise "
                 "n_estimators to reach the optimum.", ConvergenceWarning, stacklevel=2)
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
+        assert w is not None  # at least one iteration ran
         self._set_stages(estimators, np.ones(len(estimators)), w)
         self._stage_weights = stage_weights
         self.dual_weights_ = u
@@ -289,7 +290,7 @@ _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
 
 class _CGParams(ColumnGenerationBoosting):
     # tol < 1: edges and r lie in [-1, 1], so a tolerance of 1 or more stops after one column
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "estimator", "max_bins", "random_state",
         tol=[Interval(Real, 0.0, 1.0, closed="left")])
 
@@ -349,7 +350,7 @@ class LPBoost(_CGParams):
     """
 
     _algorithm_name = "LPBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": [*_POSITIVE, None],
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": [*_POSITIVE, None],
                                     "nu": [Interval(Real, 0.0, 1.0, closed="right"), None]}
 
     def __init__(self, D: float | None = None, nu: float | None = None, *, n_estimators: int = 100,
@@ -362,6 +363,7 @@ class LPBoost(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         if self.D is not None and self.nu is not None:
             raise ValueError(f"give D or nu, not both; got D={self.D!r}, nu={self.nu!r}")
+        self.D_: float | None
         if self.nu is not None:
             self.D_ = 1.0 / (check_real(self.nu, "nu", 0.0, 1.0) * n_samples)
         elif self.D is not None:
@@ -378,13 +380,13 @@ class LPBoost(_CGParams):
         the previous optimal basis.  It is dropped when ``fit`` returns (a HiGHS model is
         neither picklable nor needed for prediction).
         """
-        self._master = None
+        self._master: _masters.LPBoostMaster | None = None
         try:
             return super().fit(X, y, sample_weight)
         finally:
             del self._master
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         master = getattr(self, "_master", None)
         if master is None or master.n_examples != A.shape[0] or master.n_columns > A.shape[1]:
             master = self._master = _masters.LPBoostMaster(A.shape[0], self.D_)
@@ -427,7 +429,7 @@ class AdaBoostCG(_CGParams):
 
     _algorithm_name = "AdaBoost-CG"
     _proba_link = "exponential"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "T": _POSITIVE}
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "T": _POSITIVE}
 
     def __init__(self, T: float = 0.05, *, n_estimators: int = 100, max_depth: int = 1,
                  estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
@@ -438,10 +440,10 @@ class AdaBoostCG(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         check_real(self.T, "T", 0.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_adaboost_l1(A, float(self.T), w0)
 
-    def _gap(self, solution, edge):  # type: ignore[no-untyped-def]
+    def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
         return solution.duality_gap + max(0.0, edge - solution.r)
 
 
@@ -476,7 +478,7 @@ class LogitBoostCG(AdaBoostCG):
     _algorithm_name = "LogitBoost-CG"
     _proba_link = "logistic"
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_logitboost(A, float(self.T), w0)
 
 
@@ -513,7 +515,7 @@ class HingeLPBoost(_CGParams):
     """
 
     _algorithm_name = "HingeLPBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE,
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": _POSITIVE,
                                     "p": [Interval(Real, 1.0, float("inf"), closed="neither")]}
 
     def __init__(self, D: float = 1.0, p: float = 2.0, *, n_estimators: int = 100,
@@ -527,7 +529,7 @@ class HingeLPBoost(_CGParams):
         check_real(self.D, "D", 0.0)
         check_real(self.p, "p", 1.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_hinge_dual(A, float(self.D), float(self.p))
 
 
@@ -571,7 +573,7 @@ class MCBoost(_CGParams):
     """
 
     _algorithm_name = "MCBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "E": _POSITIVE}
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "E": _POSITIVE}
     reference = "guo2013mcboost"
 
     def __init__(self, E: float = 0.3, *, n_estimators: int = 1000, max_depth: int = 1,
@@ -583,10 +585,10 @@ class MCBoost(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         check_real(self.E, "E", 0.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_mcboost(A, float(self.E), w0)
 
-    def _oracle_weights(self, u):  # type: ignore[no-untyped-def]
+    def _oracle_weights(self, u: FloatArray) -> FloatArray:
         return u  # signed: fit_binary with the "error" criterion maximizes sum u_i y_i h(x_i)
 
 
@@ -646,7 +648,7 @@ class MDBoost(_CGParams):
     """
 
     _algorithm_name = "MDBoost"
-    _parameter_constraints: dict = {**_CGParams._parameter_constraints, "D": _POSITIVE}
+    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": _POSITIVE}
     reference = "shen2010mdboost"
 
     def __init__(self, D: float = 1.0, *, n_estimators: int = 1000, max_depth: int = 1,
@@ -658,10 +660,10 @@ class MDBoost(_CGParams):
     def _check_params(self, n_samples: int) -> None:
         check_real(self.D, "D", 0.0)
 
-    def _solve_master(self, A, w0):  # type: ignore[no-untyped-def]
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_mdboost(A, float(self.D), w0)
 
-    def _oracle_weights(self, u):  # type: ignore[no-untyped-def]
+    def _oracle_weights(self, u: FloatArray) -> FloatArray:
         return u  # signed, as for MCBoost
 
 

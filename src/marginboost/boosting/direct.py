@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import numbers
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from numbers import Real
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numba
 import numpy as np
@@ -39,6 +40,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._sklearn import constraints
 from . import _direct_kernels as _k
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+
+if TYPE_CHECKING:
+    from ..weak.direct import DirectNode, DirectTreeBuilder, DirectTreeState
+
+FloatArray = NDArray[np.float64]
 
 __all__ = ["LineSearchResult", "zero_one_line_search", "StumpStep", "best_stump_zero_one",
            "zero_one_error_at", "zero_error_end", "MarginSearchResult",
@@ -73,7 +79,8 @@ class LineSearchResult:
 
 
 @njit(cache=True)
-def _sweep(a, b, order):  # pragma: no cover - compiled
+def _sweep(a: FloatArray, b: FloatArray, order: NDArray[np.intp]
+           ) -> tuple[int, float, float, int]:  # pragma: no cover - compiled
     n = a.shape[0]
     # errors just right of alpha = 0: negative margin, or zero margin on a falling line
     errors = 0
@@ -271,13 +278,13 @@ def bottom_average_line_search(a: ArrayLike, b: ArrayLike, c: float, n_prime: in
     # breakpoints of the lower envelope: intersections of consecutive lines (slopes increase
     # with k, so the envelope takes them left to right in decreasing k); evaluate all
     # pairwise intersections of neighbours -- a superset of the breakpoints is harmless
-    candidates = [0.0]
+    points = [0.0]
     if np.isfinite(d):
-        candidates.append(d)
+        points.append(d)
     if ks.size > 1:
         cross = (intercepts[:-1] - intercepts[1:]) / 2.0  # slopes differ by 2
-        candidates.extend(x for x in cross.tolist() if 0.0 < x < d)
-    candidates = np.unique(np.asarray(candidates))
+        points.extend(x for x in cross.tolist() if 0.0 < x < d)
+    candidates = np.unique(np.asarray(points))
     envelope = np.min(intercepts[None, :] + slopes[None, :] * candidates[:, None], axis=1)
     values = envelope / (n_prime * (c + candidates))
     best = int(np.argmax(values))  # first maximum: the smallest alpha
@@ -294,7 +301,9 @@ def bottom_average_line_search(a: ArrayLike, b: ArrayLike, c: float, n_prime: in
 
 
 @njit(cache=True)
-def _stump_search(codes, a, y, order, n_bins):  # pragma: no cover - compiled
+def _stump_search(codes: NDArray[np.uint8], a: FloatArray, y: FloatArray, order: NDArray[np.intp],
+                  n_bins: NDArray[np.int64]
+                  ) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:  # pragma: no cover
     n, d = codes.shape
     width = max(int(n_bins.max()), 1)
     errors = np.full((d, width, 2), n + 1, dtype=np.int64)
@@ -406,7 +415,7 @@ def margin_objective(margins: ArrayLike, n_prime: int, objective: str = "average
     return float(m[:n_prime].mean() if objective == "average" else m[n_prime - 1])
 
 
-def _empty_scores(n_features: int) -> tuple[NDArray, NDArray, NDArray]:
+def _empty_scores(n_features: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     from ..weak.direct import N_CANDIDATE_BINS
 
     shape = (n_features, N_CANDIDATE_BINS)
@@ -458,7 +467,8 @@ class ZeroOneObjective:
                                                     self.step == "exp-loss")
         return int(errors), float(alpha), float(score), float(loss)
 
-    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+                     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         pred = state.predictions()
         outside = np.ones(self.a.size, dtype=bool)
         outside[node.samples] = False
@@ -471,12 +481,12 @@ class ZeroOneObjective:
                                self.step == "exp-loss")
         return scores, left, right
 
-    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
         plus = self.line(np.ones_like(self.a))[2]
         minus = self.line(-np.ones_like(self.a))[2]
         return 1.0 if plus >= minus else -1.0
 
-    def stay_score(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def stay_score(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
         """Score of the partial tree as it is (a node below the root splits only to beat it)."""
         return self.line(state.predictions())[2]
 
@@ -510,8 +520,9 @@ class MarginObjective:
 
     kind = "binary"
 
-    def __init__(self, a, y, c, n_prime, objective="average", restricted=True, epsilon=0.0,
-                 end_gap=0.01) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, a: ArrayLike, y: ArrayLike, c: float, n_prime: int,
+                 objective: str = "average", restricted: bool = True, epsilon: float = 0.0,
+                 end_gap: float = 0.01) -> None:
         self.a = np.ascontiguousarray(a, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.c = float(c)
@@ -532,7 +543,8 @@ class MarginObjective:
                                         self.order_objective, self.epsilon, self.end_gap)
         return float(q), float(step), float(value)
 
-    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+                     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         pred = np.ascontiguousarray(state.predictions())
         scores, left, right = _empty_scores(codes.shape[1])
         _k.phase2_split_scores(codes, node.samples, pred, self.y, self.order, self.a,
@@ -541,12 +553,12 @@ class MarginObjective:
                                numba.get_num_threads())
         return scores, left, right
 
-    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
         plus = self.line(np.ones_like(self.a))
         minus = self.line(-np.ones_like(self.a))
         return 1.0 if plus[2] >= minus[2] else -1.0
 
-    def stay_score(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def stay_score(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
         """Objective of the partial tree as it is (a node below the root splits only to beat it)."""
         return self.line(np.ascontiguousarray(state.predictions()))[2]
 
@@ -707,7 +719,7 @@ class DirectBoost(BinaryBoostingClassifier):
     """
 
     _algorithm_name = "DirectBoost"
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
         "random_state", tol=[Interval(Real, 0.0, None, closed="left")],
         phase1_tol=[Interval(Real, 0.0, None, closed="left"), None], objective=[StrOptions({"average", "order"})],
@@ -794,22 +806,24 @@ class DirectBoost(BinaryBoostingClassifier):
         self._finish(codes, y_signed, self._phase1(codes, y_signed))
         return self
 
-    def _prepare(self, X, y, sample_weight):  # type: ignore[no-untyped-def]
+    def _prepare(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None
+                 ) -> tuple[NDArray[np.uint8], FloatArray]:
         X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
         if sample_weight is not None and not np.allclose(weights, weights[0]):
             raise ValueError("DirectBoost does not support sample_weight (it minimizes the "
                              "number of training errors); pass None or uniform weights")
         self._check_params(y_signed.shape[0])
-        return self._bin(X), y_signed
+        # no ``estimator`` parameter (the trees are DirectTreeBuilder's): always bin codes
+        return cast(NDArray[np.uint8], self._bin(X)), y_signed
 
-    def _builder(self):  # type: ignore[no-untyped-def]
+    def _builder(self) -> DirectTreeBuilder:
         from ..weak import DirectTreeBuilder
 
         return DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
                                  min_samples_leaf=self.min_samples_leaf,
                                  split_rule=self.split_rule)
 
-    def _record(self, state: dict, phase: int, alpha: float) -> None:
+    def _record(self, state: dict[str, Any], phase: int, alpha: float) -> None:
         a, c, history = state["a"], state["c"], state["history"]
         history["phase"].append(phase)
         history["train_error"].append(float(np.count_nonzero(a <= 0)) / a.size)
@@ -819,8 +833,9 @@ class DirectBoost(BinaryBoostingClassifier):
         history["alpha"].append(alpha)
         history["time"].append(time.perf_counter() - state["start"])
 
-    def _phase1(self, codes, y_signed, objectives: dict | None = None
-                ) -> dict:  # type: ignore[no-untyped-def]
+    def _phase1(self, codes: NDArray[np.uint8], y_signed: FloatArray,
+                objectives: dict[tuple[str, int], list[float]] | None = None
+                ) -> dict[str, Any]:
         """Algorithm 1; returns the training state (margins, weights, trees, history).
 
         ``objectives`` maps ``(objective, n_prime)`` to lists that receive those objective
@@ -829,7 +844,7 @@ class DirectBoost(BinaryBoostingClassifier):
         n = y_signed.shape[0]
         builder = self._builder()
         n_estimators = int(self.n_estimators)
-        state = {"a": np.zeros(n), "c": 0.0, "trees": [], "alphas": [],
+        state: dict[str, Any] = {"a": np.zeros(n), "c": 0.0, "trees": [], "alphas": [],
                  "history": {key: [] for key in _HISTORY_KEYS}, "start": time.perf_counter(),
                  "objectives": objectives or {}}
         errors = n
@@ -861,11 +876,11 @@ class DirectBoost(BinaryBoostingClassifier):
         state["n_phase1"] = len(state["trees"])
         return state
 
-    def _finish(self, codes, y_signed, state: dict) -> None:  # type: ignore[no-untyped-def]
+    def _finish(self, codes: NDArray[np.uint8], y_signed: FloatArray, state: dict[str, Any]) -> None:
         """Run phase 2 from the end of phase 1 and store the ensemble."""
         self.n_phase1_ = state["n_phase1"]
         self.stop_reason_ = state["stop_reason"]
-        self._best_rounds = None
+        self._best_rounds: int | None = None
         if self.phase2 and len(state["trees"]) < int(self.n_estimators) and state["trees"]:
             self._phase2(codes, y_signed, state)
         history = state["history"]
@@ -876,7 +891,7 @@ class DirectBoost(BinaryBoostingClassifier):
             self._truncate(self._best_rounds)
         del self._best_rounds
 
-    def _phase2(self, codes, y, state: dict) -> None:  # type: ignore[no-untyped-def]
+    def _phase2(self, codes: NDArray[np.uint8], y: FloatArray, state: dict[str, Any]) -> None:
         relaxed = self.epsilon_ > 0
         restricted = self.region_ == "min-error"
         n_prime = self.n_prime_
@@ -924,7 +939,8 @@ def directboost_variant(name: str, **params: Any) -> DirectBoost:
     return DirectBoost(**{**VARIANTS[name], **params})
 
 
-def directboost_variants(X: ArrayLike, y: ArrayLike, variants, n_primes, **params: Any
+def directboost_variants(X: ArrayLike, y: ArrayLike, variants: Iterable[str],
+                         n_primes: Iterable[float], **params: Any
                          ) -> dict[tuple[str, float], DirectBoost]:
     """Fit several :data:`VARIANTS` and values of ``n_prime`` that share one phase 1.
 
@@ -939,7 +955,7 @@ def directboost_variants(X: ArrayLike, y: ArrayLike, variants, n_primes, **param
     base = DirectBoost(phase2=False, **params)
     codes, y_signed = base._prepare(X, y, None)
     prepared = {key: model._prepare(X, y, None)[0] for key, model in models.items()}
-    state: dict = {"objectives": {(m.objective, m.n_prime_): [] for m in models.values()}}
+    state: dict[str, Any] = {"objectives": {(m.objective, m.n_prime_): [] for m in models.values()}}
     state.update(base._phase1(codes, y_signed, state["objectives"]))
     out = {}
     for key, model in models.items():

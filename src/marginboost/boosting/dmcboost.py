@@ -93,7 +93,7 @@ from __future__ import annotations
 
 import time
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
@@ -106,8 +106,12 @@ from . import _dmcboost_kernels as _k
 from ._base import check_positive_int, check_real
 from ._direct_kernels import interval_alpha, tie_break
 from .direct import DirectBoost, _empty_scores
-from .dmcboost_search import TH, margin_line_search, zero_one_sweep
+from .dmcboost_search import TH, MarginLineSearch, margin_line_search, zero_one_sweep
 from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
+
+if TYPE_CHECKING:
+    from ..weak.direct import DirectNode, DirectTreeState
+    from ..weak.tree import FittedTree
 
 __all__ = ["DMCBoost", "ZeroOneTreeObjective", "MarginSlopeObjective"]
 
@@ -156,7 +160,10 @@ class ZeroOneTreeObjective:
         points = np.concatenate([q1[q1 > 0], q2[~own & correct & (q2 > 0)]])
         self.V = np.unique(points)
         m = self.V.size
-        rank = lambda q: np.searchsorted(self.V, q)  # noqa: E731 - index of q in V
+
+        def rank(q: NDArray[np.float64]) -> NDArray[np.intp]:  # index of q in V
+            return np.searchsorted(self.V, q)
+
         self.hi = np.full((n, K), m + 1, dtype=np.int64)
         # label y_i: wrong on intervals 0..r (q > 0), never otherwise
         self.hi[rows, y] = np.where(q1 > 0, rank(np.maximum(q1, 0.0)) + 1, 0)
@@ -181,9 +188,9 @@ class ZeroOneTreeObjective:
         else:
             self.J = np.arange(m + 1, dtype=np.int64)
         self.exact = self.J.size == m + 1
-        self._grid: tuple | None = None
+        self._grid: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
 
-    def _grid_ranges(self) -> tuple:
+    def _grid_ranges(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """The error ranges as positions in :attr:`J` (computed once)."""
         if self._grid is None:
             self._grid = (np.searchsorted(self.J, self.lo).astype(np.int64),
@@ -199,7 +206,7 @@ class ZeroOneTreeObjective:
         bins = int(codes.max()) + 1
         if bins * K * (G + 1) > 2 ** 24:      # profile memory: at most 128 MiB per thread
             return False
-        return bins * G < G + 2.0 * n_node * np.log2(G + 1)
+        return bool(bins * G < G + 2.0 * n_node * np.log2(G + 1))
 
     def score(self, h: NDArray[np.intp], mask: NDArray[np.bool_] | None = None
               ) -> tuple[int, float, float]:
@@ -218,7 +225,8 @@ class ZeroOneTreeObjective:
                                np.ones(len(h), dtype=bool))
         return float(_k.log_loss3(float(alpha), G, B, R, self.shift))
 
-    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         pred = state.predictions().astype(np.int64)
         outside = np.ones(pred.size, dtype=bool)
         outside[node.samples] = False
@@ -237,7 +245,8 @@ class ZeroOneTreeObjective:
                                    right, numba.get_num_threads(), self.equal_labels)
         return scores, left, right
 
-    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
+                   state: DirectTreeState) -> float:
         n = self.lo.shape[0]
         values = np.array([self.score(np.full(n, k, dtype=np.int64))[2]
                            for k in range(self.n_classes)])
@@ -291,7 +300,8 @@ class MarginSlopeObjective:
         self.n_classes = K
         self.equal_labels = bool(equal_labels)
 
-    def _parts(self, h: NDArray[np.int64], mask: NDArray[np.bool_]) -> tuple[int, NDArray]:
+    def _parts(self, h: NDArray[np.int64], mask: NDArray[np.bool_]
+               ) -> tuple[int, NDArray[np.int64]]:
         s = self.slope[np.arange(h.size), h]
         less = int(s[mask & (self.status == 0)].sum())
         tied = s[mask & (self.status == 1)]
@@ -302,14 +312,15 @@ class MarginSlopeObjective:
         less, tied = self._parts(np.asarray(h, np.int64), np.ones(h.size, dtype=bool))
         return int(self._value(less, *tied))
 
-    def _value(self, less: NDArray, minus: NDArray, zero: NDArray, plus: NDArray
-               ) -> NDArray:
+    def _value(self, less: int | NDArray[np.int64], minus: NDArray[np.int64],
+               zero: NDArray[np.int64], plus: NDArray[np.int64]) -> NDArray[np.int64]:
         """:math:`S'(0^+)` from the slope sum of the strictly-bottom examples and the slope
         counts of the tied ones (the ``need`` smallest fill the bottom set), elementwise."""
         take = np.minimum(self.need, minus)
         rest = self.need - take
         rest = rest - np.minimum(rest, zero)
-        return less + rest - take
+        value: NDArray[np.int64] = less + rest - take
+        return value
 
     def stump_slopes(self, codes: NDArray[np.uint8]) -> NDArray[np.float64]:
         """:math:`S'(0^+)` of every stump, shape ``(d, 255, K, K)``: entry ``[f, b, r, l]``
@@ -333,7 +344,8 @@ class MarginSlopeObjective:
             out[:, :, np.arange(K), np.arange(K)] = -np.inf
         return out
 
-    def split_scores(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         pred = state.predictions().astype(np.int64)
         outside = np.ones(pred.size, dtype=bool)
         outside[node.samples] = False
@@ -343,7 +355,8 @@ class MarginSlopeObjective:
                                left, right, numba.get_num_threads(), self.equal_labels)
         return scores, left, right
 
-    def leaf_value(self, codes, node, state):  # type: ignore[no-untyped-def]
+    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
+                   state: DirectTreeState) -> float:
         n = self.slope.shape[0]
         values = np.array([self.score(np.full(n, k, dtype=np.int64))
                            for k in range(self.n_classes)], dtype=np.float64)
@@ -450,7 +463,7 @@ class DMCBoost(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "DMCBoost"
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
         n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")], phase2=["boolean"],
         epsilon=[Interval(Real, 0.0, float("inf"), closed="left")],
@@ -536,7 +549,7 @@ class DMCBoost(MulticlassBoostingClassifier):
             model._run_phase2(branch)
         return models
 
-    def _start(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None) -> dict:
+    def _start(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None) -> dict[str, Any]:
         """Validate, bin and set up the training state (phase-independent parameters)."""
         X, y, weights = self._validate_training_data(X, y, sample_weight)
         if sample_weight is not None and not np.allclose(weights, weights[0]):
@@ -557,11 +570,11 @@ class DMCBoost(MulticlassBoostingClassifier):
                                                 "alpha", "time")},
                 "start": time.perf_counter(), "y": y, "codes": codes, "builder": builder}
 
-    def _run_phase1(self, state: dict) -> None:
+    def _run_phase1(self, state: dict[str, Any]) -> None:
         self.phase1_stop_reason_ = self._phase1(state)
         self.n_phase1_ = len(state["trees"])
 
-    def _run_phase2(self, state: dict) -> None:
+    def _run_phase2(self, state: dict[str, Any]) -> None:
         """Phase II from the phase-I state (if asked for), then set the fitted attributes."""
         stop, best = self.phase1_stop_reason_, None
         if self.phase2 and state["trees"] and len(state["trees"]) < int(self.n_estimators):
@@ -576,7 +589,7 @@ class DMCBoost(MulticlassBoostingClassifier):
                          for key, value in history.items()}
         self._set_stages(trees, alphas, stop)
 
-    def _add(self, state: dict, phase: int, tree: Any, h: NDArray[np.intp], alpha: float) -> None:
+    def _add(self, state: dict[str, Any], phase: int, tree: Any, h: NDArray[np.intp], alpha: float) -> None:
         F, y = state["F"], state["y"]
         F[np.arange(F.shape[0]), h] += alpha
         state["c"] += abs(alpha)
@@ -599,7 +612,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         history["alpha"].append(alpha)
         history["time"].append(time.perf_counter() - state["start"])
 
-    def _phase1(self, state: dict) -> str:
+    def _phase1(self, state: dict[str, Any]) -> str:
         """Algorithm 1; returns the stop reason."""
         y, codes, builder = state["y"], state["codes"], state["builder"]
         errors = y.shape[0]  # F = 0: every example is a tie, i.e. an error
@@ -631,7 +644,7 @@ class DMCBoost(MulticlassBoostingClassifier):
             return "phase I zero training error"
         return "n_estimators" if cap == int(self.n_estimators) else "max_phase1_rounds"
 
-    def _phase2(self, state: dict) -> tuple[str, int | None]:
+    def _phase2(self, state: dict[str, Any]) -> tuple[str, int | None]:
         """Algorithm 2; returns the stop reason and, with relaxation, the best round count."""
         y, codes, builder = state["y"], state["codes"], state["builder"]
         n_prime, relaxed = self.n_prime_, self.epsilon_ > 0
@@ -671,7 +684,8 @@ class DMCBoost(MulticlassBoostingClassifier):
                     return "phase II no improvement within patience", best_rounds
         return "n_estimators", (best_rounds if relaxed else None)
 
-    def _best_stump(self, state: dict, threshold: float) -> tuple | None:
+    def _best_stump(self, state: dict[str, Any], threshold: float
+                    ) -> tuple[FittedTree, NDArray[np.intp], MarginLineSearch] | None:
         """The steepest stump (any feature, bin and pair of different labels) whose line
         search reaches a value of (5) above ``threshold``, or ``None``: the exhaustive check
         that makes phase II end at a coordinatewise maximum over all stumps.  Only the stumps

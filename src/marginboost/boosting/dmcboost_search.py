@@ -101,6 +101,10 @@ __all__ = ["ZeroOneSweep", "zero_one_scenarios", "zero_one_sweep", "zero_one_err
            "bottom_average_slope", "MarginLineSearch", "margin_line_search",
            "kl_inverse", "generalization_bound", "TH", "EPSILON"]
 
+FloatArray = NDArray[np.float64]
+#: The numerators as ``min(p1 + s1 b, p2 + s2 b)``: ``(p1, s1, p2, s2)`` (see :func:`_lines`).
+_Lines = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
+
 #: Algorithm 2.1's bisection threshold and the relaxation of the paper's experiments (Sec. 3).
 TH = 1e-5
 EPSILON = 0.01
@@ -160,7 +164,8 @@ def _check_c(c: float) -> float:
     return c
 
 
-def _scores(F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]):
+def _scores(F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
+            ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """True score, best wrong score, score of h's class, best wrong score other than h's."""
     rows = np.arange(F.shape[0])
     a_true = F[rows, y]
@@ -298,7 +303,7 @@ def margin_scenarios(F: ArrayLike, y: ArrayLike, h: ArrayLike) -> NDArray[np.int
     return np.where(h == y, 1, np.where(a_h == a_l, 2, 3)).astype(np.int64)
 
 
-def _lines(F, y, h, sign):  # type: ignore[no-untyped-def]
+def _lines(F: FloatArray, y: NDArray[np.int64], h: NDArray[np.int64], sign: int) -> _Lines:
     """Each numerator as ``min(p1 + s1 b, p2 + s2 b)`` in ``b = |alpha| >= 0`` on the side
     ``sign`` (``p2 = inf``: a single line; ``p1 = inf`` when K == 2 on the negative side)."""
     a_true, a_l, a_h, a_l2 = _scores(F, y, h)
@@ -311,7 +316,7 @@ def _lines(F, y, h, sign):  # type: ignore[no-untyped-def]
     return p1, s1, p2, s2
 
 
-def _bottom(lines, n_prime, b):  # type: ignore[no-untyped-def]
+def _bottom(lines: _Lines, n_prime: int, b: float) -> tuple[float, float]:
     """Sum S of the n' smallest numerators at b >= 0 and its right derivative S'."""
     p1, s1, p2, s2 = lines
     with np.errstate(invalid="ignore"):
@@ -328,14 +333,14 @@ def _bottom(lines, n_prime, b):  # type: ignore[no-untyped-def]
     return S, dS
 
 
-def _phi_positive(lines, n_prime, c, b):  # type: ignore[no-untyped-def]
+def _phi_positive(lines: _Lines, n_prime: int, c: float, b: float) -> tuple[bool, float]:
     """Whether the one-sided derivative (9) away from 0 is > 0 at |alpha| = b."""
     S, dS = _bottom(lines, n_prime, b)
     phi = dS * (c + b) - S
-    return phi > 1e-12 * (abs(dS) * (c + b) + abs(S)), S
+    return bool(phi > 1e-12 * (abs(dS) * (c + b) + abs(S))), S
 
 
-def _tail(lines, n_prime, c):  # type: ignore[no-untyped-def]
+def _tail(lines: _Lines, n_prime: int, c: float) -> tuple[float, float]:
     """The line S ends on as |alpha| -> inf: (intercept, slope) of the n' smallest tails."""
     p1, s1, p2, s2 = lines
     use2 = np.isfinite(p2) & (~np.isfinite(p1) | (s2 < s1) | ((s2 == s1) & (p2 < p1)))
@@ -415,7 +420,7 @@ class MarginLineSearch:
     iterations: int
 
 
-def _search_side(lines, n_prime, c, th):  # type: ignore[no-untyped-def]
+def _search_side(lines: _Lines, n_prime: int, c: float, th: float) -> tuple[float, float, int]:
     """(b*, g(b*), iterations) on one half-line b = |alpha| >= 0; b* may be inf."""
     positive, S0 = _phi_positive(lines, n_prime, c, 0.0)
     if not positive:
@@ -489,8 +494,11 @@ def margin_line_search(F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_pri
     maximizer = sign * b
     if relax:
         step_b = b + epsilon
-        S, _ = _bottom(lines, n_prime, step_b) if math.isfinite(step_b) else (None, None)
-        step_value = value if not math.isfinite(step_b) else S / (n_prime * (c + step_b))
+        if math.isfinite(step_b):
+            S, _ = _bottom(lines, n_prime, step_b)
+            step_value = S / (n_prime * (c + step_b))
+        else:
+            step_value = value
     else:
         step_b, step_value = b, value
     return MarginLineSearch(maximizer=float(maximizer) + 0.0, alpha=float(sign * step_b) + 0.0,

@@ -65,7 +65,7 @@ import warnings
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
 from numbers import Real
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -76,7 +76,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from .._sklearn import constraints
-from ._base import BinaryBoostingClassifier, check_positive_int, check_weighted_classes
+from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_weighted_classes
 from ._steps import MIN_WEIGHTED_ERROR
 
 __all__ = ["MulticlassBoostingClassifier", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
@@ -160,8 +160,9 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         """Return ``(X, class indices 0..K-1, normalized weights)`` and set ``classes_``."""
         self._validate_params()
         # a column vector y is raveled with a DataConversionWarning, as for the binary ones
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
-                             ensure_min_samples=2, y_numeric=False)
+        X, y = cast(tuple[FloatArray, NDArray[Any]],
+                    validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
+                                  ensure_min_samples=2, y_numeric=False))
         check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
         if classes.size == 1:
@@ -184,7 +185,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _start_fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
                    criterion: str,
-                   ) -> tuple[NDArray[np.uint8], NDArray[np.intp], FloatArray, int, Any]:
+                   ) -> tuple[Codes, NDArray[np.intp], FloatArray, int, Any]:
         """Validate and bin: ``(codes, class indices, weights, n_rounds, weak learner)``."""
         from ..weak import DecisionTree
 
@@ -195,7 +196,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         return self._bin(X), y, weights, n_rounds, learner
 
     # ---- stored rounds ----------------------------------------------------------------------
-    def _set_stages(self, estimators: list, alphas: ArrayLike, stop_reason: str) -> None:
+    def _set_stages(self, estimators: list[Any], alphas: ArrayLike, stop_reason: str) -> None:
         self.estimators_ = list(estimators)
         self.alphas_ = np.asarray(alphas, dtype=np.float64)
         self.n_estimators_ = len(self.estimators_)
@@ -205,7 +206,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
             warnings.warn(f"{self._algorithm_name} was not able to boost: {stop_reason}",
                           NotBoostedWarning, stacklevel=3)
 
-    def _boosted_codes(self, X: ArrayLike) -> NDArray[np.uint8]:
+    def _boosted_codes(self, X: ArrayLike) -> Codes:
         codes = self._codes(X)
         if not self.boosted_:
             raise ValueError(f"{self._algorithm_name} was not able to boost ({self.stop_reason_}); "
@@ -227,13 +228,13 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         history["train_error"].append(float(np.mean(np.argmax(scores, axis=1) != y)))
         history["time"].append(time.perf_counter() - start)
 
-    def _finish(self, history: dict[str, list[float]], estimators: list, alphas: ArrayLike,
+    def _finish(self, history: dict[str, list[float]], estimators: list[Any], alphas: ArrayLike,
                 stop_reason: str) -> None:
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(estimators, alphas, stop_reason)
 
     # ---- prediction -------------------------------------------------------------------------
-    def _stage_scores(self, codes: NDArray[np.uint8]) -> Iterator[FloatArray]:
+    def _stage_scores(self, codes: Codes) -> Iterator[FloatArray]:
         r"""Each round's term of :math:`f(x, k)`, shape ``(n_samples, K)``: the vote
         :math:`\alpha_t [h_t(x) = k]` here; subclasses with other predictors override."""
         rows = np.arange(codes.shape[0])
@@ -260,12 +261,14 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
             yield scores.copy()
 
     def _labels_from_scores(self, scores: FloatArray) -> np.ndarray:
-        return self.classes_.take(np.argmax(scores, axis=1))
+        labels: np.ndarray = self.classes_.take(np.argmax(scores, axis=1))
+        return labels
 
     def _proba_from_scores(self, scores: FloatArray) -> FloatArray:
         from scipy.special import softmax
 
-        return softmax(scores, axis=1)
+        probabilities: FloatArray = softmax(scores, axis=1)
+        return probabilities
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         r"""Class probabilities, shape ``(n_samples, K)``, columns in the order of ``classes_``.
@@ -290,7 +293,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     staged_predict = BinaryBoostingClassifier.staged_predict
     staged_score = BinaryBoostingClassifier.staged_score
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
         tags.input_tags.allow_nan = False
@@ -300,7 +303,7 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
 class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMeta):
     """The loop shared by AdaBoost.M1 and SAMME (see the module docstring)."""
 
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "max_bins",
         criterion=[StrOptions(set(MULTICLASS_CRITERIA))])
 
@@ -347,7 +350,7 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
             log_weights = np.log(weights)
         scores = np.zeros((y.shape[0], n_classes))
         history = self._new_history("weighted_error")
-        estimators: list = []
+        estimators: list[Any] = []
         alphas: list[float] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
@@ -605,7 +608,7 @@ class AdaBoostMH(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "AdaBoost.MH"
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "n_estimators", "max_depth", "max_bins",
         smoothing=[Interval(Real, 0.0, float("inf"), closed="neither"), None])
     reference = "schapire1999improved"
@@ -629,7 +632,7 @@ class AdaBoostMH(MulticlassBoostingClassifier):
             log_weights = np.log(initial)
         scores = np.zeros((n, n_classes))
         history = self._new_history("z", "hamming_loss")
-        estimators: list = []
+        estimators: list[Any] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
         for t in range(n_rounds):
@@ -656,10 +659,11 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         (Friedman, Hastie & Tibshirani 2000, eq. (5)), normalized to sum 1 over the classes."""
         from scipy.special import expit
 
-        one_vs_rest = expit(2.0 * scores)
-        return one_vs_rest / one_vs_rest.sum(axis=1, keepdims=True)
+        one_vs_rest: FloatArray = expit(2.0 * scores)
+        probabilities: FloatArray = one_vs_rest / one_vs_rest.sum(axis=1, keepdims=True)
+        return probabilities
 
-    def _stage_scores(self, codes: NDArray[np.uint8]) -> Iterator[FloatArray]:
+    def _stage_scores(self, codes: Codes) -> Iterator[FloatArray]:
         for tree in self.estimators_:
             yield tree.predict_vector(codes)
 
@@ -799,7 +803,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
     """
 
     _algorithm_name = "GD-MCBoost"
-    _parameter_constraints: dict = constraints("n_estimators", "max_depth", "max_bins")
+    _parameter_constraints: dict[str, Any] = constraints("n_estimators", "max_depth", "max_bins")
     reference = "saberian2011multiclass"
 
     def __init__(self, *, n_estimators: int = 100, max_depth: int = 3,
@@ -823,7 +827,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
             log_weights = np.log(weights)[:, None]
         scores = np.zeros((n, n_classes))                  # <y_k, f(x_i)>
         history = self._new_history("loss", "derivative")
-        estimators: list = []
+        estimators: list[Any] = []
         alphas: list[float] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
@@ -861,7 +865,7 @@ class GDMCBoost(MulticlassBoostingClassifier):
         self._finish(history, estimators, alphas, stop_reason)
         return self
 
-    def _stage_scores(self, codes: NDArray[np.uint8]) -> Iterator[FloatArray]:
+    def _stage_scores(self, codes: Codes) -> Iterator[FloatArray]:
         gram = self.codewords_ @ self.codewords_.T
         for alpha, tree in zip(self.alphas_, self.estimators_):
             yield alpha * gram[tree.predict(codes).astype(np.intp)]

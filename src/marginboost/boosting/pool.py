@@ -33,7 +33,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sklearn import constraints
 from . import _masters
-from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_real
 
 __all__ = ["AdaBoostL1", "AdaBoostQP"]
 
@@ -45,7 +45,7 @@ _POOLS = ("all_stumps", "adaboost")
 class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """Fit on a fixed pool: build the pool, solve one problem, keep the used hypotheses."""
 
-    _parameter_constraints: dict = constraints(
+    _parameter_constraints: dict[str, Any] = constraints(
         "max_bins", T=[Interval(Real, 0.0, float("inf"), closed="neither")],
         pool=[StrOptions(set(_POOLS))], n_pool=[Interval(Integral, 1, None, closed="left")])
 
@@ -60,7 +60,7 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     def _solve(self, A: FloatArray, T: float) -> tuple[FloatArray, float]:
         """Optimal weights on the pool columns ``A`` and the optimal value."""
 
-    def _build_pool(self, X: FloatArray, y_signed: FloatArray) -> tuple[Any, NDArray[np.uint8]]:
+    def _build_pool(self, X: FloatArray, y_signed: FloatArray) -> tuple[Any, Codes]:
         from ..weak import WeakPool
 
         if self.pool == "all_stumps":
@@ -108,7 +108,7 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         if len(pool) == 0:
             raise ValueError("the pool is empty: every feature is constant on the training data")
         self.pool_ = pool
-        self._simplex_weights = None  # no warm start from an earlier fit
+        self._simplex_weights: FloatArray | None = None  # no warm start from an earlier fit
         self._A = y_signed[:, None] * np.asarray(pool.matrix(codes), dtype=np.float64)
         self._fit_weights(T)
         return self

@@ -59,7 +59,7 @@ from ..losses import (
     get_loss,
 )
 from . import _steps
-from ._base import check_real
+from ._base import Codes, check_real
 from ._engine import StagewiseBoosting as _StagewiseBoosting
 
 _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
@@ -106,7 +106,7 @@ class AnyBoost(_StagewiseBoosting):
     """
 
     _algorithm_name = "AnyBoost"
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, Any] = {
         **_StagewiseBoosting._parameter_constraints,
         "cost": [StrOptions(set(LOSSES)), MarginCost],
         "step": [StrOptions(set(_steps.STEP_RULES))],
@@ -151,8 +151,9 @@ class AnyBoost(_StagewiseBoosting):
         return {"exponential": "exponential", "logistic": "logistic",
                 "squared": "squared"}.get(name, "vote")
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         rule, a = self.step, label_times_direction
         if rule == "fixed":
             return float(self.learning_rate), False
@@ -297,8 +298,9 @@ class AdaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return _steps.line_search_step(self._cost, margins, label_times_direction, sample_weight,
                                        gradient_weights)
 
@@ -343,8 +345,9 @@ class MadaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return MadaBoostLoss()
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return _steps.adaboost_step(_steps.weighted_edge(gradient_weights, label_times_direction))
 
 
@@ -389,8 +392,9 @@ class ArcGv(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         min_margin = float(margins.min()) / l1_norm if l1_norm > 0 else 0.0
         return _steps.arc_gv_step(_steps.weighted_edge(gradient_weights, label_times_direction),
                                   min_margin)
@@ -437,7 +441,7 @@ class RealAdaBoost(_FixedCostBoosting):
 
     _algorithm_name = "RealAdaBoost"
     _proba_link = "exponential"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "smoothing": [*_POSITIVE, None]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "line search per leaf (confidence-rated leaves)"
@@ -459,7 +463,9 @@ class RealAdaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         smoothing = 0.5 / y.shape[0] if self.smoothing is None else float(self.smoothing)
         tree = learner.fit_binary(codes, y, gradient_weights)
         leaves = tree.apply(codes)
@@ -469,8 +475,9 @@ class RealAdaBoost(_FixedCostBoosting):
         values = 0.5 * np.log((positive + smoothing) / (negative + smoothing))
         return tree.with_leaf_values(values), values[leaves], gradient_weights
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return 1.0, False
 
 
@@ -514,7 +521,7 @@ class LogitBoost(_FixedCostBoosting):
 
     _algorithm_name = "LogitBoost"
     _proba_link = "exponential"  # p = e^F/(e^F + e^-F) = 1/(1 + e^{-2F}), FHT (2000) Alg. 3
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "z_max": _POSITIVE}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "Newton-Raphson"
@@ -537,7 +544,9 @@ class LogitBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return LogisticLoss()
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         margins = y * scores
         with np.errstate(over="ignore"):
             response = y * np.minimum(1.0 + np.exp(-2.0 * margins), self.z_max)
@@ -546,8 +555,9 @@ class LogitBoost(_FixedCostBoosting):
         tree = learner.fit_regression(codes, response, newton_weights)
         return tree, tree.predict(codes), newton_weights
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return 0.5, False
 
 
@@ -593,7 +603,7 @@ class L2Boost(_FixedCostBoosting):
 
     _algorithm_name = "L2Boost"
     _proba_link = "squared"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "form": [StrOptions({"classifier", "regression"})],
                                     "learning_rate": PARAMETERS["learning_rate"]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -619,14 +629,17 @@ class L2Boost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return SquaredLoss()
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         if self.form == "classifier":
             return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
         tree = learner.fit_regression(codes, y - scores, sample_weight)
         return tree, tree.predict(codes), sample_weight
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         if self.form == "regression":
             return float(self.learning_rate), False
         step, _ = _steps.line_search_step(self._cost, margins, label_times_direction,
@@ -668,7 +681,7 @@ class ArcX4(_FixedCostBoosting):
 """ + _examples("ArcX4")
 
     _algorithm_name = "ArcX4"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "variant": [StrOptions({"breiman", "anyboost"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "1/t (running average)"
@@ -694,7 +707,8 @@ class ArcX4(_FixedCostBoosting):
     def _start(self, n_samples: int) -> None:
         self._mistakes = np.zeros(n_samples)
 
-    def _gradient_weights(self, margins, l1_norm, sample_weight):  # type: ignore[no-untyped-def]
+    def _gradient_weights(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray,
+                          ) -> FloatArray:
         if self.variant == "breiman":
             return sample_weight * (1.0 + self._mistakes**4)
         return super()._gradient_weights(margins, l1_norm, sample_weight)
@@ -702,11 +716,12 @@ class ArcX4(_FixedCostBoosting):
     def _after_round(self, label_times_direction: FloatArray) -> None:
         self._mistakes += label_times_direction < 0
 
-    def _objective(self, margins, l1_norm, sample_weight):  # type: ignore[no-untyped-def]
+    def _objective(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray) -> float:
         return super()._objective(margins / l1_norm, 1.0, sample_weight)
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return (1.0 if self.variant == "breiman" else 1.0 / (round_index + 1.0)), False
 
 
@@ -766,7 +781,7 @@ class DoomII(_FixedCostBoosting):
 """ + _examples("DoomII")
 
     _algorithm_name = "DoomII"
-    _parameter_constraints: dict = {**_StagewiseBoosting._parameter_constraints,
+    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
                                     "steepness": _POSITIVE, "step_size": _POSITIVE,
                                     "sampling": [StrOptions({"resample", "reweight"})]}
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -801,26 +816,29 @@ class DoomII(_FixedCostBoosting):
     def _stop_on_moved_direction(self) -> bool:
         return self.sampling == "reweight"
 
-    def _direction(self, learner, codes, y, gradient_weights, scores, sample_weight):  # type: ignore[no-untyped-def]
+    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
+                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
+                   ) -> tuple[Any, FloatArray, FloatArray]:
         if self.sampling == "reweight" or not np.any(scores):
             # round 1 (F_0 = 0) fits the exact weighted learner in both variants
             return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
         probabilities = np.abs(gradient_weights)
         probabilities = probabilities / probabilities.sum()
-        drawn = self._sampling_rng.choice(y.shape[0], size=y.shape[0], replace=True,
+        drawn = self._sampling_rng.choice(y.shape[0], size=int(y.shape[0]), replace=True,
                                           p=probabilities)
         sample_codes = np.asfortranarray(codes[drawn])
         tree = learner.fit_binary(sample_codes, y[drawn], np.full(drawn.shape[0], 1.0 / drawn.shape[0]))
         return tree, tree.predict(codes), gradient_weights
 
-    def _step(self, margins, label_times_direction, gradient_weights, sample_weight, l1_norm,
-              round_index):  # type: ignore[no-untyped-def]
+    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
+              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
+              round_index: int) -> tuple[float, bool]:
         return float(self.step_size), False
 
 
 
 
-def anyboost_members() -> list[dict]:
+def anyboost_members() -> list[dict[str, Any]]:
     """The registered members of the AnyBoost engine: cost, step rule and normalisation.
 
     Generated from the estimator classes themselves (their cost object and ``step_rule``), so the

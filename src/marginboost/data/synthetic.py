@@ -6,6 +6,8 @@ and return a :class:`~marginboost.data.dataset.Dataset`.  Binary generators use 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .dataset import Dataset
@@ -336,7 +338,7 @@ def waveform(n_samples: int, *, seed, binary: bool = False, positive_class: int 
     first = waves[[_WAVE_PAIRS[k][0] for k in label]]
     second = waves[[_WAVE_PAIRS[k][1] for k in label]]
     X = u * first + (1.0 - u) * second + rng.standard_normal((n, 21))
-    meta = {"generator": "waveform", "seed": repr(seed), "three_class_label": label,
+    meta: dict[str, Any] = {"generator": "waveform", "seed": repr(seed), "three_class_label": label,
             "citation": "Breiman, Friedman, Olshen & Stone (1984), CART, sec. 2.6.2"}
     names = [f"x{i}" for i in range(1, 22)]
     if binary:

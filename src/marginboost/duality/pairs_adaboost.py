@@ -1014,8 +1014,8 @@ def zero_temperature_limit(H: ArrayLike, y: ArrayLike, temperatures: ArrayLike,
     problem, _ = build_adaboost_lpboost_form_dual(A, ones, 0.0)
     hard_margin = solve_problem(problem, solver, "hard-margin LPBoost dual (20)", solver_options)
     r_star, min_margin, r_formula = [], [], []
-    for T in temps:
-        T = _temperature(float(T))
+    for temperature in temps:
+        T = _temperature(float(temperature))
         _, w = _solve_primal_5(A, T, solver, solver_options)
         problem, variables = build_adaboost_lpboost_form_dual(A, ones, T)
         solve_problem(problem, solver, f"LPBoost form (15) at T={T:g}", solver_options)

@@ -62,7 +62,8 @@ def _point(unit: str | None, atol: float | None) -> float:
     return POINT.get(unit or "none", 0.0)
 
 
-def agreement_tolerance(paper_std: float, paper_runs: float, ours_std: float, ours_runs: float,
+def agreement_tolerance(paper_std: float | None, paper_runs: float | None, ours_std: float | None,
+                        ours_runs: float | None,
                         *, point: float, se_multiple: float = SE_MULTIPLE,
                         floor_points: float = FLOOR_POINTS) -> tuple[float, float]:
     """``(tolerance, SE_diff)`` of one number under :data:`VERDICT_RULE`.
@@ -72,10 +73,12 @@ def agreement_tolerance(paper_std: float, paper_runs: float, ours_std: float, ou
     leaves only the paper's term, and with neither spread known ``SE_diff`` is NaN and only the
     floor ``floor_points * point`` applies.
     """
-    s_ours = None if _missing(ours_std) else abs(float(ours_std))
-    n_ours = None if _missing(ours_runs) or float(ours_runs) < 1 else float(ours_runs)
-    s_paper = s_ours if _missing(paper_std) else abs(float(paper_std))
-    n_paper = n_ours if _missing(paper_runs) or float(paper_runs) < 1 else float(paper_runs)
+    s_ours = None if ours_std is None or _missing(ours_std) else abs(float(ours_std))
+    n_ours = (None if ours_runs is None or _missing(ours_runs) or float(ours_runs) < 1
+              else float(ours_runs))
+    s_paper = s_ours if paper_std is None or _missing(paper_std) else abs(float(paper_std))
+    n_paper = (n_ours if paper_runs is None or _missing(paper_runs) or float(paper_runs) < 1
+               else float(paper_runs))
     terms = []
     for s, n in ((s_paper, n_paper), (s_ours, n_ours)):
         if s is not None and n is not None:
@@ -85,8 +88,9 @@ def agreement_tolerance(paper_std: float, paper_runs: float, ours_std: float, ou
     return (floor if math.isnan(se) else max(se_multiple * se, floor)), se
 
 
-def verdict(paper_mean: float, paper_std: float, ours_mean: float, *, ours_std: float = None,
-            paper_runs: float = None, ours_runs: float = None, point: float = 1.0,
+def verdict(paper_mean: float, paper_std: float | None, ours_mean: float, *,
+            ours_std: float | None = None, paper_runs: float | None = None,
+            ours_runs: float | None = None, point: float = 1.0,
             se_multiple: float = SE_MULTIPLE, floor_points: float = FLOOR_POINTS) -> str:
     """Verdict for one number according to :data:`VERDICT_RULE`.
 
@@ -243,7 +247,7 @@ def _paper_runs(attrs: dict, datasets) -> list[float]:
     if runs is None:
         return [math.nan] * len(datasets)
     if isinstance(runs, dict):
-        default = runs.get("default", math.nan)
+        default: float = runs.get("default", math.nan)
         return [float(runs.get(d, default)) for d in datasets]
     return [float(runs)] * len(datasets)
 

@@ -263,7 +263,7 @@ def _any_c6(ev):
     k = ev.key("anyboost", "figure3")
     nums, overfits, exp_late = {}, [], []
     lambdas = (2, 5, 10, 20)
-    close = {lam: [] for lam in lambdas}
+    close: dict[int, list[bool]] = {lam: [] for lam in lambdas}
     for s in ("labor", "vote1"):
         best, final, br, er = _need(k, f"{s}_best_test_error", f"{s}_final_test_error",
                                     f"{s}_best_round", f"{s}_exp_cost_argmin_round")
@@ -296,7 +296,8 @@ def _any_c6(ev):
 def _any_c7(ev):
     k = ev.key("anyboost", "figure2")
     panels = [(s, n) for s in ("breast-cancer-wisconsin", "splice") for n in ("0%", "15%")]
-    nums, lower_median, gives_up, degenerate = {}, 0, 0, 0
+    nums: dict[str, float] = {}
+    lower_median, gives_up, degenerate = 0, 0, 0
     used = 0
     for s, n in panels:
         a_med, d_med, a_q, d_q = _need(k, f"{s}_{n}_AdaBoost_median", f"{s}_{n}_DOOM II_median",

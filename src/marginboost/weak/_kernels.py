@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+from numpy.typing import NDArray
 
 # Criterion identifiers shared with tree.py.
 ERROR = 0            # channels [|w|, w*y]            score |sum w*y|
@@ -27,7 +28,8 @@ CONFIDENCE = 5       # channels [W-_k, W+_k] pairs     score -2 sum_k sqrt(W-_k 
 TIE_RTOL = 1e-10
 
 
-def build_histogram(codes, stats, sample_index=None):
+def build_histogram(codes: NDArray[np.uint8], stats: NDArray[np.float64],
+                    sample_index: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
     """Per-feature, per-bin sums of ``stats`` over a node's samples, sample count last.
 
     Returns ``hist`` of shape (n_features, 256, n_channels + 1) whose last channel is the

@@ -199,7 +199,7 @@ class SplitObjective(Protocol):
 
 
 @njit(cache=True, parallel=True)
-def _left_counts(codes, samples):
+def _left_counts(codes: NDArray[np.uint8], samples: NDArray[np.int64]) -> NDArray[np.int64]:
     """``counts[f, b]`` = number of node samples with ``code_f == b``."""
     counts = np.zeros((codes.shape[1], 256), dtype=np.int64)
     for feature in prange(codes.shape[1]):
@@ -209,7 +209,7 @@ def _left_counts(codes, samples):
 
 
 @njit(cache=True)
-def _select_candidate(scores, valid):
+def _select_candidate(scores: NDArray[np.float64], valid: NDArray[np.bool_]) -> tuple[int, int]:
     """Index ``(feature, bin)`` of the best valid finite score; lowest feature, then bin, on ties."""
     best_feature = -1
     best_bin = -1
@@ -326,7 +326,9 @@ class DirectTreeBuilder:
         return self._to_fitted_tree(children, split_of, node_depth, state, n_features,
                                     getattr(objective, "kind", "regression"))
 
-    def _best_split(self, codes, node, state, objective, n_features):
+    def _best_split(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState,
+                    objective: SplitObjective, n_features: int
+                    ) -> tuple[int, int, float, float, float] | None:
         scores, left_values, right_values = (
             np.asarray(a, dtype=np.float64) for a in objective.split_scores(codes, node, state))
         expected = (n_features, N_CANDIDATE_BINS)
@@ -347,7 +349,9 @@ class DirectTreeBuilder:
                 float(right_values[feature, split_bin]), float(scores[feature, split_bin]))
 
     @staticmethod
-    def _to_fitted_tree(children, split_of, node_depth, state, n_features, kind) -> FittedTree:
+    def _to_fitted_tree(children: dict[int, tuple[int, int]], split_of: dict[int, tuple[int, int]],
+                        node_depth: dict[int, int], state: DirectTreeState, n_features: int,
+                        kind: str) -> FittedTree:
         """Renumber nodes and leaves in depth-first pre-order, as DecisionTree does."""
         order: list[int] = []
         stack = [0]
@@ -361,7 +365,7 @@ class DirectTreeBuilder:
         n_nodes = len(order)
         arrays = {name: np.full(n_nodes, -1, dtype=np.int64)
                   for name in ("feature", "bin", "left", "right", "leaf")}
-        leaf_values = []
+        leaf_values: list[float] = []
         for node in order:
             i = position[node]
             if node in children:
@@ -427,11 +431,12 @@ class EdgeObjective:
         self.stats = np.ascontiguousarray(np.column_stack([np.abs(g), g]))
         self.min_weight_leaf = float(min_weight_leaf)
 
-    def _check(self, codes):
+    def _check(self, codes: NDArray[np.uint8]) -> None:
         if self.stats.shape[0] != codes.shape[0]:
             raise ValueError(f"g has {self.stats.shape[0]} entries but codes has {codes.shape[0]} rows")
 
-    def split_scores(self, codes, node, state):
+    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         self._check(codes)
         hist = _kernels.build_histogram(codes, self.stats, node.samples)
         cumulative = np.cumsum(hist[:, :N_CANDIDATE_BINS, :2], axis=1)
@@ -447,6 +452,7 @@ class EdgeObjective:
         scores = np.where(ok, gain, -np.inf)
         return scores, np.where(left_g >= 0, 1.0, -1.0), np.where(right_g >= 0, 1.0, -1.0)
 
-    def leaf_value(self, codes, node, state):
+    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
+                   state: DirectTreeState) -> float:
         self._check(codes)
         return 1.0 if self.stats[node.samples, 1].sum() >= 0 else -1.0

@@ -36,7 +36,7 @@ _HASH_SEED = 20100401
 
 
 @njit(cache=True, parallel=True)
-def _bin_sums(codes, values):
+def _bin_sums(codes: NDArray[np.uint8], values: NDArray[np.float64]) -> NDArray[np.float64]:
     """``sums[f, b]`` = sum of ``values`` over samples with ``code_f == b``."""
     n_samples, n_features = codes.shape
     sums = np.zeros((n_features, 256))
@@ -57,7 +57,8 @@ def _bin_sums(codes, values):
 
 
 @njit(cache=True, parallel=True)
-def _bin_hashes(codes, keys):
+def _bin_hashes(codes: NDArray[np.uint8], keys: NDArray[np.uint64]
+                ) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
     """Per-bin counts and wrapping uint64 sums of per-sample random ``keys``."""
     n_samples, n_features = codes.shape
     hashes = np.zeros((n_features, 256), dtype=np.uint64)
@@ -71,7 +72,8 @@ def _bin_hashes(codes, keys):
 
 
 @njit(cache=True, parallel=True)
-def _stump_matrix(codes, features, bins, polarities):
+def _stump_matrix(codes: NDArray[np.uint8], features: NDArray[np.int64], bins: NDArray[np.int64],
+                  polarities: NDArray[np.int8]) -> NDArray[np.int8]:
     n_samples = codes.shape[0]
     n_columns = features.shape[0]
     matrix = np.empty((n_columns, n_samples), dtype=np.int8)  # transposed: rows contiguous
@@ -140,7 +142,7 @@ class WeakPool:
         codes = check_codes(codes)
         n_samples, n_features = codes.shape
         keys = np.random.default_rng(_HASH_SEED).integers(
-            0, np.iinfo(np.uint64).max, size=n_samples, dtype=np.uint64, endpoint=True)
+            0, np.iinfo(np.uint64).max, size=int(n_samples), dtype=np.uint64, endpoint=True)
         bin_hash, bin_count = _bin_hashes(codes, keys)
         total_hash = keys.sum(dtype=np.uint64)
         features, bins, polarities, set_hashes = [], [], [], []
@@ -177,15 +179,17 @@ class WeakPool:
         return pool
 
     @staticmethod
-    def _first_of_duplicates(codes, features, bins, polarities, hashes) -> NDArray[np.bool_]:
+    def _first_of_duplicates(codes: NDArray[np.uint8], features: NDArray[np.int64],
+                             bins: NDArray[np.int64], polarities: NDArray[np.int64],
+                             hashes: NDArray[np.uint64]) -> NDArray[np.bool_]:
         """Mask keeping the first stump of each group with identical columns."""
         keep = np.ones(features.size, dtype=bool)
         first_with_hash: dict[int, list[int]] = {}
         _, first_index, inverse = np.unique(hashes, return_index=True, return_inverse=True)
         repeated = np.flatnonzero(first_index[inverse] != np.arange(hashes.size))
 
-        def column(j: int) -> NDArray[np.bool_]:
-            plus = codes[:, features[j]] > bins[j]
+        def column(j: int | np.intp) -> NDArray[np.bool_]:
+            plus: NDArray[np.bool_] = codes[:, features[j]] > bins[j]
             return plus if polarities[j] > 0 else ~plus
 
         for j in repeated:  # hash seen before: confirm against every kept column with it
@@ -221,7 +225,10 @@ class WeakPool:
 
     # ------------------------------------------------------------------ queries
     def __len__(self) -> int:
-        return len(self.hypotheses_) if self.hypotheses_ is not None else int(self.features_.size)
+        if self.hypotheses_ is not None:
+            return len(self.hypotheses_)
+        assert self.features_ is not None  # a stump pool
+        return int(self.features_.size)
 
     @property
     def n_hypotheses_(self) -> int:
@@ -235,7 +242,7 @@ class WeakPool:
             raise ValueError("this pool holds no training codes; pass codes explicitly")
         return self.codes_
 
-    def matrix(self, codes: ArrayLike | None = None) -> NDArray:
+    def matrix(self, codes: ArrayLike | None = None) -> NDArray[np.int8] | NDArray[np.float64]:
         """``H[i, j] = h_j(x_i)``: int8 (n, N) for stump pools, float64 for tree pools.
 
         Stump matrices are returned Fortran-ordered (each column contiguous).
@@ -243,6 +250,8 @@ class WeakPool:
         codes = self._codes(codes)
         if self.hypotheses_ is not None:
             return np.column_stack([tree.predict(codes) for tree in self.hypotheses_])
+        assert self.features_ is not None and self.bins_ is not None  # a stump pool
+        assert self.polarities_ is not None
         return _stump_matrix(codes, self.features_, self.bins_, self.polarities_).T
 
     def best_column(self, weights_signed: ArrayLike,
@@ -273,9 +282,13 @@ class WeakPool:
                     self._matrix_cache = np.asfortranarray(self.matrix(data), dtype=np.float64)
                 return g @ self._matrix_cache
             return g @ self.matrix(data)
+        assert self.features_ is not None and self.bins_ is not None  # a stump pool
+        assert self.polarities_ is not None
         left_sums = np.cumsum(_bin_sums(data, g), axis=1)[self.features_, self.bins_]
         total = g.sum()
-        return np.where(self.polarities_ > 0, total - 2.0 * left_sums, 2.0 * left_sums - total)
+        edges: NDArray[np.float64] = np.where(self.polarities_ > 0, total - 2.0 * left_sums,
+                                              2.0 * left_sums - total)
+        return edges
 
     def hypothesis(self, index: int) -> FittedTree:
         """Hypothesis ``index`` as a FittedTree (a stump for stump pools)."""
@@ -283,6 +296,8 @@ class WeakPool:
             raise ValueError(f"index {index} out of range for a pool of {len(self)} hypotheses")
         if self.hypotheses_ is not None:
             return self.hypotheses_[index]
+        assert self.features_ is not None and self.bins_ is not None  # a stump pool
+        assert self.polarities_ is not None and self.codes_ is not None
         polarity = float(self.polarities_[index])
         arrays = [np.array(a, dtype=np.int64) for a in
                   ([self.features_[index], -1, -1], [self.bins_[index], -1, -1],
@@ -290,7 +305,9 @@ class WeakPool:
         values = np.array([-polarity, polarity])
         for array in (*arrays, values):
             array.setflags(write=False)
-        return FittedTree(*arrays, values, "binary", "error", self.codes_.shape[1], 1, None)
+        node_feature, node_bin, node_left, node_right, node_leaf = arrays
+        return FittedTree(node_feature, node_bin, node_left, node_right, node_leaf, values,
+                          "binary", "error", self.codes_.shape[1], 1, None)
 
     def __repr__(self) -> str:
         kind = "trees" if self.hypotheses_ is not None else "stumps"

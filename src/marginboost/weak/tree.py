@@ -155,8 +155,10 @@ class FittedTree:
     def apply(self, codes: ArrayLike) -> NDArray[np.int64]:
         """Leaf index (``0..n_leaves_-1``) of every sample of ``codes``."""
         codes = check_codes(codes, self.n_features_in_)
-        return _kernels.apply_tree(codes, self.node_feature, self.node_bin, self.node_left,
-                                   self.node_right, self.node_leaf)
+        leaves: NDArray[np.int64] = _kernels.apply_tree(
+            codes, self.node_feature, self.node_bin, self.node_left, self.node_right,
+            self.node_leaf)
+        return leaves
 
     def predict(self, codes: ArrayLike) -> NDArray[np.float64]:
         """Leaf value of every sample: +-1 (binary), real (regression), class index (multi-class)."""
@@ -500,8 +502,9 @@ class DecisionTree:
                   (node_feature, node_bin, node_left, node_right, node_leaf)]
         for array in (*arrays, values, statistics):
             array.setflags(write=False)
-        return FittedTree(*arrays, values, kind, self.criterion, codes.shape[1],
-                          max_depth_reached, statistics)
+        node_feature_, node_bin_, node_left_, node_right_, node_leaf_ = arrays
+        return FittedTree(node_feature_, node_bin_, node_left_, node_right_, node_leaf_, values,
+                          kind, self.criterion, codes.shape[1], max_depth_reached, statistics)
 
     def _is_pure(self, stats: NDArray[np.float64], samples: NDArray[np.int64]) -> bool:
         """Whether a node cannot be improved (impurity criteria only)."""
@@ -514,12 +517,13 @@ def _leaf_values(statistics: NDArray[np.float64], criterion: str, kind: str) -> 
             return np.where(statistics[:, 1] >= 0, 1.0, -1.0)
         return np.where(statistics[:, 1] >= statistics[:, 0], 1.0, -1.0)
     if kind == "multiclass":
-        return np.argmax(statistics, axis=1).astype(np.float64)
+        classes: NDArray[np.intp] = np.argmax(statistics, axis=1)
+        return classes.astype(np.float64)
     if criterion == "confidence":  # fit_multilabel: pairs [W-_k, W+_k]
         return np.where(statistics[:, 1::2] >= statistics[:, 0::2], 1.0, -1.0)
     weight = statistics[:, :1]
     safe = np.where(weight > 0, weight, 1.0)
-    means = np.where(weight > 0, statistics[:, 1:] / safe, 0.0)
+    means: NDArray[np.float64] = np.where(weight > 0, statistics[:, 1:] / safe, 0.0)
     return means[:, 0].copy() if kind == "regression" else means
 
 

@@ -16,6 +16,8 @@ choice, made once and stated in the notebooks:
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...data import flip_split_labels, load, random_splits
@@ -102,6 +104,7 @@ def figure1_cell(spec: dict, return_model: bool = False) -> dict:
             val_error = 1.0 - candidate.score(X[va], noisy[va])
             if best is None or val_error < best[0]:
                 best = (val_error, steepness, candidate)
+        assert best is not None  # the steepness grid is not empty
         _, steepness, model = best
         chosen = {"steepness": steepness}
     else:
@@ -219,7 +222,7 @@ def figure3_cell(spec: dict) -> dict:
     l1 = np.cumsum(np.abs(model.alphas_))
     record = {"rounds": rounds.tolist(), "test_error": [], "exp_cost": [],
               "stop_reason": model.stop_reason_}
-    sigmoid = {lam: [] for lam in spec["steepness_grid"]}
+    sigmoid: dict[Any, list[float]] = {lam: [] for lam in spec["steepness_grid"]}
     wanted = set(rounds.tolist())
     train_scores = model.staged_decision_function(X[tr])
     test_scores = model.staged_decision_function(X[te])

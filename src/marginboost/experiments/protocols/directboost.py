@@ -36,6 +36,7 @@ states neither), depth-3 trees and stumps.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -237,7 +238,7 @@ def method_cell(spec: dict) -> dict:
 
 
 def _params(method: str, depth: int, settings: dict, choices: str = "default") -> dict:
-    params = {"depth": depth}
+    params: dict[str, Any] = {"depth": depth}
     if method in ("AdaBoost", "LogitBoost"):
         params["max_rounds"] = settings["stagewise_rounds"]
     elif method == "LPBoost":

@@ -30,6 +30,7 @@ number it produces is marked as such in the notebooks.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -323,7 +324,7 @@ def figure3_cells(profile: str) -> list[dict]:
     rounds = 1000 if profile == "full" else 60
     cells = []
     for method in ("AdaBoost.M1", "SAMME", "DMCBoost-I", "DMCBoost"):
-        params = {"depth": 3, "max_rounds": rounds}
+        params: dict[str, Any] = {"depth": 3, "max_rounds": rounds}
         if method.startswith("DMCBoost"):
             params["n_prime"] = "n/10"
         cells.append(experiment_spec(

@@ -29,6 +29,7 @@ the per-data-set mean test errors (:func:`wilcoxon_z`).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -251,7 +252,7 @@ def table1_cell(spec: dict) -> dict:
     elif method == "L2B":
         record = _stagewise(L2Boost, params, data)
     elif method in ("MC", "LP", "AB-CG", "MD"):
-        cg = {"n_estimators": int(params["n_max"]), "tol": float(params["epsilon"])}
+        cg: dict[str, Any] = {"n_estimators": int(params["n_max"]), "tol": float(params["epsilon"])}
         makers = {
             "MC": ("E_grid", lambda v: MCBoost(E=v, **cg)),
             "LP": ("nu_grid", lambda v: LPBoost(nu=v, **cg)),

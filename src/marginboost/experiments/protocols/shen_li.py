@@ -240,6 +240,7 @@ def figure4_cell(spec: dict) -> dict:
             errors.append(error)
             if best is None or error < best[0]:
                 best = (error, inverse_T, candidate)
+        assert best is not None  # the 1/T grid is not empty
         _, inverse_T, model = best
         chosen = {"inverse_T": inverse_T, "validation_errors": errors}
     else:

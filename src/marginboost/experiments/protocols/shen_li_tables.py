@@ -50,6 +50,8 @@ realisations; the paper does not restate its split), AdaBoost-CG with stumps and
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...data import load, random_splits, shen_li_splits
@@ -179,13 +181,14 @@ def _staged_errors(model, X, y, rounds) -> dict[int, float]:
     """Errors after each of ``rounds`` (1-based); rounds past the end take the last model."""
     wanted = sorted({int(r) for r in rounds})
     out: dict[int, float] = {}
-    last = None
+    last: float | None = None
     for t, scores in enumerate(model.staged_decision_function(X), start=1):
         last = float(np.mean(np.where(scores > 0, 1.0, -1.0) != y))
         if t in wanted:
             out[t] = last
         if t >= wanted[-1]:
             break
+    assert last is not None  # a fitted model has at least one stage
     for r in wanted:
         out.setdefault(r, last)
     return out
@@ -521,7 +524,7 @@ def table7_cell(spec: dict) -> dict:
     split = random_splits(n, (n_train / n, 0.0, 1.0 - n_train / n), 1,
                           seed=[spec["seed"], _SPLIT_SALT, 7])[0]
     tr, te = split.train, split.test
-    out = {"n_train": int(tr.size), "n_test": int(te.size), "runs": []}
+    out: dict[str, Any] = {"n_train": int(tr.size), "n_test": int(te.size), "runs": []}
     for inverse_T in params["inverse_T"]:
         model = AdaBoostCG(T=1.0 / float(inverse_T), n_estimators=int(params["n_iterations"]),
                            estimator=_weak(params["weak_learner"])).fit(X[tr], y[tr])
@@ -539,7 +542,7 @@ _CELLS = {"table2": table2_cell, "table3": table3_cell, "table4": table4_cell,
 
 def cell_function(spec: dict):
     """The cell function of a stored table cell (``None`` when the spec is not a table cell)."""
-    return _CELLS.get(spec.get("table"))
+    return _CELLS.get(spec.get("table", ""))
 
 
 # ---- summaries: our numbers in the long format of the target tables ---------------------------
