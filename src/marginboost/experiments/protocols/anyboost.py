@@ -24,7 +24,7 @@ from . import dataset_fingerprint
 
 __all__ = ["FIGURE1_DATASETS", "FIGURE1_NOISE", "figure1_settings", "figure1_cells",
            "figure1_cell", "figure1_summary", "PROTOCOL_VERSION", "FIGURE1_AXIS",
-           "doom2_first_stump_settings", "doom2_first_stump", "FIGURE2_DATASETS",
+           "doom2_first_stump_settings", "doom2_first_stump", "first_stump_test_error", "FIGURE2_DATASETS",
            "FIGURE2_NOISE", "figure2_cells", "figure2_cell", "FIGURE3_DATASETS",
            "figure3_settings", "figure3_rounds", "figure3_cells", "figure3_cell"]
 
@@ -35,7 +35,8 @@ FIGURE1_DATASETS = {
     "hypo": "hypothyroid", "splice": "ida_splice",
 }
 FIGURE1_NOISE = (0.0, 0.05, 0.15)
-#: The paper's Figure 1 y axis runs from about -2 to 3.5 points (data/targets/anyboost.yaml).
+#: The paper's Figure 1 y axis runs from about -2 to 3.5 points (data/targets/anyboost.yaml;
+#: the same range as the claim C5 predicate in marginboost.experiments.predicates).
 FIGURE1_AXIS = (-2.0, 3.5)
 PROTOCOL_VERSION = "anyboost-v1"
 
@@ -160,6 +161,17 @@ def _stump_edges(codes: np.ndarray, y: np.ndarray):
             yield (edge, h) if edge >= 0 else (-edge, -h)
 
 
+def first_stump_test_error(spec: dict) -> float:
+    """Test error of DOOM II's first stump (the exact weak learner under uniform weights) on the
+    split and noisy training labels of a Figure 1 cell; a DOOM II run that never leaves it has
+    this test error."""
+    from ...boosting import DoomII
+
+    X, y, noisy, split = _split_and_noise(spec)
+    model = DoomII(n_estimators=1, sampling="reweight").fit(X[split.train], noisy[split.train])
+    return float(1.0 - model.score(X[split.test], y[split.test]))
+
+
 def doom2_first_stump(spec: dict, n_draws: int, n_rounds: int, steepness_grid) -> dict:
     r"""Why DOOM II stays on its first stump on one split of one noisy data set.
 
@@ -199,7 +211,7 @@ def doom2_first_stump(spec: dict, n_draws: int, n_rounds: int, steepness_grid) -
 
     X, y, noisy, split = _split_and_noise(spec)
     tr, te = split.train, split.test
-    reference = DoomII(n_estimators=1, sampling="reweight").fit(X[tr], noisy[tr])
+    reference = DoomII(n_estimators=1, sampling="reweight").fit(X[tr], noisy[tr])  # f_1
     codes = reference.mapper_.transform(X[tr])
     y_train = noisy[tr].astype(float)
     first = reference.estimators_[0].predict(codes)
