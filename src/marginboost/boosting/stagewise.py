@@ -747,14 +747,22 @@ class DoomII(_FixedCostBoosting):
       direction the normalized update moves in).  It stops after **one** round: at
       :math:`F_1 = f_1` every normalized margin is :math:`\pm 1` and :math:`c'` is even, so
       :math:`D` is uniform, the weak learner returns :math:`f_1` again and the derivative is 0.
-      :math:`F_1` is a stationary point of the cost over convex combinations (tested).
+      :math:`F_1` is a stationary point of the cost over convex combinations, indeed a local
+      minimum for every step and steepness: as :math:`c(z) + c(-z) = 2`, one step towards
+      another stump :math:`h` changes the cost by
+      :math:`(c(\tfrac{1-\varepsilon}{1+\varepsilon}) - c(1))(L - G)/m`, :math:`L` (:math:`G`) the
+      examples :math:`f_1` gets right (wrong) and :math:`h` wrong (right), and :math:`G \le L`
+      for the best stump (tested against the plain-numpy reference
+      ``tests/reference/doom2.py``).
     * ``"resample"`` (default): boosting by resampling, the common practice of the time; each
       round after the first (whose learner is the exact one, as :math:`F_0 = 0`) the weak learner
       is fitted (unweighted) to :math:`m` examples drawn with replacement from :math:`D` (seeded
       by ``random_state``), and the algorithm stops with Algorithm 1's
       test :math:`-\langle \nabla C(F_t), f_{t+1}\rangle \le 0`.  The sampling noise breaks
-      the symmetry above, so the combination grows.  This is our reconstruction, stated as such
-      wherever results of it are shown.
+      the symmetry above, so the combination grows, but only when a resample's best stump
+      differs from :math:`f_1`: when :math:`f_1` is far ahead of every other stump (splice) the
+      combination can stay :math:`f_1` for all rounds.  This is our reconstruction, stated as
+      such wherever results of it are shown.
 
     Parameters
     ----------

@@ -25,7 +25,8 @@ from ..store import experiment_spec
 from . import dataset_fingerprint
 
 __all__ = ["FIGURE1_DATASETS", "FIGURE1_NOISE", "figure1_settings", "figure1_cells",
-           "figure1_cell", "figure1_summary", "PROTOCOL_VERSION", "FIGURE2_DATASETS",
+           "figure1_cell", "figure1_summary", "PROTOCOL_VERSION", "FIGURE1_AXIS",
+           "doom2_first_stump_settings", "doom2_first_stump", "first_stump_test_error", "FIGURE2_DATASETS",
            "FIGURE2_NOISE", "figure2_cells", "figure2_cell", "FIGURE3_DATASETS",
            "figure3_settings", "figure3_rounds", "figure3_cells", "figure3_cell"]
 
@@ -36,6 +37,9 @@ FIGURE1_DATASETS = {
     "hypo": "hypothyroid", "splice": "ida_splice",
 }
 FIGURE1_NOISE = (0.0, 0.05, 0.15)
+#: The paper's Figure 1 y axis runs from about -2 to 3.5 points (data/targets/anyboost.yaml;
+#: the same range as the claim C5 predicate in marginboost.experiments.predicates).
+FIGURE1_AXIS = (-2.0, 3.5)
 PROTOCOL_VERSION = "anyboost-v1"
 
 
@@ -134,6 +138,114 @@ def figure1_summary(cells: list[dict], metrics: list[dict]):
                       n=("advantage", "size"))
     out["advantage_se"] = out["advantage_sd"] / np.sqrt(out["n"])
     return out.drop(columns="advantage_sd").reset_index()
+
+
+# ---- Figure 1: why DOOM II can stay on its first stump ------------------------------------
+def doom2_first_stump_settings(profile: str) -> dict:
+    """Sizes of the first-stump diagnosis of Figure 1's DOOM II (:func:`doom2_first_stump`)."""
+    if profile == "full":
+        s = figure1_settings("full")
+        return {"datasets": ["splice", "sonar"], "noise": list(FIGURE1_NOISE), "n_draws": 200,
+                "n_rounds": s["n_rounds"], "steepness_grid": s["steepness_grid"]}
+    if profile == "quick":
+        return {"datasets": ["splice", "sonar"], "noise": [0.0, 0.15], "n_draws": 40,
+                "n_rounds": 60, "steepness_grid": [5.0]}
+    raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+
+
+def _stump_edges(codes: np.ndarray, y: np.ndarray):
+    """Unweighted edge ``mean(y h)`` and predictions of every stump on binned features, each
+    threshold in its better orientation (``h = +1`` on ``code <= b`` or its negation)."""
+    for j in range(codes.shape[1]):
+        column = codes[:, j]
+        for b in np.unique(column)[:-1]:
+            h = np.where(column <= b, 1.0, -1.0)
+            edge = float(np.mean(y * h))
+            yield (edge, h) if edge >= 0 else (-edge, -h)
+
+
+def first_stump_test_error(spec: dict) -> float:
+    """Test error of DOOM II's first stump (the exact weak learner under uniform weights) on the
+    split and noisy training labels of a Figure 1 cell; a DOOM II run that never leaves it has
+    this test error."""
+    from ...boosting import DoomII
+
+    X, y, noisy, split = _split_and_noise(spec)
+    model = DoomII(n_estimators=1, sampling="reweight").fit(X[split.train], noisy[split.train])
+    return float(1.0 - model.score(X[split.test], y[split.test]))
+
+
+def doom2_first_stump(spec: dict, n_draws: int, n_rounds: int, steepness_grid) -> dict:
+    r"""Why DOOM II stays on its first stump on one split of one noisy data set.
+
+    From :math:`F_0 = 0` the first round returns the best stump :math:`f_1` under uniform
+    weights and :math:`F_1 = f_1`.  There every normalized margin is :math:`\pm 1` and
+    :math:`c'(z) = -\lambda\,\mathrm{sech}^2(\lambda z)` is even, so the weights stay uniform:
+    the exact weak learner returns :math:`f_1` again and the combination never changes (a single
+    stump is a local minimum of the normalized sigmoid cost over convex combinations, for every
+    step and steepness; ``tests/test_doom2_reference.py``).  Boosting by resampling leaves
+    :math:`f_1` only when a resample's best stump is another one.
+
+    Parameters
+    ----------
+    spec : dict
+        A Figure 1 cell spec (``dataset``, ``seed``, ``noise_rate``); its split and noisy labels.
+    n_draws : int
+        Number of uniform bootstrap resamples of the training part used to estimate how often a
+        resample's best stump differs from :math:`f_1`.
+    n_rounds : int
+        Rounds of each DOOM II run.
+    steepness_grid : list of float
+        The :math:`\lambda` values of the runs (``seed`` seeds the resampling, as in Figure 1).
+
+    Returns
+    -------
+    dict
+        ``best_edge`` and ``runner_up_edge`` (unweighted edges :math:`\frac1m\sum_i y_i h(x_i)`
+        of :math:`f_1` and of the best stump with other predictions on the training part),
+        ``escape_fraction`` (the fraction of resamples whose best stump is not :math:`f_1`),
+        ``first_stump_test_error`` and, per sampling rule ``"reweight"`` and ``"resample"``,
+        ``<rule>_distinct`` (the largest number of distinct stumps over the grid),
+        ``<rule>_rounds`` (rounds run, at the largest number of distinct stumps) and
+        ``<rule>_test_error`` (mean over the grid).
+    """
+    from ...boosting import DoomII
+    from ...weak import DecisionTree
+
+    X, y, noisy, split = _split_and_noise(spec)
+    tr, te = split.train, split.test
+    reference = DoomII(n_estimators=1, sampling="reweight").fit(X[tr], noisy[tr])  # f_1
+    codes = reference.mapper_.transform(X[tr])
+    y_train = noisy[tr].astype(float)
+    first = reference.estimators_[0].predict(codes)
+    edges = sorted(((e, h) for e, h in _stump_edges(codes, y_train)), key=lambda item: -item[0])
+    runner_up = next(e for e, h in edges if not np.array_equal(h, first))
+    rng = np.random.default_rng([spec["seed"], 7])
+    stump = DecisionTree(max_depth=1)
+    m = y_train.shape[0]
+    escapes = 0
+    for _ in range(n_draws):
+        drawn = rng.integers(0, m, size=m)
+        tree = stump.fit_binary(np.asfortranarray(codes[drawn]), y_train[drawn], np.full(m, 1.0 / m))
+        escapes += not np.array_equal(tree.predict(codes), first)
+    out = {"best_edge": float(np.mean(y_train * first)), "runner_up_edge": float(runner_up),
+           "escape_fraction": escapes / n_draws,
+           "first_stump_test_error": float(1.0 - reference.score(X[te], y[te]))}
+    for rule in ("reweight", "resample"):
+        distinct, rounds, errors = 0, 0, []
+        for steepness in steepness_grid:
+            model = DoomII(steepness=steepness, step_size=0.05, sampling=rule,
+                           n_estimators=n_rounds, random_state=spec["seed"]).fit(X[tr], noisy[tr])
+            codes_model = model.mapper_.transform(X[tr])
+            n_distinct = len({model.estimators_[t].predict(codes_model).tobytes()
+                              for t in range(model.n_estimators_)})
+            if n_distinct > distinct:
+                distinct, rounds = n_distinct, int(model.n_estimators_)
+            errors.append(1.0 - model.score(X[te], y[te]))
+        out[f"{rule}_distinct"] = distinct
+        out[f"{rule}_rounds"] = rounds
+        out[f"{rule}_test_error"] = float(np.mean(errors))
+    return out
 
 
 # ---- Figure 2: cumulative training-margin distributions --------------------------------------
