@@ -38,7 +38,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def served_book(tmp_path_factory):
-    from marginboost.notebooks import build_book
+    from marginboost._repo.notebooks import build_book
 
     build = tmp_path_factory.mktemp("book")
     index = build_book(use_reference_notebooks=True, build_dir=build, regenerate_pages=False,

@@ -1,6 +1,6 @@
 """Every public object of the API reference has a numpydoc docstring whose Examples run.
 
-The objects are those the API pages document (``marginboost._apidoc.api_pages``: every public
+The objects are those the API pages document (``marginboost._repo.apidoc.api_pages``: every public
 class, function and exception of the package).  Each docstring has a summary line, a
 ``Parameters`` section when the object takes parameters, a ``Returns`` (or ``Yields``) section
 when a function returns something, and an ``Examples`` section that doctest runs and that must
@@ -18,7 +18,7 @@ import re
 import pytest
 
 import marginboost
-from marginboost._apidoc import api_pages
+from marginboost._repo.apidoc import api_pages
 
 #: Modules whose public objects implement a paper's method or derivation.
 NEEDS_NOTES = ("marginboost", "marginboost.margins", "marginboost.losses",

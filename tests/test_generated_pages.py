@@ -22,7 +22,7 @@ def test_scoreboard_page_is_current():
 
 
 def test_performance_page_is_current():
-    from marginboost.experiments.performance import performance_page_markdown
+    from marginboost._repo.performance import performance_page_markdown
 
     page = (ROOT / "book" / "performance.md").read_text()
     assert page == performance_page_markdown(ROOT), (
@@ -30,7 +30,7 @@ def test_performance_page_is_current():
 
 
 def test_api_and_citation_pages_are_current():
-    from marginboost.notebooks import generated_pages
+    from marginboost._repo.notebooks import generated_pages
 
     pages = generated_pages(ROOT)
     for name in [n for n in pages if n.startswith("api/")] + ["how-to-cite.md"]:
@@ -49,7 +49,7 @@ def test_api_reference_lists_every_public_estimator():
 
 
 def test_cite_blocks_name_the_chapter_and_the_papers_doi():
-    from marginboost._citation import cite_chapter_block
+    from marginboost._repo.citation import cite_chapter_block
 
     text = (ROOT / "book" / "shen_li.md").read_text()
     block = cite_chapter_block(ROOT, "shen_li", text)

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from marginboost.notebooks import execute_notebook, list_notebooks
+from marginboost._repo.notebooks import execute_notebook, list_notebooks
 from marginboost.reporting import compare_key_numbers, key_numbers_path, load_key_numbers
 
 ROOT = Path(__file__).resolve().parents[1]

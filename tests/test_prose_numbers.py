@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from marginboost.notebooks import generated_pages
+from marginboost._repo.notebooks import generated_pages
 from marginboost.prose import (
     HAND_TYPED_RULE,
     hand_typed_numbers,

@@ -157,7 +157,7 @@ def test_grid_progress_counts_stored_and_computed_cells(tmp_path):
 
 
 def test_notebook_run_line_names_profile_seconds_and_cells(tmp_path):
-    from marginboost.notebooks import NotebookRun, executed_dir
+    from marginboost._repo.notebooks import NotebookRun, executed_dir
 
     run = NotebookRun("p-item", "full", tmp_path, 12.34, 40, 2, 42)
     assert run.line() == "p-item (full): 12.3 s, grid cells: 40 from the store, 2 computed"
@@ -170,7 +170,7 @@ def test_notebook_run_line_names_profile_seconds_and_cells(tmp_path):
 def test_executed_pages_say_which_profile_built_them(tmp_path):
     import nbformat
 
-    from marginboost.notebooks import PROFILE_NOTES, _mark_profile
+    from marginboost._repo.notebooks import PROFILE_NOTES, _mark_profile
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("# Title"), nbformat.v4.new_code_cell("1")]

@@ -46,8 +46,8 @@ def _cmd_data_fetch(args: argparse.Namespace) -> int:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    from . import notebooks
     from ._paths import require_project_root
+    from ._repo import notebooks
     from .experiments.update import describe_key_number_change
     from .reporting import key_numbers_path, load_key_numbers
 
@@ -113,7 +113,7 @@ def _cmd_scoreboard(args: argparse.Namespace) -> int:
 
 
 def _cmd_book(args: argparse.Namespace) -> int:
-    from .notebooks import build_book
+    from ._repo.notebooks import build_book
 
     index = build_book(profile=args.profile, warnings_as_errors=args.strict,
                        execute=not args.no_execute)
@@ -125,7 +125,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     import subprocess
 
     from ._paths import require_project_root
-    from .experiments.performance import performance_page_markdown
+    from ._repo.performance import performance_page_markdown
 
     root = require_project_root()
     scripts = {p.stem.removeprefix("bench_"): p for p in (root / "benchmarks").glob("bench_*.py")}
@@ -145,7 +145,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
     import time
 
-    from .notebooks import list_notebooks, refresh_reference_notebook
+    from ._repo.notebooks import list_notebooks, refresh_reference_notebook
 
     chosen = [nb for nb in list_notebooks() if not args.names or nb.name in args.names]
     unknown = sorted(set(args.names) - {nb.name for nb in chosen})
@@ -165,6 +165,8 @@ def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``marginboost`` command."""
     from . import __version__
+    from .experiments.profiles import PROFILES
+    from .experiments.protocols import PAPERS
 
     parser = argparse.ArgumentParser(
         prog="marginboost",
@@ -188,9 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.set_defaults(func=_cmd_data_fetch)
 
     rep = sub.add_parser("reproduce", help="execute a paper's notebooks (one item or all)")
-    rep.add_argument("paper", help="paper id: anyboost, shen_li, mcboost, directboost, dmcboost")
+    rep.add_argument("paper", help=f"paper id: {', '.join(PAPERS)}")
     rep.add_argument("item", nargs="?", default=None, help="table/figure id, e.g. table1")
-    rep.add_argument("--profile", choices=["quick", "full"], default="quick")
+    rep.add_argument("--profile", choices=PROFILES, default="quick")
     rep.add_argument("--jobs", type=int, default=1, help="parallel workers for grids")
     rep.add_argument("--scheduler", default=None,
                      help="address of a running dask.distributed scheduler (tcp://host:port)")
@@ -202,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         "update", help="copy the results of runs (_build/results) into data/results, saying "
                        "what changed and by how much; regenerate the generated pages")
     update.add_argument("paper", nargs="?", default=None, help="only this paper")
-    update.add_argument("--profile", choices=["quick", "full"], default=None,
+    update.add_argument("--profile", choices=PROFILES, default=None,
                         help="only this profile")
     update.add_argument("--dry-run", action="store_true", help="report only; write nothing")
     update.add_argument("--exact", action="store_true",
@@ -218,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_cmd_scoreboard)
 
     book = sub.add_parser("book", help="execute the notebooks and build the HTML book")
-    book.add_argument("--profile", choices=["quick", "full"], default="quick")
+    book.add_argument("--profile", choices=PROFILES, default="quick")
     book.add_argument("--strict", action="store_true", help="treat Sphinx warnings as errors")
     book.add_argument("--no-execute", action="store_true",
                       help="reuse the executed notebooks in _build/executed/<profile>")

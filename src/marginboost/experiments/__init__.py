@@ -1,5 +1,8 @@
 """Running experiments and comparing them with the papers.
 
+* :mod:`~marginboost.experiments.profiles`: the ``quick`` and ``full`` profiles.
+* :mod:`~marginboost.experiments.protocols`: the registry of the reproduced papers and their
+  grids.
 * :mod:`~marginboost.experiments.store`: content-addressed, append-only result store.
 * :mod:`~marginboost.experiments.runner`: grid runner (serial, local processes, dask).
 * :mod:`~marginboost.experiments.selection`: model selection on validation folds.
@@ -10,6 +13,8 @@
 from __future__ import annotations
 
 from .compare import VERDICT_RULE, compare, compare_tables, describe_agreement, verdict_counts
+from .profiles import PROFILES, Profile, check_profile
+from .protocols import PROTOCOLS, PaperProtocol, protocol
 from .runner import CellError, run_grid
 from .scoreboard import STATUSES, load_statuses, scoreboard, scoreboard_markdown
 from .selection import best_round, early_stopping_round, select_hyperparameter, select_per_fold
@@ -17,6 +22,7 @@ from .store import CorruptRecordError, RecordConflictError, ResultStore, cell_ke
 from .targets import claims, list_items, list_papers, load_targets, target_table
 
 __all__ = [
+    "Profile", "PROFILES", "check_profile", "PaperProtocol", "PROTOCOLS", "protocol",
     "ResultStore", "cell_key", "experiment_spec", "RecordConflictError", "CorruptRecordError",
     "run_grid", "CellError",
     "best_round", "early_stopping_round", "select_hyperparameter", "select_per_fold",

@@ -214,7 +214,7 @@ def _update_stores(source: Path, target: Path, paper, dry_run, report) -> None:
 
 
 def _update_pages(dry_run, report) -> None:
-    from ..notebooks import generated_pages
+    from .._repo.notebooks import generated_pages
     from .scoreboard import scoreboard_yaml
 
     root = require_project_root()

@@ -1,31 +1,179 @@
 """The experimental protocols of the reproduced papers: grid cells and their cell functions.
 
 Each module defines, for one paper, functions that build the grid of cells of a table or figure
-for a profile (``quick`` or ``full``) and top-level (picklable) cell functions that compute one
-cell from its spec, for :func:`marginboost.experiments.run_grid`.
+for a profile (:class:`~marginboost.experiments.Profile`) and top-level (picklable) cell
+functions that compute one cell from its spec, for :func:`marginboost.experiments.run_grid`.
+
+:data:`PROTOCOLS` is the one registry of the reproduced papers: for each paper its protocols
+module, the items (tables and figures) its notebooks reproduce, its chapter's reference and the
+estimators the chapter compares.  The command line, the re-execution of stored cells, the
+chapters' citation blocks and API links all read it; adding a paper is one protocols module with
+its line here, its targets (``data/targets/<paper>.yaml``) and its notebooks.
 """
 from __future__ import annotations
 
 import functools
 import importlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..._paths import committed_results_dir, results_dir
 from ...data import load
+from ..profiles import check_profile
 from ..runner import run_grid
 from ..store import ResultStore
 
-__all__ = ["dataset_fingerprint", "run_paper_grid", "paper_store", "cell_function"]
-
-#: Papers whose protocols are implemented here (module name = paper id).
-PAPERS = ("anyboost", "shen_li", "directboost", "mcboost", "dmcboost")
+__all__ = ["PaperProtocol", "PROTOCOLS", "PAPERS", "protocol", "dataset_fingerprint",
+           "run_paper_grid", "paper_store", "cell_function"]
 
 
-def cell_function(paper: str, spec: dict):
-    """The function that computes a stored cell of ``paper`` (used to re-execute records)."""
-    if paper not in PAPERS:
-        raise ValueError(f"no protocols for paper {paper!r}; implemented: {PAPERS}")
-    module = importlib.import_module(f"{__name__}.{paper}")
+@dataclass(frozen=True)
+class PaperProtocol:
+    """What the package knows of one reproduced paper.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's id: the prefix of its notebooks (``notebooks/<paper>-<item>.md``), its
+        chapter (``book/<paper>.md``), its targets (``data/targets/<paper>.yaml``) and its
+        results (``data/results/<paper>/``).
+    module : str
+        The protocols module (under :mod:`marginboost.experiments.protocols`) whose
+        ``cell_function(spec)`` returns the function that computes a stored cell.
+    items : tuple of str
+        The tables and figures its notebooks reproduce, in the chapter's order.
+    reference : str
+        The key of the original paper in ``book/references.bib``.
+    estimators : tuple of str
+        The estimators the chapter reproduces or compares against (its API links).
+
+    Examples
+    --------
+    >>> from marginboost.experiments.protocols import protocol
+    >>> p = protocol("dmcboost")
+    >>> p.module, p.items[:2]
+    ('dmcboost', ('table2', 'table3'))
+    >>> p.notebook("table2")
+    'dmcboost-table2'
+    """
+
+    paper: str
+    module: str
+    items: tuple[str, ...]
+    reference: str
+    estimators: tuple[str, ...]
+
+    def notebook(self, item: str) -> str:
+        """The stem of the notebook that reproduces ``item``.
+
+        Parameters
+        ----------
+        item : str
+            One of :attr:`items`.
+
+        Returns
+        -------
+        str
+            ``"<paper>-<item>"``.
+
+        Raises
+        ------
+        ValueError
+            If the paper has no such item.
+
+        Examples
+        --------
+        >>> from marginboost.experiments.protocols import protocol
+        >>> protocol("anyboost").notebook("figure1")
+        'anyboost-figure1'
+        """
+        if item not in self.items:
+            raise ValueError(f"paper {self.paper!r} has no item {item!r}; its items: "
+                             f"{', '.join(self.items)}")
+        return f"{self.paper}-{item}"
+
+
+#: The reproduced papers, in the book's order.
+PROTOCOLS: dict[str, PaperProtocol] = {p.paper: p for p in (
+    PaperProtocol("anyboost", "anyboost", ("table1", "figure1", "figure2", "figure3"),
+                  "mason1999boosting",
+                  ("AnyBoost", "AdaBoost", "RealAdaBoost", "LogitBoost", "ArcX4", "DoomII",
+                   "L2Boost", "MadaBoost")),
+    PaperProtocol("shen_li", "shen_li",
+                  ("duality-checks", "figure1", "figure2", "figure3", "figure4", "table2-3",
+                   "table4-figure5", "table5-8"),
+                  "shen2010dual",
+                  ("AdaBoostL1", "AdaBoostQP", "AdaBoostCG", "LogitBoostCG", "LPBoost",
+                   "HingeLPBoost", "AdaBoost", "ArcGv")),
+    PaperProtocol("mcboost", "mcboost", ("table1-2", "figure1", "figure2", "figures3-4"),
+                  "guo2013mcboost",
+                  ("MCBoost", "MDBoost", "LPBoost", "AdaBoostCG", "AdaBoost", "L2Boost")),
+    PaperProtocol("directboost", "directboost",
+                  ("table1", "table2", "table3", "table4", "figures1-2", "figure3", "checks"),
+                  "zhai2013direct",
+                  ("DirectBoost", "AdaBoost", "LogitBoost", "LPBoost", "BrownBoost")),
+    PaperProtocol("dmcboost", "dmcboost", ("table2", "table3", "table4", "figure3"),
+                  "zhai2014multiclass",
+                  ("DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost")),
+)}
+
+#: The ids of the reproduced papers, in the book's order.
+PAPERS: tuple[str, ...] = tuple(PROTOCOLS)
+
+
+def protocol(paper: str) -> PaperProtocol:
+    """The registry entry of one paper, with a clear error for an unknown id.
+
+    Parameters
+    ----------
+    paper : str
+        A paper id (a key of :data:`PROTOCOLS`).
+
+    Returns
+    -------
+    PaperProtocol
+        Its entry.
+
+    Raises
+    ------
+    ValueError
+        If ``paper`` is not a reproduced paper.
+
+    Examples
+    --------
+    >>> from marginboost.experiments.protocols import protocol
+    >>> protocol("mcboost").reference
+    'guo2013mcboost'
+    """
+    try:
+        return PROTOCOLS[paper]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown paper {paper!r}; the reproduced papers: "
+                         f"{', '.join(PAPERS)}") from None
+
+
+def cell_function(paper: str, spec: dict) -> Callable[[dict], dict]:
+    """The function that computes a stored cell of ``paper`` (used to re-execute records).
+
+    Parameters
+    ----------
+    paper : str
+        A paper id (a key of :data:`PROTOCOLS`).
+    spec : dict
+        The spec of a stored record of that paper.
+
+    Returns
+    -------
+    callable
+        ``func(spec) -> metrics``, the cell function that produced the record.
+
+    Examples
+    --------
+    >>> from marginboost.experiments.protocols import cell_function
+    >>> cell_function("mcboost", {"paper": "mcboost", "table": "table1"}).__name__
+    'table1_cell'
+    """
+    module = importlib.import_module(f"{__name__}.{protocol(paper).module}")
     return module.cell_function(spec)
 
 
@@ -39,8 +187,7 @@ def paper_store(paper: str, profile: str) -> ResultStore:
     Quick-profile stores are never committed (the quick grids take seconds to recompute) and
     live in a folder per version of the code (:func:`source_fingerprint`).
     """
-    if profile not in ("quick", "full"):
-        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+    profile = check_profile(profile)
     if profile == "quick":
         # Scratch cells are keyed by their spec only; a folder per version of the package's
         # code keeps a quick run from reloading cells an older version of the code computed.

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ...data import flip_split_labels, load, random_splits
+from ..profiles import check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
@@ -45,13 +46,11 @@ PROTOCOL_VERSION = "anyboost-v1"
 
 def figure1_settings(profile: str) -> dict:
     """Grid sizes of Figure 1 for a profile."""
-    if profile == "full":
+    if check_profile(profile) == "full":
         return {"datasets": list(FIGURE1_DATASETS), "noise": list(FIGURE1_NOISE),
                 "n_repeats": 20, "n_rounds": 1000, "steepness_grid": [2.0, 5.0, 10.0, 20.0]}
-    if profile == "quick":
-        return {"datasets": ["sonar", "vote1", "breast-cancer"], "noise": [0.0, 0.15],
-                "n_repeats": 2, "n_rounds": 60, "steepness_grid": [5.0]}
-    raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+    return {"datasets": ["sonar", "vote1", "breast-cancer"], "noise": [0.0, 0.15],
+            "n_repeats": 2, "n_rounds": 60, "steepness_grid": [5.0]}
 
 
 def figure1_cells(profile: str) -> list[dict]:
@@ -143,14 +142,12 @@ def figure1_summary(cells: list[dict], metrics: list[dict]):
 # ---- Figure 1: why DOOM II can stay on its first stump ------------------------------------
 def doom2_first_stump_settings(profile: str) -> dict:
     """Sizes of the first-stump diagnosis of Figure 1's DOOM II (:func:`doom2_first_stump`)."""
-    if profile == "full":
+    if check_profile(profile) == "full":
         s = figure1_settings("full")
         return {"datasets": ["splice", "sonar"], "noise": list(FIGURE1_NOISE), "n_draws": 200,
                 "n_rounds": s["n_rounds"], "steepness_grid": s["steepness_grid"]}
-    if profile == "quick":
-        return {"datasets": ["splice", "sonar"], "noise": [0.0, 0.15], "n_draws": 40,
-                "n_rounds": 60, "steepness_grid": [5.0]}
-    raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+    return {"datasets": ["splice", "sonar"], "noise": [0.0, 0.15], "n_draws": 40,
+            "n_rounds": 60, "steepness_grid": [5.0]}
 
 
 def _stump_edges(codes: np.ndarray, y: np.ndarray):
@@ -292,12 +289,10 @@ FIGURE3_DATASETS = {"labor": "labor", "vote1": "vote1"}
 
 def figure3_settings(profile: str) -> dict:
     """Rounds, splits and the lambda values at which the sigmoid cost is evaluated."""
-    if profile == "full":
+    if check_profile(profile) == "full":
         return {"n_rounds": 10_000, "n_repeats": 20, "steepness_grid": [2.0, 5.0, 10.0, 20.0],
                 "n_points": 200}
-    if profile == "quick":
-        return {"n_rounds": 300, "n_repeats": 2, "steepness_grid": [5.0], "n_points": 40}
-    raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
+    return {"n_rounds": 300, "n_repeats": 2, "steepness_grid": [5.0], "n_points": 40}
 
 
 def figure3_rounds(n_rounds: int, n_points: int) -> np.ndarray:

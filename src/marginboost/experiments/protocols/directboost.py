@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ...data import flip_labels, load, long_servedio, rotated_splits
+from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
@@ -96,11 +97,6 @@ DIRECT_CHOICES = {
 }
 DIRECT_VARIANTS = ("DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order")
 _SALT = 2013
-
-
-def _check_profile(profile: str) -> None:
-    if profile not in ("quick", "full"):
-        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
 
 
 def load_table1_data(paper_name: str):

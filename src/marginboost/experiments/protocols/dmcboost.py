@@ -37,6 +37,7 @@ import numpy as np
 from ...data import load, rotated_splits
 from ...data.noise import flip_split_labels
 from ...data.splits import Split
+from ..profiles import check_profile as _check_profile
 from ..selection import best_round
 from ..store import experiment_spec
 from . import dataset_fingerprint
@@ -76,11 +77,6 @@ METHODS = ("AdaBoost.M1", "AdaBoost.MH", "SAMME", "GD-MCBoost", "DMCBoost")
 #: Label-noise rates of Table 4.
 NOISE_RATES = (0.0, 0.05, 0.2)
 _SALT = 2014
-
-
-def _check_profile(profile: str) -> None:
-    if profile not in ("quick", "full"):
-        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
 
 
 def _check_dataset(name: str) -> str:

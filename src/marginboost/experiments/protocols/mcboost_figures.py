@@ -30,6 +30,7 @@ import numpy as np
 
 from ...data import load, mcboost_toy, random_splits
 from ...margins import cumulative_margin_distribution, margin_mean_variance, normalized_margins
+from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
@@ -54,11 +55,6 @@ _FRACTIONS = (0.6, 0.0, 0.4)  # train / validation / test: the paper's 60% / 40%
 FULL_E_GRID = tuple(round(0.05 * k, 2) for k in range(1, 19))
 #: Round counts at which Figure 2's distributions are recorded (those <= n_rounds are used).
 FIGURE2_CHECKPOINTS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
-
-
-def _check_profile(profile: str) -> None:
-    if profile not in ("quick", "full"):
-        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
 
 
 def cdf_grid(n_points: int = CDF_GRID_POINTS) -> np.ndarray:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...data import load, shen_li_splits
+from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
@@ -53,11 +54,6 @@ ALGORITHM_LABELS = {"AdaBoost": "AdaBoost", "AdaBoostQP": "AdaBoost-QP", "ArcGv"
 PAPER_INVERSE_T_GRID = (10, 20, 30, 40, 50, 100, 200, 500)
 
 _SPLIT_SALT = 2010  # second entry of every split seed: the split stream of this paper
-
-
-def _check_profile(profile: str) -> None:
-    if profile not in ("quick", "full"):
-        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
 
 
 def _split(n_samples: int, seed: int):

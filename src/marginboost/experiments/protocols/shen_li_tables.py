@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from ...data import load, random_splits, shen_li_splits
+from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
@@ -116,11 +117,6 @@ FIGURE5_DATASETS = ("australian", "b-cancer", "diabetes", "heart", "splice", "sv
 MCNEMAR_CRITICAL = 3.841459
 
 _SPLIT_SALT = 2010  # as in shen_li.py: the split stream of this paper
-
-
-def _check_profile(profile: str) -> None:
-    if profile not in ("quick", "full"):
-        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
 
 
 def _check_datasets(names) -> list[str]:

@@ -11,18 +11,12 @@ from __future__ import annotations
 import importlib
 import inspect
 
+from ..experiments.protocols import PROTOCOLS
+
 __all__ = ["api_pages", "CHAPTER_ESTIMATORS", "chapter_api_block"]
 
 #: The estimators each paper's chapter reproduces or compares against (for its API links).
-CHAPTER_ESTIMATORS = {
-    "anyboost": ["AnyBoost", "AdaBoost", "RealAdaBoost", "LogitBoost", "ArcX4", "DoomII",
-                 "L2Boost", "MadaBoost"],
-    "shen_li": ["AdaBoostL1", "AdaBoostQP", "AdaBoostCG", "LogitBoostCG", "LPBoost",
-                "HingeLPBoost", "AdaBoost", "ArcGv"],
-    "mcboost": ["MCBoost", "MDBoost", "LPBoost", "AdaBoostCG", "AdaBoost", "L2Boost"],
-    "directboost": ["DirectBoost", "AdaBoost", "LogitBoost", "LPBoost", "BrownBoost"],
-    "dmcboost": ["DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost"],
-}
+CHAPTER_ESTIMATORS = {p.paper: list(p.estimators) for p in PROTOCOLS.values()}
 
 
 def chapter_api_block(stem: str) -> str:
@@ -185,7 +179,7 @@ def cli_page() -> str:
     """The ``marginboost`` command's reference: the help text of every (sub)command."""
     import os
 
-    from .cli import build_parser
+    from ..cli import build_parser
 
     saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"  # argparse wraps at the terminal's width: fix it

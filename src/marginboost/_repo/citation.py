@@ -14,16 +14,12 @@ from pathlib import Path
 
 import yaml
 
+from ..experiments.protocols import PROTOCOLS
+
 __all__ = ["CHAPTER_PAPERS", "how_to_cite_page", "cite_chapter_block", "bib_entries"]
 
-#: The original paper of each chapter (a key of ``book/references.bib``).
-CHAPTER_PAPERS = {
-    "anyboost": "mason1999boosting",
-    "shen_li": "shen2010dual",
-    "mcboost": "guo2013mcboost",
-    "directboost": "zhai2013direct",
-    "dmcboost": "zhai2014multiclass",
-}
+#: The original paper of each chapter (a key of ``book/references.bib``), from the registry.
+CHAPTER_PAPERS = {p.paper: p.reference for p in PROTOCOLS.values()}
 
 
 def _cff(root: Path) -> dict:

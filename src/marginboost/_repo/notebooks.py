@@ -28,8 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._paths import require_project_root
-from .prose import fill_substitutions
+from .._paths import require_project_root
+from ..prose import fill_substitutions
 
 __all__ = ["NotebookSource", "list_notebooks", "find_notebooks", "execute_notebook",
            "run_notebook", "NotebookRun", "executed_dir", "declared_parameters",
@@ -97,14 +97,16 @@ def list_notebooks(root: Path | None = None) -> list[NotebookSource]:
 def find_notebooks(paper: str, item: str | None = None, root: Path | None = None
                    ) -> list[NotebookSource]:
     """Notebooks of one paper (and optionally one item); a clear error when there are none."""
+    from ..experiments.protocols import protocol
+
+    entry = protocol(paper)  # a clear error for an unknown paper
+    if item is not None:
+        entry.notebook(item)  # a clear error for an item the paper does not have
     notebooks = list_notebooks(root)
-    papers = sorted({nb.paper for nb in notebooks})
     chosen = [nb for nb in notebooks if nb.paper == paper and (item is None or nb.item == item)]
     if not chosen:
-        if paper not in papers:
-            raise ValueError(f"unknown paper {paper!r}; papers with notebooks: {', '.join(papers)}")
-        items = sorted(nb.item for nb in notebooks if nb.paper == paper)
-        raise ValueError(f"paper {paper!r} has no item {item!r}; its items: {', '.join(items)}")
+        raise ValueError(f"no notebook of {paper!r}"
+                         + (f" item {item!r}" if item else "") + " in this checkout")
     return chosen
 
 
@@ -179,7 +181,7 @@ def run_notebook(source: NotebookSource, output: Path, *, profile: str = "quick"
     ``progress`` draws a bar of the notebook's grid cells on standard error (default: only when
     standard error is a terminal).
     """
-    from ._progress import GridProgress
+    from .._progress import GridProgress
 
     start = time.perf_counter()
     with GridProgress(source.name, bar=progress) as grid:
@@ -278,12 +280,12 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
 def generated_pages(root: Path | None = None) -> dict[str, str]:
     """The book pages made from registries and results: ``{path under book/: markdown}``."""
     root = root or require_project_root()
-    from ._apidoc import api_pages
-    from ._citation import how_to_cite_page
-    from .data.page import datasets_page_markdown
-    from .experiments import scoreboard_markdown
-    from .experiments.performance import performance_page_markdown
-    from .experiments.scoreboard import not_reproduced_markdown
+    from ..data.page import datasets_page_markdown
+    from ..experiments import scoreboard_markdown
+    from ..experiments.scoreboard import not_reproduced_markdown
+    from .apidoc import api_pages
+    from .citation import how_to_cite_page
+    from .performance import performance_page_markdown
 
     return {"datasets.md": datasets_page_markdown(),
             "scoreboard.md": scoreboard_markdown(root=root),
@@ -370,8 +372,8 @@ def _mark_profile(notebook_path: Path, target: Path) -> None:
 def _append_cite_blocks(root: Path, book_dir: Path) -> None:
     """End every paper's chapter (in the staged copy) with links to the API entries of its
     estimators and its "Cite this chapter" block."""
-    from ._apidoc import chapter_api_block
-    from ._citation import CHAPTER_PAPERS, cite_chapter_block
+    from .apidoc import chapter_api_block
+    from .citation import CHAPTER_PAPERS, cite_chapter_block
 
     for stem in CHAPTER_PAPERS:
         page = book_dir / f"{stem}.md"

@@ -1,0 +1,71 @@
+"""The registry of reproduced papers is the whole truth: notebooks, targets, chapters, results
+and protocol modules all follow it, and profiles are checked in one place."""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from marginboost._repo.apidoc import CHAPTER_ESTIMATORS
+from marginboost._repo.citation import CHAPTER_PAPERS
+from marginboost.experiments import PROTOCOLS, Profile, check_profile, protocol
+from marginboost.experiments.protocols import paper_store
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_notebook_belongs_to_a_registered_item_and_back():
+    on_disk = {p.stem for p in (ROOT / "notebooks").glob("*-*.md")}
+    registered = {entry.notebook(item) for entry in PROTOCOLS.values() for item in entry.items}
+    assert on_disk == registered
+
+
+@pytest.mark.parametrize("paper", list(PROTOCOLS))
+def test_each_paper_has_its_module_targets_chapter_and_reference(paper):
+    entry = protocol(paper)
+    module = importlib.import_module(f"marginboost.experiments.protocols.{entry.module}")
+    assert callable(module.cell_function)
+    assert (ROOT / "data" / "targets" / f"{paper}.yaml").is_file()
+    assert (ROOT / "book" / f"{paper}.md").is_file()
+    assert f"{{{entry.reference}," in (ROOT / "book" / "references.bib").read_text()
+    assert CHAPTER_PAPERS[paper] == entry.reference
+    assert CHAPTER_ESTIMATORS[paper] == list(entry.estimators)
+    import marginboost
+
+    assert set(entry.estimators) <= set(marginboost._ESTIMATORS)
+
+
+def test_the_book_lists_every_paper_in_the_registry_order():
+    toc = (ROOT / "_toc.yml").read_text()
+    positions = [toc.index(f"book/{paper}") for paper in PROTOCOLS]
+    assert positions == sorted(positions)
+    assert yaml.safe_load(toc)
+
+
+def test_unknown_papers_and_items_get_clear_errors():
+    with pytest.raises(ValueError, match="unknown paper 'nips'; the reproduced papers: anyboost"):
+        protocol("nips")
+    with pytest.raises(ValueError, match="has no item 'table9'; its items: table1-2"):
+        protocol("mcboost").notebook("table9")
+
+
+@pytest.mark.parametrize("bad", ["fast", "Full", "", None, 1])
+def test_a_bad_profile_gets_one_clear_error_everywhere(bad):
+    with pytest.raises(ValueError, match="unknown profile"):
+        check_profile(bad)
+    with pytest.raises(ValueError, match="unknown profile"):
+        paper_store("mcboost", bad)
+    from marginboost.experiments.protocols import dmcboost, mcboost
+
+    with pytest.raises(ValueError, match="unknown profile"):
+        mcboost.table1_settings(bad)
+    with pytest.raises(ValueError, match="unknown profile"):
+        dmcboost.table2_cells(bad) if hasattr(dmcboost, "table2_cells") else check_profile(bad)
+
+
+def test_profiles_compare_equal_to_their_names():
+    assert Profile.parse("quick") is Profile.QUICK
+    assert Profile.FULL == "full" and str(Profile.FULL) == "full"
+    assert check_profile(Profile.FULL) == "full"
