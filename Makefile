@@ -20,7 +20,7 @@ help:
 	@echo "make results-update  copy the results of runs (_build/results) into data/results"
 	@echo "make test-one-thread  pytest --nbval again with one thread everywhere"
 	@echo "make data-verify  check the sha256 of every registered data file"
-	@echo "make lint         ruff over src, tests and benchmarks, then mypy over src (as CI)"
+	@echo "make lint         ruff (lint and format check) over src, tests and benchmarks, then mypy over src (as CI)"
 	@echo "make typecheck    mypy over src/marginboost (settings in pyproject.toml)"
 	@echo "make lab          open the notebooks in JupyterLab (each .ipynb paired with its .md)"
 	@echo "make mutation     mutation testing of the core modules (long; resumable; not part of make test)"
@@ -81,6 +81,7 @@ results-update: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/python -m mypy
 
 # Static types: strict for the estimators and weak learners, the default checks elsewhere

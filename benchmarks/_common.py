@@ -1,5 +1,6 @@
 """Helpers shared by the benchmark scripts: the machine facts stored with every result file,
 writing it, and the best-of-n timer."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,13 @@ def environment(**versions) -> dict:
     """Python, machine, core count and marginboost version, plus the given ``versions``."""
     import marginboost
 
-    return {"python": platform.python_version(), "machine": platform.machine(),
-            "cpu_count": os.cpu_count(), "marginboost": marginboost.__version__, **versions}
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "marginboost": marginboost.__version__,
+        **versions,
+    }
 
 
 def sklearn_environment() -> dict:
@@ -23,9 +29,12 @@ def sklearn_environment() -> dict:
     import numba
     import sklearn
 
-    return environment(processor=platform.processor(), numba=numba.__version__,
-                       sklearn=sklearn.__version__,
-                       numba_threads=numba.config.NUMBA_NUM_THREADS)
+    return environment(
+        processor=platform.processor(),
+        numba=numba.__version__,
+        sklearn=sklearn.__version__,
+        numba_threads=numba.config.NUMBA_NUM_THREADS,
+    )
 
 
 def write_result(output: str | Path, result: dict) -> None:

@@ -18,6 +18,7 @@ scikit-learn's is its fit time divided by the number of rounds. Run with ``margi
 ``python benchmarks/bench_adaboost.py [--quick]``; results go to
 ``benchmarks/results/adaboost.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -80,8 +81,9 @@ def _fit_sklearn(X, y, depth: int, rounds: int) -> float:
     from sklearn.ensemble import AdaBoostClassifier
     from sklearn.tree import DecisionTreeClassifier
 
-    model = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=depth),
-                               n_estimators=rounds, random_state=0)
+    model = AdaBoostClassifier(
+        estimator=DecisionTreeClassifier(max_depth=depth), n_estimators=rounds, random_state=0
+    )
     start = time.perf_counter()
     model.fit(X, y)
     return (time.perf_counter() - start) / len(model.estimators_)
@@ -90,8 +92,7 @@ def _fit_sklearn(X, y, depth: int, rounds: int) -> float:
 def run_case(spec: dict) -> dict:
     """Run one case in this process and return its measurements."""
     X, y = _data(spec)
-    out = {"case": spec["case"], "n": int(X.shape[0]), "d": int(X.shape[1]),
-           "depth": spec["depth"]}
+    out = {"case": spec["case"], "n": int(X.shape[0]), "d": int(X.shape[1]), "depth": spec["depth"]}
     # Warm-up on the same arrays: compiles the kernels or loads them from numba's cache (the
     # first calls of each kernel in a process cost up to ~0.2 s), so the timed fit is steady.
     _fit_ours(X, y, spec["depth"], 5)
@@ -110,17 +111,25 @@ def run_case(spec: dict) -> dict:
 
 def _jit_case() -> dict:
     """First-fit time in fresh processes: empty numba cache, then the filled cache."""
-    code = ("import time; t=time.perf_counter(); import numpy as np; "
-            "from marginboost.boosting import AdaBoost; "
-            "rng=np.random.default_rng(0); X=rng.standard_normal((500,5)); "
-            "y=np.where(X[:,0]>0,1,-1); AdaBoost(n_estimators=3, max_depth=3).fit(X,y); "
-            "print(time.perf_counter()-t)")
+    code = (
+        "import time; t=time.perf_counter(); import numpy as np; "
+        "from marginboost.boosting import AdaBoost; "
+        "rng=np.random.default_rng(0); X=rng.standard_normal((500,5)); "
+        "y=np.where(X[:,0]>0,1,-1); AdaBoost(n_estimators=3, max_depth=3).fit(X,y); "
+        "print(time.perf_counter()-t)"
+    )
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        cold = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                    capture_output=True, text=True).stdout.split()[-1])
-        warm = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                    capture_output=True, text=True).stdout.split()[-1])
+        cold = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout.split()[-1]
+        )
+        warm = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout.split()[-1]
+        )
     return {"case": "jit", "cold_first_fit_s": cold, "warm_first_fit_s": warm}
 
 
@@ -131,17 +140,47 @@ def cases(quick: bool) -> list[dict]:
     specs = [
         {"case": "adult-d1", "data": "adult", "depth": 1, "rounds": r, "sklearn_rounds": s1},
         {"case": "adult-d3", "data": "adult", "depth": 3, "rounds": r, "sklearn_rounds": s3},
-        {"case": "synthetic-d1", "data": "synthetic", "n": 100_000, "d": 50, "depth": 1,
-         "rounds": r, "sklearn_rounds": s1},
-        {"case": "synthetic-d3", "data": "synthetic", "n": 100_000, "d": 50, "depth": 3,
-         "rounds": r, "sklearn_rounds": s3},
+        {
+            "case": "synthetic-d1",
+            "data": "synthetic",
+            "n": 100_000,
+            "d": 50,
+            "depth": 1,
+            "rounds": r,
+            "sklearn_rounds": s1,
+        },
+        {
+            "case": "synthetic-d3",
+            "data": "synthetic",
+            "n": 100_000,
+            "d": 50,
+            "depth": 3,
+            "rounds": r,
+            "sklearn_rounds": s3,
+        },
     ]
     for n in (12_500, 25_000, 50_000, 100_000):
-        specs.append({"case": f"scale-n-{n}", "data": "synthetic", "n": n, "d": 50, "depth": 3,
-                      "rounds": r // 2})
+        specs.append(
+            {
+                "case": f"scale-n-{n}",
+                "data": "synthetic",
+                "n": n,
+                "d": 50,
+                "depth": 3,
+                "rounds": r // 2,
+            }
+        )
     for d in (12, 25, 50, 100):
-        specs.append({"case": f"scale-d-{d}", "data": "synthetic", "n": 50_000, "d": d,
-                      "depth": 3, "rounds": r // 2})
+        specs.append(
+            {
+                "case": f"scale-d-{d}",
+                "data": "synthetic",
+                "n": 50_000,
+                "d": d,
+                "depth": 3,
+                "rounds": r // 2,
+            }
+        )
     return specs
 
 
@@ -157,14 +196,22 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for spec in cases(args.quick):
         print(f"running {spec['case']} ...", flush=True)
-        child = subprocess.run([sys.executable, __file__, "--case-json", json.dumps(spec)],
-                               check=True, capture_output=True, text=True)
+        child = subprocess.run(
+            [sys.executable, __file__, "--case-json", json.dumps(spec)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         rows.append(json.loads(child.stdout.strip().splitlines()[-1]))
         print("   ", rows[-1], flush=True)
     rows.append(_jit_case())
     print("   ", rows[-1], flush=True)
-    result = {"benchmark": "adaboost", "quick": args.quick, "environment": sklearn_environment(),
-              "cases": rows}
+    result = {
+        "benchmark": "adaboost",
+        "quick": args.quick,
+        "environment": sklearn_environment(),
+        "cases": rows,
+    }
     write_result(args.output, result)
     return 0
 

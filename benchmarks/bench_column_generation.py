@@ -22,6 +22,7 @@ on Adult, measured in one run.
 Run with ``marginboost bench column_generation`` or ``python benchmarks/bench_column_generation.py``;
 results go to ``benchmarks/results/column_generation.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -83,8 +84,15 @@ def _linprog_lpboost(A: np.ndarray, D: float) -> float:
     cost = np.zeros(M + 1)
     cost[-1] = 1.0
     A_eq = np.append(np.ones(M), 0.0)[None, :]
-    res = linprog(cost, A_ub=np.hstack([A.T, -np.ones((J, 1))]), b_ub=np.zeros(J), A_eq=A_eq,
-                  b_eq=[1.0], bounds=[(0.0, D)] * M + [(None, None)], method="highs")
+    res = linprog(
+        cost,
+        A_ub=np.hstack([A.T, -np.ones((J, 1))]),
+        b_ub=np.zeros(J),
+        A_eq=A_eq,
+        b_eq=[1.0],
+        bounds=[(0.0, D)] * M + [(None, None)],
+        method="highs",
+    )
     return float(res.fun)
 
 
@@ -119,18 +127,37 @@ def master_cases(sizes) -> list[dict]:
         ours_warm = best_of(lambda: solve_adaboost_l1(A, T, w0=warm))
         reference = best_of(lambda: _cvxpy_adaboost(A, T), repeats=2)
         agree = abs(solve_adaboost_l1(A, T).objective - _cvxpy_adaboost(A, T))
-        rows.append({"case": f"master-adaboost-{J}", "M": int(A.shape[0]), "J": J,
-                     "ours_cold_s": ours_cold, "ours_warm_s": ours_warm, "cvxpy_s": reference,
-                     "speedup_warm": reference / ours_warm, "objective_difference": agree})
+        rows.append(
+            {
+                "case": f"master-adaboost-{J}",
+                "M": int(A.shape[0]),
+                "J": J,
+                "ours_cold_s": ours_cold,
+                "ours_warm_s": ours_warm,
+                "cvxpy_s": reference,
+                "speedup_warm": reference / ours_warm,
+                "objective_difference": agree,
+            }
+        )
         ours_lp, solution = _lpboost_iteration(A, D)
         ours_cold = best_of(lambda: solve_lpboost_dual(A, D))
         linprog_lp = best_of(lambda: _linprog_lpboost(A, D))
         reference_lp = best_of(lambda: _cvxpy_lpboost(A, D), repeats=2)
         agree_lp = abs(solution.objective - _cvxpy_lpboost(A, D))
-        rows.append({"case": f"master-lpboost-{J}", "M": int(A.shape[0]), "J": J,
-                     "ours_s": ours_lp, "pivots": solution.iterations, "ours_cold_s": ours_cold,
-                     "linprog_s": linprog_lp, "cvxpy_s": reference_lp,
-                     "speedup": reference_lp / ours_lp, "objective_difference": agree_lp})
+        rows.append(
+            {
+                "case": f"master-lpboost-{J}",
+                "M": int(A.shape[0]),
+                "J": J,
+                "ours_s": ours_lp,
+                "pivots": solution.iterations,
+                "ours_cold_s": ours_cold,
+                "linprog_s": linprog_lp,
+                "cvxpy_s": reference_lp,
+                "speedup": reference_lp / ours_lp,
+                "objective_difference": agree_lp,
+            }
+        )
         print("   ", rows[-2], "\n   ", rows[-1], flush=True)
     return rows
 
@@ -145,8 +172,9 @@ def adult_sample(n_train: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return ds.X[rows], ds.y_signed()[rows]
 
 
-def lpboost_adult(max_iterations: int, n_train: int = 10_000,
-                  compare_at: tuple[int, ...] = (100,)) -> list[dict]:
+def lpboost_adult(
+    max_iterations: int, n_train: int = 10_000, compare_at: tuple[int, ...] = (100,)
+) -> list[dict]:
     """The LPBoost run on Adult, then its master at ``compare_at`` and at the last iteration
     against a cold cvxpy solve of the same restricted master."""
     from marginboost.boosting import LPBoost, _masters
@@ -160,8 +188,9 @@ def lpboost_adult(max_iterations: int, n_train: int = 10_000,
     def timed_solve(master):  # type: ignore[no-untyped-def]
         start = time.perf_counter()
         solution = original(master)
-        solves.append((master.n_columns, time.perf_counter() - start, solution.iterations,
-                       solution.objective))
+        solves.append(
+            (master.n_columns, time.perf_counter() - start, solution.iterations, solution.objective)
+        )
         return solution
 
     _masters.LPBoostMaster.solve = timed_solve
@@ -175,11 +204,22 @@ def lpboost_adult(max_iterations: int, n_train: int = 10_000,
         _masters.LPBoostMaster.solve = original
     assert model.D_ == D and len(solves) == model.n_iterations_
     master_s = sum(s[1] for s in solves)
-    cases = [{"case": "lpboost-adult", "n": n_train, "d": int(X.shape[1]), "depth": 3,
-              "iterations": int(model.n_iterations_), "converged": bool(model.converged_),
-              "total_s": elapsed, "master_s": master_s, "other_s": elapsed - master_s,
-              "last_duality_gap": float(model.history_["duality_gap"][-1]),
-              "paper_iterations": 286, "paper_total_s": 167_520.0}]
+    cases = [
+        {
+            "case": "lpboost-adult",
+            "n": n_train,
+            "d": int(X.shape[1]),
+            "depth": 3,
+            "iterations": int(model.n_iterations_),
+            "converged": bool(model.converged_),
+            "total_s": elapsed,
+            "master_s": master_s,
+            "other_s": elapsed - master_s,
+            "last_duality_gap": float(model.history_["duality_gap"][-1]),
+            "paper_iterations": 286,
+            "paper_total_s": 167_520.0,
+        }
+    ]
     print("   ", cases[-1], flush=True)
     codes = model.mapper_.transform(X)
     A = np.column_stack([y * tree.predict(codes) for tree in model.estimators_])
@@ -189,9 +229,18 @@ def lpboost_adult(max_iterations: int, n_train: int = 10_000,
         start = time.perf_counter()
         reference = _cvxpy_lpboost(A[:, :J], D)
         reference_s = time.perf_counter() - start
-        cases.append({"case": f"master-lpboost-adult-{J}", "M": n_train, "J": J, "ours_s": ours,
-                      "pivots": pivots, "cvxpy_s": reference_s, "speedup": reference_s / ours,
-                      "objective_difference": abs(objective - reference)})
+        cases.append(
+            {
+                "case": f"master-lpboost-adult-{J}",
+                "M": n_train,
+                "J": J,
+                "ours_s": ours,
+                "pivots": pivots,
+                "cvxpy_s": reference_s,
+                "speedup": reference_s / ours,
+                "objective_difference": abs(objective - reference),
+            }
+        )
         print("   ", cases[-1], flush=True)
     return cases
 
@@ -208,25 +257,33 @@ def _highspy_version(highspy) -> str:  # type: ignore[no-untyped-def]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
-    parser.add_argument("--max-iterations", type=int, default=286,
-                        help="LPBoost iterations on Adult (default: the 286 of DirectBoost's "
-                             "Table 2)")
+    parser.add_argument(
+        "--max-iterations",
+        type=int,
+        default=286,
+        help="LPBoost iterations on Adult (default: the 286 of DirectBoost's Table 2)",
+    )
     parser.add_argument("--output", default=str(RESULTS))
     args = parser.parse_args(argv)
     sizes = (5, 10) if args.quick else (10, 25, 50, 100)
     cases = master_cases(sizes)
-    cases += lpboost_adult(20 if args.quick else args.max_iterations,
-                           n_train=2000 if args.quick else 10_000,
-                           compare_at=(10,) if args.quick else (100,))
+    cases += lpboost_adult(
+        20 if args.quick else args.max_iterations,
+        n_train=2000 if args.quick else 10_000,
+        compare_at=(10,) if args.quick else (100,),
+    )
     import cvxpy
     import highspy
     import scipy
 
-    result = {"benchmark": "column_generation", "quick": args.quick,
-              "environment": environment(scipy=scipy.__version__,
-                                         highspy=_highspy_version(highspy),
-                                         cvxpy=cvxpy.__version__),
-              "cases": cases}
+    result = {
+        "benchmark": "column_generation",
+        "quick": args.quick,
+        "environment": environment(
+            scipy=scipy.__version__, highspy=_highspy_version(highspy), cvxpy=cvxpy.__version__
+        ),
+        "cases": cases,
+    }
     write_result(args.output, result)
     return 0
 

@@ -19,6 +19,7 @@ that loads the compiled kernels (the compile time is not the algorithm's).
 Run with ``marginboost bench directboost`` or ``python benchmarks/bench_directboost.py``;
 results go to ``benchmarks/results/directboost.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,11 @@ from _common import environment, write_result  # noqa: E402
 from bench_column_generation import adult_sample  # noqa: E402
 
 #: The paper's Table 2: iterations and total training seconds (Core2 Duo 2.6 GHz).
-PAPER = {"AdaBoost": (117_852, 31_168.0), "LPBoost": (286, 167_520.0),
-         "DirectBoost_eps_avg": (1737, 606.0)}
+PAPER = {
+    "AdaBoost": (117_852, 31_168.0),
+    "LPBoost": (286, 167_520.0),
+    "DirectBoost_eps_avg": (1737, 606.0),
+}
 
 
 def _timed(model, X, y) -> float:
@@ -59,46 +63,73 @@ def run(n_train: int, quick: bool, log=print) -> list[dict]:
     warm_X, warm_y = X[:300], y[:300]
     cases = []
 
-    directboost_variant("DirectBoost_eps_avg", n_prime=0.1, max_depth=3,
-                        n_estimators=20).fit(warm_X, warm_y)
-    model = directboost_variant("DirectBoost_eps_avg", n_prime=0.1, max_depth=3,
-                                n_estimators=200 if quick else 10_000)
+    directboost_variant("DirectBoost_eps_avg", n_prime=0.1, max_depth=3, n_estimators=20).fit(
+        warm_X, warm_y
+    )
+    model = directboost_variant(
+        "DirectBoost_eps_avg", n_prime=0.1, max_depth=3, n_estimators=200 if quick else 10_000
+    )
     total = _timed(model, X, y)
     history = model.history_
     n1 = int(model.n_phase1_)
     rounds = int(history["phase"].size)
     phase1_s = float(history["time"][n1 - 1]) if n1 else 0.0
-    cases.append({"case": "directboost-eps-avg", "algorithm": "DirectBoost_eps_avg",
-                  "iterations": rounds, "kept": int(model.n_estimators_),
-                  "phase1_iterations": n1, "phase2_iterations": rounds - n1,
-                  "total_s": total, "phase1_s": phase1_s, "phase2_s": total - phase1_s,
-                  "stop_reason": model.stop_reason_,
-                  "train_error": float(history["train_error"][-1])})
+    cases.append(
+        {
+            "case": "directboost-eps-avg",
+            "algorithm": "DirectBoost_eps_avg",
+            "iterations": rounds,
+            "kept": int(model.n_estimators_),
+            "phase1_iterations": n1,
+            "phase2_iterations": rounds - n1,
+            "total_s": total,
+            "phase1_s": phase1_s,
+            "phase2_s": total - phase1_s,
+            "stop_reason": model.stop_reason_,
+            "train_error": float(history["train_error"][-1]),
+        }
+    )
     log("   ", cases[-1], flush=True)
 
     AdaBoost(n_estimators=5, max_depth=3).fit(warm_X, warm_y)
     cap = 2000 if quick else PAPER["AdaBoost"][0]
     model = AdaBoost(n_estimators=cap, max_depth=3, tol=1e-6)
     total = _timed(model, X, y)
-    cases.append({"case": "adaboost", "algorithm": "AdaBoost",
-                  "iterations": int(model.n_estimators_), "total_s": total,
-                  "stop_reason": model.stop_reason_, "cap": cap})
+    cases.append(
+        {
+            "case": "adaboost",
+            "algorithm": "AdaBoost",
+            "iterations": int(model.n_estimators_),
+            "total_s": total,
+            "stop_reason": model.stop_reason_,
+            "cap": cap,
+        }
+    )
     log("   ", cases[-1], flush=True)
 
     _timed(LPBoost(nu=0.1, max_depth=3, n_estimators=5), warm_X, warm_y)
     cap = 40 if quick else PAPER["LPBoost"][0]
     model = LPBoost(nu=0.1, max_depth=3, n_estimators=cap)
     total = _timed(model, X, y)
-    cases.append({"case": "lpboost", "algorithm": "LPBoost",
-                  "iterations": int(model.n_iterations_), "total_s": total,
-                  "converged": bool(model.converged_), "cap": cap})
+    cases.append(
+        {
+            "case": "lpboost",
+            "algorithm": "LPBoost",
+            "iterations": int(model.n_iterations_),
+            "total_s": total,
+            "converged": bool(model.converged_),
+            "cap": cap,
+        }
+    )
     log("   ", cases[-1], flush=True)
     for case in cases:
         iterations, seconds = PAPER[case["algorithm"]]
-        case.update(paper_iterations=iterations, paper_total_s=seconds,
-                    speedup_total=seconds / case["total_s"],
-                    speedup_per_iteration=(seconds / iterations)
-                    / (case["total_s"] / case["iterations"]))
+        case.update(
+            paper_iterations=iterations,
+            paper_total_s=seconds,
+            speedup_total=seconds / case["total_s"],
+            speedup_per_iteration=(seconds / iterations) / (case["total_s"] / case["iterations"]),
+        )
     return cases
 
 
@@ -111,10 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     cases = run(n_train, args.quick)
     import numba
 
-    result = {"benchmark": "directboost", "quick": args.quick, "n_train": n_train,
-              "environment": environment(numba=numba.__version__,
-                                         numba_threads=numba.config.NUMBA_NUM_THREADS),
-              "cases": cases}
+    result = {
+        "benchmark": "directboost",
+        "quick": args.quick,
+        "n_train": n_train,
+        "environment": environment(
+            numba=numba.__version__, numba_threads=numba.config.NUMBA_NUM_THREADS
+        ),
+        "cases": cases,
+    }
     write_result(args.output, result)
     return 0
 

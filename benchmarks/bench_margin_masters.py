@@ -23,6 +23,7 @@ MCBoost with E = 0.1 and MDBoost with D = 10, each run to convergence (epsilon =
 Run with ``marginboost bench margin_masters`` or ``python benchmarks/bench_margin_masters.py``;
 results go to ``benchmarks/results/margin_masters.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,10 @@ RESULTS = HERE / "results" / "margin_masters.json"
 from _common import best_of, environment, write_result  # noqa: E402
 
 #: The two algorithms: estimator, its parameter, the master solver's name in ``_masters``.
-ALGORITHMS = {"mcboost": ("MCBoost", {"E": 0.1}, "solve_mcboost"),
-              "mdboost": ("MDBoost", {"D": 10.0}, "solve_mdboost")}
+ALGORITHMS = {
+    "mcboost": ("MCBoost", {"E": 0.1}, "solve_mcboost"),
+    "mdboost": ("MDBoost", {"D": 10.0}, "solve_mdboost"),
+}
 #: Data sets of the MCBoost protocol (paper names of ``protocols.mcboost.DATASETS``).
 DATASETS = ("german", "banana")
 #: OSQP settings: cvxpy's defaults, written out (cvxpy also turns on OSQP's solution polishing).
@@ -54,8 +57,9 @@ def _training_part(name: str) -> tuple[np.ndarray, np.ndarray]:
     return X[split.train], y[split.train]
 
 
-def column_generation_run(algorithm: str, X: np.ndarray, y: np.ndarray,
-                          max_columns: int) -> tuple[np.ndarray, dict]:
+def column_generation_run(
+    algorithm: str, X: np.ndarray, y: np.ndarray, max_columns: int
+) -> tuple[np.ndarray, dict]:
     """The columns ``A = y_i h_j(x_i)`` of one fit, and the fit's timings (the master solver
     wrapped by a timer for the duration of the fit)."""
     import marginboost.boosting as boosting
@@ -81,8 +85,12 @@ def column_generation_run(algorithm: str, X: np.ndarray, y: np.ndarray,
         setattr(_masters, solver, original)
     codes = model.mapper_.transform(X)
     A = np.column_stack([y * tree.predict(codes) for tree in model.estimators_])
-    return A, {"iterations": int(model.n_iterations_), "converged": bool(model.converged_),
-               "total_s": elapsed, "master_s": float(sum(master_times))}
+    return A, {
+        "iterations": int(model.n_iterations_),
+        "converged": bool(model.converged_),
+        "total_s": elapsed,
+        "master_s": float(sum(master_times)),
+    }
 
 
 def _cvxpy_problem(algorithm: str, A: np.ndarray):  # type: ignore[no-untyped-def]
@@ -99,8 +107,9 @@ def _cvxpy_problem(algorithm: str, A: np.ndarray):  # type: ignore[no-untyped-de
     return cp.Problem(objective, [cp.sum(w) == 1])
 
 
-def cvxpy_solve(algorithm: str, A: np.ndarray, solver: str,
-                repeats: int = 2) -> tuple[float, float, float]:
+def cvxpy_solve(
+    algorithm: str, A: np.ndarray, solver: str, repeats: int = 2
+) -> tuple[float, float, float]:
     """Best wall time (build and solve from scratch), best solver-only time, optimal value."""
     walls, inside, value = [], [], np.nan
     for _ in range(repeats):
@@ -125,16 +134,24 @@ def master_cases(algorithm: str, dataset: str, A_all: np.ndarray, sizes) -> list
         A = A_all[:, :J]
         warm = np.append(solve(A[:, :-1], parameter).w, 0.0)
         ours = solve(A, parameter).objective
-        row = {"case": f"{algorithm}-{dataset}-{J}", "algorithm": algorithm, "dataset": dataset,
-               "M": int(A.shape[0]), "J": J,
-               "ours_warm_s": best_of(lambda: solve(A, parameter, warm)),
-               "ours_cold_s": best_of(lambda: solve(A, parameter))}
+        row = {
+            "case": f"{algorithm}-{dataset}-{J}",
+            "algorithm": algorithm,
+            "dataset": dataset,
+            "M": int(A.shape[0]),
+            "J": J,
+            "ours_warm_s": best_of(lambda: solve(A, parameter, warm)),
+            "ours_cold_s": best_of(lambda: solve(A, parameter)),
+        }
         for solver in ("CLARABEL", "OSQP"):
             key = solver.lower()
             wall, inside, value = cvxpy_solve(algorithm, A, solver)
-            row |= {f"{key}_s": wall, f"{key}_solver_s": inside,
-                    f"{key}_relative_difference": abs(ours - value) / abs(value),
-                    f"speedup_{key}": wall / row["ours_warm_s"]}
+            row |= {
+                f"{key}_s": wall,
+                f"{key}_solver_s": inside,
+                f"{key}_relative_difference": abs(ours - value) / abs(value),
+                f"speedup_{key}": wall / row["ours_warm_s"],
+            }
         rows.append(row)
         print("   ", row, flush=True)
     return rows
@@ -153,20 +170,31 @@ def main(argv: list[str] | None = None) -> int:
         X, y = _training_part(dataset)
         for algorithm in ALGORITHMS:
             A, fit = column_generation_run(algorithm, X, y, max_columns)
-            cases.append({"case": f"fit-{algorithm}-{dataset}", "algorithm": algorithm,
-                          "dataset": dataset, "M": int(A.shape[0]), **fit})
+            cases.append(
+                {
+                    "case": f"fit-{algorithm}-{dataset}",
+                    "algorithm": algorithm,
+                    "dataset": dataset,
+                    "M": int(A.shape[0]),
+                    **fit,
+                }
+            )
             print("   ", cases[-1], flush=True)
             cases += master_cases(algorithm, dataset, A, sizes)
     import clarabel
     import cvxpy
     import osqp
 
-    result = {"benchmark": "margin_masters", "quick": args.quick,
-              "parameters": {name: params for name, (_, params, _) in ALGORITHMS.items()},
-              "osqp_options": OSQP_OPTIONS,
-              "environment": environment(cvxpy=cvxpy.__version__, osqp=osqp.__version__,
-                                         clarabel=clarabel.__version__),
-              "cases": cases}
+    result = {
+        "benchmark": "margin_masters",
+        "quick": args.quick,
+        "parameters": {name: params for name, (_, params, _) in ALGORITHMS.items()},
+        "osqp_options": OSQP_OPTIONS,
+        "environment": environment(
+            cvxpy=cvxpy.__version__, osqp=osqp.__version__, clarabel=clarabel.__version__
+        ),
+        "cases": cases,
+    }
     write_result(args.output, result)
     return 0
 

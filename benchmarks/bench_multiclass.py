@@ -43,6 +43,7 @@ What memory is measured
 Run with ``marginboost bench multiclass`` or ``python benchmarks/bench_multiclass.py
 [--quick]``; results go to ``benchmarks/results/multiclass.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,8 +93,11 @@ def _poker_train() -> tuple[np.ndarray, np.ndarray, str]:
     except ImportError:
         poker525k = None
     if poker525k is not None:
-        X, y = _train_part(poker525k(seed=POKER_SEED, n_generated_train=POKER_N_GENERATED,
-                                     n_test=POKER_N_GENERATED))
+        X, y = _train_part(
+            poker525k(
+                seed=POKER_SEED, n_generated_train=POKER_N_GENERATED, n_test=POKER_N_GENERATED
+            )
+        )
         return X, y, (f"marginboost.data.poker525k(seed={POKER_SEED}), training part")
     from marginboost.data import load, poker_hands
 
@@ -103,8 +107,14 @@ def _poker_train() -> tuple[np.ndarray, np.ndarray, str]:
     drawn = poker_hands(2 * POKER_N_GENERATED, POKER_SEED)
     X = np.vstack([real.X, drawn.X[:POKER_N_GENERATED]])
     y = np.concatenate([real.classes[real.y], drawn.classes[drawn.y[:POKER_N_GENERATED]]])
-    return X, y, (f"load('poker_train') (25,010 UCI hands) + the first {POKER_N_GENERATED:,} of "
-                  f"poker_hands({2 * POKER_N_GENERATED:_}, {POKER_SEED})")
+    return (
+        X,
+        y,
+        (
+            f"load('poker_train') (25,010 UCI hands) + the first {POKER_N_GENERATED:,} of "
+            f"poker_hands({2 * POKER_N_GENERATED:_}, {POKER_SEED})"
+        ),
+    )
 
 
 def _letter() -> tuple[np.ndarray, np.ndarray, str]:
@@ -118,8 +128,9 @@ def load_data(name: str, n_rows: int | None) -> tuple[np.ndarray, np.ndarray, st
     """The data set ``name`` ("poker" or "letter"), subsampled to ``n_rows`` rows (seeded)."""
     X, y, source = _poker_train() if name == "poker" else _letter()
     if n_rows is not None and n_rows < X.shape[0]:
-        rows = np.sort(np.random.default_rng(SUBSAMPLE_SEED).choice(X.shape[0], n_rows,
-                                                                    replace=False))
+        rows = np.sort(
+            np.random.default_rng(SUBSAMPLE_SEED).choice(X.shape[0], n_rows, replace=False)
+        )
         X, y = X[rows], y[rows]
         source += f", random subsample of {n_rows:,} rows (seed {SUBSAMPLE_SEED})"
     return np.ascontiguousarray(X), y, source
@@ -159,25 +170,37 @@ def _model(method: str, rounds: int, phase1: int = 0):
     from marginboost.boosting import SAMME, AdaBoostM1, AdaBoostMH, DMCBoost, GDMCBoost
 
     if method == "DMCBoost":
+
         class _DMCBoostAllRounds(DMCBoost):
             """DMCBoost that keeps the history of every round, also of the rounds that the
             epsilon-relaxation cuts back (they were trained and timed all the same)."""
 
             def _run_phase2(self, state):
                 super()._run_phase2(state)
-                self.all_rounds_history_ = {key: np.asarray(value, dtype=np.float64)
-                                            for key, value in state["history"].items()}
+                self.all_rounds_history_ = {
+                    key: np.asarray(value, dtype=np.float64)
+                    for key, value in state["history"].items()
+                }
 
-        return _DMCBoostAllRounds(max_depth=3, n_estimators=phase1 + rounds,
-                                  max_phase1_rounds=phase1, n_iter_no_change=phase1 + rounds)
+        return _DMCBoostAllRounds(
+            max_depth=3,
+            n_estimators=phase1 + rounds,
+            max_phase1_rounds=phase1,
+            n_iter_no_change=phase1 + rounds,
+        )
     if method == "scikit-learn SAMME":
         from sklearn.ensemble import AdaBoostClassifier
         from sklearn.tree import DecisionTreeClassifier
 
-        return AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=3),
-                                  n_estimators=rounds, random_state=0)
-    cls = {"AdaBoost.M1": AdaBoostM1, "SAMME": SAMME, "AdaBoost.MH": AdaBoostMH,
-           "GD-MCBoost": GDMCBoost}[method]
+        return AdaBoostClassifier(
+            estimator=DecisionTreeClassifier(max_depth=3), n_estimators=rounds, random_state=0
+        )
+    cls = {
+        "AdaBoost.M1": AdaBoostM1,
+        "SAMME": SAMME,
+        "AdaBoost.MH": AdaBoostMH,
+        "GD-MCBoost": GDMCBoost,
+    }[method]
     return cls(n_estimators=rounds, max_depth=3)
 
 
@@ -198,8 +221,15 @@ def run_case(spec: dict) -> dict:
     X, y, source = load_data(spec["data"], spec.get("n_rows"))
     rss_data = _status_mib("VmRSS") or _maxrss_mib()
     method = spec["method"]
-    out = {"case": spec["case"], "data": spec["data"], "method": method, "source": source,
-           "n": int(X.shape[0]), "d": int(X.shape[1]), "n_classes": int(np.unique(y).size)}
+    out = {
+        "case": spec["case"],
+        "data": spec["data"],
+        "method": method,
+        "source": source,
+        "n": int(X.shape[0]),
+        "d": int(X.shape[1]),
+        "n_classes": int(np.unique(y).size),
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NotBoostedWarning: reported in the results instead
         _warm_up(method, X, y)
@@ -210,29 +240,43 @@ def run_case(spec: dict) -> dict:
         model.fit(X, y)
         fit_s = time.perf_counter() - start
     peak = _maxrss_mib()
-    out.update(fit_s=fit_s, rss_data_mib=rss_data, rss_before_fit_mib=rss_before,
-               # the two counters differ by a few hundred KiB: 0 when the fit adds less
-               peak_rss_mib=peak, fit_extra_mib=max(0.0, peak - rss_before),
-               peak_scope="timed fit" if reset else "whole process (peak reset unavailable)")
+    out.update(
+        fit_s=fit_s,
+        rss_data_mib=rss_data,
+        rss_before_fit_mib=rss_before,
+        # the two counters differ by a few hundred KiB: 0 when the fit adds less
+        peak_rss_mib=peak,
+        fit_extra_mib=max(0.0, peak - rss_before),
+        peak_scope="timed fit" if reset else "whole process (peak reset unavailable)",
+    )
     if method == "DMCBoost":
         history = getattr(model, "all_rounds_history_", model.history_)
         times, phase = history["time"], history["phase"]
         n1, n2 = int(np.sum(phase == 1)), int(np.sum(phase == 2))
         t1 = float(times[n1 - 1]) if n1 else 0.0
-        out.update(phase1_rounds_requested=spec["phase1_rounds"],
-                   phase2_rounds_requested=spec["rounds"], phase1_rounds=n1, phase2_rounds=n2,
-                   phase1_s=t1, phase2_s=float(times[-1]) - t1 if n2 else 0.0,
-                   phase1_round_s=t1 / n1 if n1 else None,
-                   phase2_round_s=(float(times[-1]) - t1) / n2 if n2 else None,
-                   round_times_s=_round_durations(times),
-                   phase1_stop_reason=model.phase1_stop_reason_, stop_reason=model.stop_reason_,
-                   kept_rounds=int(model.n_estimators_))
+        out.update(
+            phase1_rounds_requested=spec["phase1_rounds"],
+            phase2_rounds_requested=spec["rounds"],
+            phase1_rounds=n1,
+            phase2_rounds=n2,
+            phase1_s=t1,
+            phase2_s=float(times[-1]) - t1 if n2 else 0.0,
+            phase1_round_s=t1 / n1 if n1 else None,
+            phase2_round_s=(float(times[-1]) - t1) / n2 if n2 else None,
+            round_times_s=_round_durations(times),
+            phase1_stop_reason=model.phase1_stop_reason_,
+            stop_reason=model.stop_reason_,
+            kept_rounds=int(model.n_estimators_),
+        )
         return out
     rounds = len(model.estimators_)
-    out.update(rounds_requested=spec["rounds"], rounds=rounds,
-               round_s=fit_s / rounds if rounds else None,
-               stop_reason=getattr(model, "stop_reason_", "n_estimators"),
-               boosted=bool(getattr(model, "boosted_", rounds > 0)))
+    out.update(
+        rounds_requested=spec["rounds"],
+        rounds=rounds,
+        round_s=fit_s / rounds if rounds else None,
+        stop_reason=getattr(model, "stop_reason_", "n_estimators"),
+        boosted=bool(getattr(model, "boosted_", rounds > 0)),
+    )
     if hasattr(model, "history_"):
         out["round_times_s"] = _round_durations(model.history_["time"])
     return out
@@ -243,14 +287,21 @@ def cases(quick: bool) -> list[dict]:
     """The cases, in the order they run; ``quick`` shrinks rows and rounds."""
     # (baselines, DMCBoost phase I, DMCBoost phase II); phase II needs a few phase-I rounds
     # first (after one or two it may find only unbounded steps and stop at once)
-    rounds = {"poker": (3, 3, 3) if quick else (5, 5, 5),
-              "letter": (5, 5, 3) if quick else (20, 10, 10)}
+    rounds = {
+        "poker": (3, 3, 3) if quick else (5, 5, 5),
+        "letter": (5, 5, 3) if quick else (20, 10, 10),
+    }
     specs = []
     for data in ("poker", "letter"):
         base, p1, p2 = rounds[data]
         for method in METHODS:
-            spec = {"case": f"{data}-{method}", "data": data, "method": method,
-                    "n_rows": QUICK_ROWS[data] if quick else None, "rounds": base}
+            spec = {
+                "case": f"{data}-{method}",
+                "data": data,
+                "method": method,
+                "n_rows": QUICK_ROWS[data] if quick else None,
+                "rounds": base,
+            }
             if method == "DMCBoost":
                 spec.update(phase1_rounds=p1, rounds=p2)
             specs.append(spec)
@@ -267,12 +318,14 @@ def _add_ratios(rows: list[dict]) -> None:
                 ours = row[f"{phase}_round_s"]
                 row[f"{phase}_speedup_vs_paper"] = paper / ours if paper and ours else None
         else:
-            row["speedup_vs_paper"] = (paper / row["round_s"]
-                                       if paper and row.get("round_s") else None)
+            row["speedup_vs_paper"] = (
+                paper / row["round_s"] if paper and row.get("round_s") else None
+            )
     for data in {row["data"] for row in rows}:
         ours = next((r for r in rows if r["data"] == data and r["method"] == "SAMME"), None)
-        ref = next((r for r in rows if r["data"] == data and r["method"] == "scikit-learn SAMME"),
-                   None)
+        ref = next(
+            (r for r in rows if r["data"] == data and r["method"] == "scikit-learn SAMME"), None
+        )
         if ours and ref and ours.get("round_s") and ref.get("round_s"):
             ours["sklearn_round_s"] = ref["round_s"]
             ours["speedup_vs_sklearn"] = ref["round_s"] / ours["round_s"]
@@ -281,6 +334,7 @@ def _add_ratios(rows: list[dict]) -> None:
 def table_rows(rows: list[dict]) -> list[tuple[str, ...]]:
     """(data, method, rounds, s/round, peak RSS MiB, data RSS MiB, paper s/round, paper/ours)
     per printed line; DMCBoost gives one line per phase."""
+
     def fmt(x, spec):
         return "-" if x is None else format(x, spec)
 
@@ -289,38 +343,68 @@ def table_rows(rows: list[dict]) -> list[tuple[str, ...]]:
         common = (fmt(row["peak_rss_mib"], ".0f"), fmt(row["rss_data_mib"], ".0f"))
         if row["method"] == "DMCBoost":
             for k, label in ((1, "DMCBoost phase I"), (2, "DMCBoost phase II")):
-                lines.append((row["data"], label, str(row[f"phase{k}_rounds"]),
-                              fmt(row[f"phase{k}_round_s"], ".3f"), *common,
-                              fmt(row["paper_round_s"], "g"),
-                              fmt(row[f"phase{k}_speedup_vs_paper"], ".1f")))
+                lines.append(
+                    (
+                        row["data"],
+                        label,
+                        str(row[f"phase{k}_rounds"]),
+                        fmt(row[f"phase{k}_round_s"], ".3f"),
+                        *common,
+                        fmt(row["paper_round_s"], "g"),
+                        fmt(row[f"phase{k}_speedup_vs_paper"], ".1f"),
+                    )
+                )
         else:
-            seconds = (fmt(row["round_s"], ".3f") if row["rounds"]
-                       else "cannot boost")
-            lines.append((row["data"], row["method"], str(row["rounds"]), seconds, *common,
-                          fmt(row["paper_round_s"], "g"), fmt(row["speedup_vs_paper"], ".1f")))
+            seconds = fmt(row["round_s"], ".3f") if row["rounds"] else "cannot boost"
+            lines.append(
+                (
+                    row["data"],
+                    row["method"],
+                    str(row["rounds"]),
+                    seconds,
+                    *common,
+                    fmt(row["paper_round_s"], "g"),
+                    fmt(row["speedup_vs_paper"], ".1f"),
+                )
+            )
     return lines
 
 
 def print_table(rows: list[dict]) -> None:
-    header = ("data", "method", "rounds", "s/round", "peak RSS MiB", "data RSS MiB",
-              "paper s/round", "paper/ours")
+    header = (
+        "data",
+        "method",
+        "rounds",
+        "s/round",
+        "peak RSS MiB",
+        "data RSS MiB",
+        "paper s/round",
+        "paper/ours",
+    )
     lines = [header] + table_rows(rows)
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for line in lines:
         print("  ".join(cell.ljust(w) for cell, w in zip(line, widths)))
     for row in rows:
         if "speedup_vs_sklearn" in row:
-            print(f"{row['data']}: our SAMME {row['round_s']:.3f} s/round, scikit-learn "
-                  f"{row['sklearn_round_s']:.3f} s/round: {row['speedup_vs_sklearn']:.1f}x")
+            print(
+                f"{row['data']}: our SAMME {row['round_s']:.3f} s/round, scikit-learn "
+                f"{row['sklearn_round_s']:.3f} s/round: {row['speedup_vs_sklearn']:.1f}x"
+            )
         if row["method"] != "DMCBoost" and row["rounds"] < row["rounds_requested"]:
-            print(f"{row['data']}: {row['method']} stopped after {row['rounds']} rounds: "
-                  f"{row['stop_reason']}")
+            print(
+                f"{row['data']}: {row['method']} stopped after {row['rounds']} rounds: "
+                f"{row['stop_reason']}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="20,000 poker and 3,000 letter rows, 3-5 rounds: a smoke run")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="20,000 poker and 3,000 letter rows, 3-5 rounds: a smoke run",
+    )
     parser.add_argument("--case-json", help=argparse.SUPPRESS)
     parser.add_argument("--output", default=str(RESULTS))
     args = parser.parse_args(argv)
@@ -331,21 +415,38 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for spec in cases(args.quick):
         print(f"running {spec['case']} ...", flush=True)
-        child = subprocess.run([sys.executable, __file__, "--case-json", json.dumps(spec)],
-                               check=True, capture_output=True, text=True)
+        child = subprocess.run(
+            [sys.executable, __file__, "--case-json", json.dumps(spec)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         rows.append(json.loads(child.stdout.strip().splitlines()[-1]))
         print("   ", {k: v for k, v in rows[-1].items() if k != "round_times_s"}, flush=True)
     _add_ratios(rows)
     print()
     print_table(rows)
-    data = {name: next({"n": r["n"], "d": r["d"], "n_classes": r["n_classes"],
-                        "source": r["source"]} for r in rows if r["data"] == name)
-            for name in ("poker", "letter")}
-    result = {"benchmark": "multiclass", "quick": args.quick, "environment": sklearn_environment(),
-              "data": data, "max_depth": 3,
-              "paper": {"source": "Zhai, Xia & Wang (KDD 2014), Poker525k, Core2 Duo 2.6 GHz",
-                        "poker_round_s": PAPER_POKER_ROUND_S},
-              "wall_s": time.perf_counter() - start, "cases": rows}
+    data = {
+        name: next(
+            {"n": r["n"], "d": r["d"], "n_classes": r["n_classes"], "source": r["source"]}
+            for r in rows
+            if r["data"] == name
+        )
+        for name in ("poker", "letter")
+    }
+    result = {
+        "benchmark": "multiclass",
+        "quick": args.quick,
+        "environment": sklearn_environment(),
+        "data": data,
+        "max_depth": 3,
+        "paper": {
+            "source": "Zhai, Xia & Wang (KDD 2014), Poker525k, Core2 Duo 2.6 GHz",
+            "poker_round_s": PAPER_POKER_ROUND_S,
+        },
+        "wall_s": time.perf_counter() - start,
+        "cases": rows,
+    }
     write_result(args.output, result)
     return 0
 

@@ -1,5 +1,6 @@
 """Shared by the column-generation tests (MCBoost, MDBoost): small data, the whole stump pool on
 it, and an independent cvxpy (Clarabel) solve over the simplex."""
+
 from __future__ import annotations
 
 import cvxpy as cp

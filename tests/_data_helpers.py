@@ -1,4 +1,5 @@
 """Shared helpers of the data-layer tests: where the benchmark mirror is."""
+
 from __future__ import annotations
 
 import os
@@ -13,6 +14,7 @@ MIRROR: Path | None = Path(_value) if _value and Path(_value, "MANIFEST.csv").is
 requires_mirror = pytest.mark.skipif(
     MIRROR is None,
     reason=f"{MIRROR_ENV} is unset or does not point at the benchmark mirror "
-           "(a folder with MANIFEST.csv)")
+    "(a folder with MANIFEST.csv)",
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

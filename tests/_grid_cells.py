@@ -1,4 +1,5 @@
 """Cell functions used by the grid-runner tests (top-level, so worker processes can import them)."""
+
 from __future__ import annotations
 
 import os
@@ -21,9 +22,13 @@ def noisy_square(spec: dict, log_path: str | None = None) -> dict:
     log_call(log_path, spec)
     time.sleep(spec.get("sleep", 0.0))
     rng = np.random.default_rng(spec["seed"])
-    return {"square": spec["cell"] ** 2, "draw": float(rng.normal()),
-            "pair": (spec["cell"], 0.5), "curve": np.linspace(0.0, 1.0, 3),
-            "count": np.int64(spec["cell"])}
+    return {
+        "square": spec["cell"] ** 2,
+        "draw": float(rng.normal()),
+        "pair": (spec["cell"], 0.5),
+        "curve": np.linspace(0.0, 1.0, 3),
+        "count": np.int64(spec["cell"]),
+    }
 
 
 def fails_on_three(spec: dict, log_path: str | None = None) -> dict:

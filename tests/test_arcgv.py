@@ -23,6 +23,7 @@ tolerance: no convex combination of the pool has a larger minimum margin
 weights is at least :math:`\varrho^\star` (:math:`r_j \ge \varrho^\star`; so the lower clip
 :math:`w_j \ge 0` can only bind at the optimum).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -56,9 +57,15 @@ def hard_margin_lp(A: np.ndarray) -> float:
     M, N = A.shape
     cost = np.zeros(N + 1)
     cost[-1] = -1.0
-    res = linprog(cost, A_ub=np.hstack([-A, np.ones((M, 1))]), b_ub=np.zeros(M),
-                  A_eq=np.hstack([np.ones((1, N)), [[0.0]]]), b_eq=[1.0],
-                  bounds=[(0, None)] * N + [(None, None)], method="highs")
+    res = linprog(
+        cost,
+        A_ub=np.hstack([-A, np.ones((M, 1))]),
+        b_ub=np.zeros(M),
+        A_eq=np.hstack([np.ones((1, N)), [[0.0]]]),
+        b_eq=[1.0],
+        bounds=[(0, None)] * N + [(None, None)],
+        method="highs",
+    )
     assert res.status == 0, res.message
     return float(-res.fun)
 
@@ -155,9 +162,10 @@ def test_arc_gv_matches_algorithm_1_round_by_round(seed):
     assert np.any(model.alphas_ == 1.0) and np.any(model.alphas_ < 0.5)
     # the minimum normalized margin a user sees is that of the reference combination
     combination = A[:, ref["picks"]] @ model.alphas_ / model.alphas_.sum()
-    np.testing.assert_allclose(model.margins(X, y), combination, rtol=0,
-                               atol=4 * n_rounds * EPS)
-    assert model.history_["min_margin"][-1] == pytest.approx(combination.min(), abs=4 * n_rounds * EPS)
+    np.testing.assert_allclose(model.margins(X, y), combination, rtol=0, atol=4 * n_rounds * EPS)
+    assert model.history_["min_margin"][-1] == pytest.approx(
+        combination.min(), abs=4 * n_rounds * EPS
+    )
 
 
 def test_first_step_is_adaboosts_step_clipped_to_one():

@@ -7,6 +7,7 @@ levels :math:`k/B`, :math:`k = 1..B-1` (``B = max_bins``), linear interpolation;
 one; duplicate cuts merge.  On the integer features used here every quantile and midpoint is a
 small dyadic rational, so float64 represents them exactly and the comparisons are exact.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,8 +40,9 @@ def test_a_quantile_on_a_distinct_value_cuts_above_it():
     # 0..8, B = 4: quantiles 2, 4, 6 are themselves values; "largest value <= q" is q itself
     mapper = BinMapper(max_bins=4).fit(column(np.arange(9)))
     np.testing.assert_array_equal(mapper.bin_thresholds_[0], [2.5, 4.5, 6.5])
-    np.testing.assert_array_equal(mapper.transform(column(np.arange(9)))[:, 0],
-                                  [0, 0, 0, 1, 1, 2, 2, 3, 3])
+    np.testing.assert_array_equal(
+        mapper.transform(column(np.arange(9)))[:, 0], [0, 0, 0, 1, 1, 2, 2, 3, 3]
+    )
 
 
 def test_ties_with_more_distinct_values_than_bins_merge_cuts():
@@ -82,7 +84,7 @@ def test_estimators_use_the_same_cuts():
     y = np.array([0, 0, 0, 1, 1, 1, 1, 1, 1])
     model = AdaBoost(n_estimators=1, max_bins=4).fit(X, y)
     np.testing.assert_array_equal(model.mapper_.bin_thresholds_[0], [2.5, 4.5, 6.5])
-    (feature, bin_index), = model.estimators_[0].splits()
+    ((feature, bin_index),) = model.estimators_[0].splits()
     assert model.mapper_.threshold(feature, bin_index) == 2.5
     np.testing.assert_array_equal(model.predict(X), y)
 
@@ -106,7 +108,7 @@ def test_adaboost_separates_the_top_code_in_one_round():
     y = (np.arange(300) >= 298).astype(int)
     model = AdaBoost(n_estimators=1, max_bins=256).fit(x, y)
     assert model.mapper_.n_bins_[0] == 256
-    (feature, bin_index), = model.estimators_[0].splits()
+    ((feature, bin_index),) = model.estimators_[0].splits()
     assert (feature, bin_index) == (0, 254)
     assert model.mapper_.threshold(0, 254) == 297.5
     np.testing.assert_array_equal(model.predict(x), y)

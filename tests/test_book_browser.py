@@ -4,6 +4,7 @@ The book is built (from the committed quick-profile notebooks, without executing
 temporary folder and served on 127.0.0.1; Chromium opens the introduction and one notebook page.
 Skipped, with the reason, when Chromium or Playwright is not installed (`.ci/run` installs both).
 """
+
 from __future__ import annotations
 
 import functools
@@ -16,9 +17,16 @@ from urllib.parse import urlparse
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -41,8 +49,9 @@ def served_book(tmp_path_factory):
     from marginboost._repo.notebooks import build_book
 
     build = tmp_path_factory.mktemp("book")
-    index = build_book(use_reference_notebooks=True, build_dir=build, regenerate_pages=False,
-                       root=ROOT)
+    index = build_book(
+        use_reference_notebooks=True, build_dir=build, regenerate_pages=False, root=ROOT
+    )
     html = index.parent
     handler = functools.partial(_QuietHandler, directory=str(html))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -55,13 +64,17 @@ def served_book(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     executable = _chromium()
-    playwright = pytest.importorskip("playwright.sync_api",
-                                     reason="playwright is not installed (the [test] extra)")
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (the [test] extra)"
+    )
     user_data = tmp_path_factory.mktemp("chromium-profile")
     with playwright.sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
-            str(user_data), executable_path=executable, headless=True,
-            args=[a for a in CHROMIUM_FLAGS if a != "--headless"])
+            str(user_data),
+            executable_path=executable,
+            headless=True,
+            args=[a for a in CHROMIUM_FLAGS if a != "--headless"],
+        )
         yield context
         context.close()
 
@@ -80,8 +93,11 @@ def _open(context, url: str):
 
 def _assert_local_only(base: str, requests: list[str], failed: list[str]) -> None:
     host = urlparse(base).netloc
-    outside = [u for u in requests if urlparse(u).scheme in ("http", "https")
-               and urlparse(u).netloc != host]
+    outside = [
+        u
+        for u in requests
+        if urlparse(u).scheme in ("http", "https") and urlparse(u).netloc != host
+    ]
     assert not outside, f"the page loads from outside the book: {outside[:5]}"
     assert not failed, f"failed requests: {failed[:5]}"
 
@@ -108,7 +124,8 @@ def test_notebook_page_shows_its_figures_and_math(served_book, browser):
     assert page.locator("h1").first.inner_text().strip()
     images = page.evaluate(
         "() => Array.from(document.images).filter(i => i.src.includes('.png'))"
-        ".map(i => [i.src, i.complete, i.naturalWidth])")
+        ".map(i => [i.src, i.complete, i.naturalWidth])"
+    )
     assert images, "the notebook page shows no figure"
     assert all(complete and width > 100 for _, complete, width in images), images
     typeset = page.evaluate("() => document.querySelectorAll('mjx-container').length")
@@ -121,13 +138,37 @@ def test_notebook_page_shows_its_figures_and_math(served_book, browser):
 
 # Real top-level domains of the sites the book links to; a link whose host ends otherwise (for
 # example "AdaBoost.MH" or "DUALITY.md" turned into a link) points at a host that does not exist.
-_REAL_TLDS = {"com", "org", "net", "edu", "io", "gov", "de", "uk", "cc", "ai", "fr", "nl", "ch",
-              "int", "info", "dev", "jp", "cn", "ca", "au", "eu"}
+_REAL_TLDS = {
+    "com",
+    "org",
+    "net",
+    "edu",
+    "io",
+    "gov",
+    "de",
+    "uk",
+    "cc",
+    "ai",
+    "fr",
+    "nl",
+    "ch",
+    "int",
+    "info",
+    "dev",
+    "jp",
+    "cn",
+    "ca",
+    "au",
+    "eu",
+}
 
 
 def _pages(html: Path) -> list[str]:
-    return sorted(str(p.relative_to(html)) for p in html.rglob("*.html")
-                  if p.parent.name in ("book", "notebooks", "api") and "_static" not in p.parts)
+    return sorted(
+        str(p.relative_to(html))
+        for p in html.rglob("*.html")
+        if p.parent.name in ("book", "notebooks", "api") and "_static" not in p.parts
+    )
 
 
 def test_every_page_reads_as_a_page(served_book, browser):
@@ -143,18 +184,21 @@ def test_every_page_reads_as_a_page(served_book, browser):
         page.goto(f"{base}/{name}", wait_until="load")
         hosts = page.evaluate(
             "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
-            ".filter(h => h.startsWith('http')).map(h => new URL(h).hostname)")
+            ".filter(h => h.startsWith('http')).map(h => new URL(h).hostname)"
+        )
         local = urlparse(base).hostname
         bogus = sorted({h for h in hosts if h != local and h.rsplit(".", 1)[-1] not in _REAL_TLDS})
         if bogus:
             problems.append(f"{name}: links to hosts that do not exist: {bogus}")
         broken = page.evaluate(
             "() => Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0)"
-            ".map(i => i.src)")
+            ".map(i => i.src)"
+        )
         if broken:
             problems.append(f"{name}: images that did not load: {broken[:3]}")
         overflow = page.evaluate(
-            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         if overflow > 1:
             problems.append(f"{name}: the page is {overflow} px wider than the window")
         text = page.evaluate("() => document.body.innerText")
@@ -170,7 +214,8 @@ def test_api_pages_and_cite_blocks_exist(served_book, browser):
     page = browser.new_page()
     page.goto(f"{base}/book/api/estimators.html", wait_until="load")
     documented = page.evaluate(
-        "() => Array.from(document.querySelectorAll('dl.py.class > dt')).map(d => d.id)")
+        "() => Array.from(document.querySelectorAll('dl.py.class > dt')).map(d => d.id)"
+    )
     import marginboost
 
     for name in marginboost.__all__:
@@ -180,10 +225,13 @@ def test_api_pages_and_cite_blocks_exist(served_book, browser):
         page.goto(f"{base}/book/{chapter}.html", wait_until="load")
         text = page.evaluate("() => document.body.innerText")
         assert "Cite this chapter" in text and "@incollection{marginboost-" in text, chapter
-        links = page.evaluate("() => Array.from(document.querySelectorAll('a[href]'))"
-                              ".map(a => a.getAttribute('href'))")
+        links = page.evaluate(
+            "() => Array.from(document.querySelectorAll('a[href]'))"
+            ".map(a => a.getAttribute('href'))"
+        )
         assert any("api/estimators.html#marginboost." in link for link in links), (
-            f"{chapter} does not link to the API entries of its estimators")
+            f"{chapter} does not link to the API entries of its estimators"
+        )
     page.goto(f"{base}/book/how-to-cite.html", wait_until="load")
     assert "@software{marginboost" in page.evaluate("() => document.body.innerText")
     page.close()

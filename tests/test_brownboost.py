@@ -1,4 +1,5 @@
 """BrownBoost (Freund 2001): the step equations, the time budget, noise, conventions."""
+
 from __future__ import annotations
 
 import math
@@ -116,9 +117,16 @@ def ode_end_point(r, b, s, c, v):
 
     vanishing_edge.terminal, vanishing_edge.direction = True, -1
     time_used_up.terminal, time_used_up.direction = True, 1
-    solution = solve_ivp(lambda alpha, y: [gamma(alpha, y[0])], (0.0, 60.0 * math.sqrt(c)), [0.0],
-                         events=[vanishing_edge, time_used_up], method="DOP853", rtol=1e-11,
-                         atol=1e-13, max_step=0.05 * math.sqrt(c))  # no step over both events
+    solution = solve_ivp(
+        lambda alpha, y: [gamma(alpha, y[0])],
+        (0.0, 60.0 * math.sqrt(c)),
+        [0.0],
+        events=[vanishing_edge, time_used_up],
+        method="DOP853",
+        rtol=1e-11,
+        atol=1e-13,
+        max_step=0.05 * math.sqrt(c),
+    )  # no step over both events
     if solution.t_events[0].size:
         return solution.t_events[0][0], solution.y_events[0][0][0], False
     assert solution.t_events[1].size, "the trajectory neither stops nor reaches t = s"
@@ -141,11 +149,13 @@ def check_step(r, b, s, c, v):
     if limited:
         assert step.t == s
         # polish the ODE's alpha on the potential equation (2) with t = s
-        root, *_ = fsolve(lambda x: [potential_change(x[0], s)], [alpha], xtol=1e-13,
-                          full_output=True)
+        root, *_ = fsolve(
+            lambda x: [potential_change(x[0], s)], [alpha], xtol=1e-13, full_output=True
+        )
         assert step.alpha == pytest.approx(root[0], rel=1e-8, abs=1e-10)
         assert step.edge > 0
     else:
+
         def equations(x):
             d = a + x[0] * b - x[1]
             weights = v * np.exp(-(d * d - np.min(d * d)) / c)
@@ -206,15 +216,18 @@ def hard_instance(index):
             return r, b, s, c, v
 
 
-@pytest.mark.parametrize("index, what", [
-    (41, "a first step far past the zero (bisection from an off-curve point)"),
-    (56, "the edge dips below 0 and rises again within one weight width"),
-    (79, "a flat potential: every example far from the boundary, t = s"),
-    (382, "a flat potential with a tiny remaining time"),
-    (202, "a tiny time budget; t reaches s just before the edge vanishes"),
-    (21, "the edge has several zeros along the curve (a longer step skips the first)"),
-    (535, "the edge has several zeros along the curve (found by the dip probe)"),
-])
+@pytest.mark.parametrize(
+    "index, what",
+    [
+        (41, "a first step far past the zero (bisection from an off-curve point)"),
+        (56, "the edge dips below 0 and rises again within one weight width"),
+        (79, "a flat potential: every example far from the boundary, t = s"),
+        (382, "a flat potential with a tiny remaining time"),
+        (202, "a tiny time budget; t reaches s just before the edge vanishes"),
+        (21, "the edge has several zeros along the curve (a longer step skips the first)"),
+        (535, "the edge has several zeros along the curve (found by the dip probe)"),
+    ],
+)
 def test_hard_instances_match_the_differential_equation(index, what):
     r, b, s, c, v = hard_instance(index)
     step = brownboost_step(r, b, s, c, v)
@@ -261,8 +274,9 @@ def test_time_used_sums_to_c_and_never_goes_negative(target_error):
     assert math.fsum(history["t"]) == pytest.approx(model.c_, rel=1e-12)
     assert np.all(history["remaining_time"] >= 0) and np.all(history["t"] > 0)
     assert history["remaining_time"][-1] == 0.0 == model.remaining_time_
-    np.testing.assert_allclose(history["remaining_time"], model.c_ - np.cumsum(history["t"]),
-                               atol=1e-12 * model.c_)
+    np.testing.assert_allclose(
+        history["remaining_time"], model.c_ - np.cumsum(history["t"]), atol=1e-12 * model.c_
+    )
     assert np.all(np.diff(history["remaining_time"]) < 0)
     # Freund's guarantee: when the time is used up, the training error is below the target
     assert history["train_error"][-1] <= target_error
@@ -333,7 +347,7 @@ def test_gives_up_on_flipped_labels(seed):
     r = np.where(y == 1, 1.0, -1.0) * model.decision_function(X)
     assert np.all(r[flipped] < 0)  # abandoned: still misclassified
     assert np.mean(r[~flipped] <= 0) <= 0.03  # the clean points are learned
-    weights = np.exp(-(r + model.remaining_time_) ** 2 / model.c_)
+    weights = np.exp(-((r + model.remaining_time_) ** 2) / model.c_)
     assert weights[flipped].mean() < 0.2 * weights[~flipped].mean()
     assert np.median(weights[flipped]) < 0.01 * weights.max()
     ada = AdaBoost(n_estimators=model.n_estimators_).fit(X, y)
@@ -372,29 +386,35 @@ def test_sample_weights_act_like_repeated_examples():
     X, y = noisy_problem(n=60)
     counts = np.arange(60) % 3  # 0, 1 or 2 copies
     weighted = BrownBoost(target_error=0.1, n_estimators=40).fit(X, y, sample_weight=counts)
-    repeated = BrownBoost(target_error=0.1, n_estimators=40).fit(np.repeat(X, counts, axis=0),
-                                                               np.repeat(y, counts))
+    repeated = BrownBoost(target_error=0.1, n_estimators=40).fit(
+        np.repeat(X, counts, axis=0), np.repeat(y, counts)
+    )
     assert weighted.n_estimators_ == repeated.n_estimators_
     np.testing.assert_allclose(weighted.alphas_, repeated.alphas_, rtol=1e-7)
     np.testing.assert_allclose(weighted.history_["t"], repeated.history_["t"], rtol=1e-7)
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"c": 0.0}, "The 'c' parameter of"),
-    ({"c": -1.0}, "The 'c' parameter of"),
-    ({"c": float("nan")}, "The 'c' parameter of"),
-    ({"c": float("inf")}, "The 'c' parameter of"),
-    ({"target_error": 0.0},
-     r"target_error must be a number in the open interval \(0, 1\); got 0.0"),
-    ({"target_error": 1.0}, r"target_error must be a number in the open interval \(0, 1\)"),
-    ({"target_error": -0.1}, r"target_error must be a number in the open interval \(0, 1\)"),
-    ({"target_error": float("nan")}, r"target_error must be a number in the open interval"),
-    ({"target_error": None}, "needs the time budget c or a target_error; both are None"),
-    ({"nu": -0.1}, "The 'nu' parameter of"),
-    ({"n_estimators": 0}, "n_estimators"),
-    ({"max_depth": 0}, "The 'max_depth' parameter of"),
-    ({"tol": 0.0}, "The 'tol' parameter of"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"c": 0.0}, "The 'c' parameter of"),
+        ({"c": -1.0}, "The 'c' parameter of"),
+        ({"c": float("nan")}, "The 'c' parameter of"),
+        ({"c": float("inf")}, "The 'c' parameter of"),
+        (
+            {"target_error": 0.0},
+            r"target_error must be a number in the open interval \(0, 1\); got 0.0",
+        ),
+        ({"target_error": 1.0}, r"target_error must be a number in the open interval \(0, 1\)"),
+        ({"target_error": -0.1}, r"target_error must be a number in the open interval \(0, 1\)"),
+        ({"target_error": float("nan")}, r"target_error must be a number in the open interval"),
+        ({"target_error": None}, "needs the time budget c or a target_error; both are None"),
+        ({"nu": -0.1}, "The 'nu' parameter of"),
+        ({"n_estimators": 0}, "n_estimators"),
+        ({"max_depth": 0}, "The 'max_depth' parameter of"),
+        ({"tol": 0.0}, "The 'tol' parameter of"),
+    ],
+)
 def test_bad_parameters_are_named(params, message):
     X, y = noisy_problem(n=30)
     with pytest.raises(ValueError, match=message):

@@ -1,4 +1,5 @@
 """The ``marginboost`` command line."""
+
 from __future__ import annotations
 
 import os
@@ -14,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_mirror = pytest.mark.skipif(
     not MIRROR or not Path(MIRROR).is_dir(),
-    reason="MARGINBOOST_DATA_MIRROR does not point at the data mirror")
+    reason="MARGINBOOST_DATA_MIRROR does not point at the data mirror",
+)
 
 
 def test_version_and_help(capsys):
@@ -25,8 +27,9 @@ def test_version_and_help(capsys):
 
 
 def test_console_script_is_installed():
-    run = subprocess.run([sys.executable, "-m", "marginboost.cli", "--help"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "marginboost.cli", "--help"], capture_output=True, text=True
+    )
     assert run.returncode == 0 and "reproduce" in run.stdout
 
 

@@ -1,4 +1,5 @@
 """Totally-corrective column generation: LPBoost, AdaBoost-CG, LogitBoost-CG, HingeLPBoost."""
+
 from __future__ import annotations
 
 import cvxpy as cp
@@ -105,8 +106,10 @@ def test_smooth_masters_handle_duplicate_columns_and_more_columns_than_examples(
     base = random_instance(7, M=15, J=20)
     A = np.hstack([base, base[:, :5]])  # singular Hessian blocks
     T = 0.05
-    for solve, loss in ((_masters.solve_adaboost_l1, lambda z: cp.log_sum_exp(-z)),
-                        (_masters.solve_logitboost, lambda z: cp.sum(cp.logistic(-z)))):
+    for solve, loss in (
+        (_masters.solve_adaboost_l1, lambda z: cp.log_sum_exp(-z)),
+        (_masters.solve_logitboost, lambda z: cp.sum(cp.logistic(-z))),
+    ):
         sol = solve(A, T)
         w = cp.Variable(A.shape[1], nonneg=True)
         reference = cp.Problem(cp.Minimize(loss(A @ w)), [cp.sum(w) == 1 / T])
@@ -129,10 +132,14 @@ def test_smooth_solver_reports_non_convergence():
 def test_hinge_dual_equals_the_squared_hinge_primal():
     A, D = random_instance(5), 0.2
     dual = _masters.solve_hinge_dual(A, D, p=2.0)
-    w, rho, xi = cp.Variable(A.shape[1], nonneg=True), cp.Variable(), cp.Variable(A.shape[0],
-                                                                                   nonneg=True)
-    primal = cp.Problem(cp.Maximize(rho - D * cp.sum_squares(xi)),
-                        [A @ w >= rho - xi, cp.sum(w) == 1])
+    w, rho, xi = (
+        cp.Variable(A.shape[1], nonneg=True),
+        cp.Variable(),
+        cp.Variable(A.shape[0], nonneg=True),
+    )
+    primal = cp.Problem(
+        cp.Maximize(rho - D * cp.sum_squares(xi)), [A @ w >= rho - xi, cp.sum(w) == 1]
+    )
     primal.solve(solver=cp.CLARABEL)
     assert dual.objective == pytest.approx(primal.value, abs=1e-6)
     # the multipliers are a primal-optimal w: its best (rho, xi) reaches the optimum
@@ -172,7 +179,8 @@ def test_cg_adaboost_matches_the_pool_solution_and_the_kkt_weights():
     y_signed = np.where(y > 0, 1.0, -1.0)
     scores = model.decision_function(X)
     assert model.history_["objective"][-1] == pytest.approx(
-        np.log(np.exp(-y_signed * scores).sum()), rel=1e-12)
+        np.log(np.exp(-y_signed * scores).sum()), rel=1e-12
+    )
     np.testing.assert_allclose(model.dual_weights_, softmax(-y_signed * scores), atol=1e-12)
     assert np.all(np.diff(model.history_["objective"]) <= 1e-9)  # primal (5) non-increasing
     assert model.history_["duality_gap"][-1] <= 1e-4
@@ -208,7 +216,8 @@ def test_staged_scores_are_the_per_iteration_master_solutions():
         w = model._stage_weights[t - 1]
         np.testing.assert_allclose(stages[t - 1], (A[:, :t] * y_signed[:, None]) @ w)
         assert _masters.solve_lpboost_dual(A[:, :t], model.D_).objective == pytest.approx(
-            model.history_["objective"][t - 1])
+            model.history_["objective"][t - 1]
+        )
 
 
 def test_iteration_cap_is_reported():
@@ -216,8 +225,16 @@ def test_iteration_cap_is_reported():
     model = AdaBoostCG(T=0.05, n_estimators=3).fit(X, y)
     assert model.n_iterations_ == 3 and not model.converged_
     assert model.stop_reason_ == "n_estimators"
-    assert set(model.history_) >= {"objective", "duality_gap", "n_active", "time", "train_error",
-                                   "min_margin", "mean_margin", "edge"}
+    assert set(model.history_) >= {
+        "objective",
+        "duality_gap",
+        "n_active",
+        "time",
+        "train_error",
+        "min_margin",
+        "mean_margin",
+        "edge",
+    }
 
 
 def test_labels_are_mapped_through_classes():
@@ -248,21 +265,23 @@ def test_master_failure_is_reported_with_the_iteration(monkeypatch):
         return original(A, T, w0)
 
     monkeypatch.setattr(_masters, "solve_adaboost_l1", failing_on_third)
-    with pytest.raises(ColumnGenerationError,
-                       match="iteration 3: simulated numerical trouble"):
+    with pytest.raises(ColumnGenerationError, match="iteration 3: simulated numerical trouble"):
         AdaBoostCG(T=0.1).fit(X, y)
 
 
-@pytest.mark.parametrize("estimator, message", [
-    (LPBoost(D=0.1, nu=0.1), "give D or nu, not both"),
-    (LPBoost(nu=1.5), "The 'nu' parameter of"),
-    (LPBoost(D=-1.0), "The 'D' parameter of"),
-    (AdaBoostCG(T=0.0), "The 'T' parameter of"),
-    (LogitBoostCG(T=np.inf), "The 'T' parameter of"),
-    (HingeLPBoost(p=1.0), "The 'p' parameter of"),
-    (LPBoost(n_estimators=0), "The 'n_estimators' parameter of"),
-    (LPBoost(tol=-1.0), "tol"),
-])
+@pytest.mark.parametrize(
+    "estimator, message",
+    [
+        (LPBoost(D=0.1, nu=0.1), "give D or nu, not both"),
+        (LPBoost(nu=1.5), "The 'nu' parameter of"),
+        (LPBoost(D=-1.0), "The 'D' parameter of"),
+        (AdaBoostCG(T=0.0), "The 'T' parameter of"),
+        (LogitBoostCG(T=np.inf), "The 'T' parameter of"),
+        (HingeLPBoost(p=1.0), "The 'p' parameter of"),
+        (LPBoost(n_estimators=0), "The 'n_estimators' parameter of"),
+        (LPBoost(tol=-1.0), "tol"),
+    ],
+)
 def test_bad_parameters_are_refused(estimator, message):
     X, y = integer_data()
     with pytest.raises(ValueError, match=message):

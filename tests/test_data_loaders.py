@@ -1,4 +1,5 @@
 """Every registered dataset loads from the mirror with the counts its entry states."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,8 +26,9 @@ def test_registered_dataset_loads_with_stated_counts(name):
     assert (len(ds.classes) == 2) == (entry["task"] == "binary")
 
 
-@pytest.mark.parametrize("name", [n for n in data.list_datasets()
-                                  if data.get_entry(n).get("n_rows_with_missing", 0)])
+@pytest.mark.parametrize(
+    "name", [n for n in data.list_datasets() if data.get_entry(n).get("n_rows_with_missing", 0)]
+)
 def test_missing_rows_are_dropped_by_default_and_kept_on_request(name):
     entry = data.get_entry(name)
     full = data.load(name, MIRROR, drop_missing=False)

@@ -5,6 +5,7 @@ exact class counts of all C(52, 5) = 2,598,960 hands; the generator against the 
 probabilities (a binomial tolerance of 5 standard deviations on 100,000 hands); Poker525k
 against UCI's file, the generator and the split convention of ``segmentation_uci``.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -40,42 +41,49 @@ def test_labels_reproduce_every_uci_training_label():
 
 
 def test_labels_of_all_hands_match_the_exact_class_counts():
-    hands = np.fromiter(combinations(range(52), 5), dtype=np.dtype((np.int64, 5)),
-                        count=comb(52, 5))
+    hands = np.fromiter(
+        combinations(range(52), 5), dtype=np.dtype((np.int64, 5)), count=comb(52, 5)
+    )
     counts = np.bincount(poker_hand_label(encode(hands)), minlength=10)
     assert tuple(counts) == POKER_HAND_COUNTS
     assert sum(POKER_HAND_COUNTS) == comb(52, 5)
 
 
-@pytest.mark.parametrize("hand, label", [
-    ([1, 1, 2, 2, 3, 5, 4, 9, 1, 12], 0),      # nothing
-    ([1, 1, 2, 1, 3, 5, 4, 9, 1, 12], 1),      # one pair of aces
-    ([1, 1, 2, 1, 3, 5, 4, 5, 1, 12], 2),      # two pairs
-    ([1, 7, 2, 7, 3, 7, 4, 9, 1, 12], 3),      # three of a kind
-    ([1, 3, 2, 1, 3, 5, 4, 2, 1, 4], 4),       # A-2-3-4-5, any order
-    ([1, 13, 2, 1, 3, 11, 4, 10, 1, 12], 4),   # 10-J-Q-K-A
-    ([1, 12, 2, 1, 3, 13, 4, 2, 1, 3], 0),     # Q-K-A-2-3 does not wrap around
-    ([3, 2, 3, 9, 3, 5, 3, 11, 3, 13], 5),     # flush
-    ([1, 4, 2, 4, 3, 4, 4, 9, 1, 9], 6),       # full house
-    ([1, 4, 2, 4, 3, 4, 4, 4, 1, 9], 7),       # four of a kind
-    ([2, 5, 2, 2, 2, 1, 2, 4, 2, 3], 8),       # ace-low straight flush
-    ([4, 9, 4, 13, 4, 10, 4, 11, 4, 12], 8),   # 9-K straight flush
-    ([4, 1, 4, 13, 4, 10, 4, 11, 4, 12], 9),   # royal flush
-])
+@pytest.mark.parametrize(
+    "hand, label",
+    [
+        ([1, 1, 2, 2, 3, 5, 4, 9, 1, 12], 0),  # nothing
+        ([1, 1, 2, 1, 3, 5, 4, 9, 1, 12], 1),  # one pair of aces
+        ([1, 1, 2, 1, 3, 5, 4, 5, 1, 12], 2),  # two pairs
+        ([1, 7, 2, 7, 3, 7, 4, 9, 1, 12], 3),  # three of a kind
+        ([1, 3, 2, 1, 3, 5, 4, 2, 1, 4], 4),  # A-2-3-4-5, any order
+        ([1, 13, 2, 1, 3, 11, 4, 10, 1, 12], 4),  # 10-J-Q-K-A
+        ([1, 12, 2, 1, 3, 13, 4, 2, 1, 3], 0),  # Q-K-A-2-3 does not wrap around
+        ([3, 2, 3, 9, 3, 5, 3, 11, 3, 13], 5),  # flush
+        ([1, 4, 2, 4, 3, 4, 4, 9, 1, 9], 6),  # full house
+        ([1, 4, 2, 4, 3, 4, 4, 4, 1, 9], 7),  # four of a kind
+        ([2, 5, 2, 2, 2, 1, 2, 4, 2, 3], 8),  # ace-low straight flush
+        ([4, 9, 4, 13, 4, 10, 4, 11, 4, 12], 8),  # 9-K straight flush
+        ([4, 1, 4, 13, 4, 10, 4, 11, 4, 12], 9),  # royal flush
+    ],
+)
 def test_labels_of_single_hands(hand, label):
     assert poker_hand_label(hand) == label
     assert poker_hand_label(np.array([hand, hand]) * 1.0).tolist() == [label, label]
 
 
-@pytest.mark.parametrize("cards, message", [
-    (np.ones((3, 9)), r"shape \(n, 10\)"),
-    ([1, 1, 2, 2, 3, 3, 4, 4, 5, 5], r"suit codes must lie in 1..4; hand 0"),
-    ([1, 0, 2, 2, 3, 3, 4, 4, 1, 5], r"rank codes must lie in 1..13"),
-    ([1, 1, 2, 2, 3, 3, 4, 4, 1, 1.5], "integer suit and rank codes"),
-    ([1, 1, 2, 2, 3, 3, 4, np.nan, 1, 5], "integer suit and rank codes"),
-    ([1, 1, 2, 2, 3, 3, 4, 4, 1, 1], "distinct cards; hand 0 repeats a card"),
-    (np.array([list("abcdefghij")]), "numeric"),
-])
+@pytest.mark.parametrize(
+    "cards, message",
+    [
+        (np.ones((3, 9)), r"shape \(n, 10\)"),
+        ([1, 1, 2, 2, 3, 3, 4, 4, 5, 5], r"suit codes must lie in 1..4; hand 0"),
+        ([1, 0, 2, 2, 3, 3, 4, 4, 1, 5], r"rank codes must lie in 1..13"),
+        ([1, 1, 2, 2, 3, 3, 4, 4, 1, 1.5], "integer suit and rank codes"),
+        ([1, 1, 2, 2, 3, 3, 4, np.nan, 1, 5], "integer suit and rank codes"),
+        ([1, 1, 2, 2, 3, 3, 4, 4, 1, 1], "distinct cards; hand 0 repeats a card"),
+        (np.array([list("abcdefghij")]), "numeric"),
+    ],
+)
 def test_bad_hands_are_rejected(cards, message):
     with pytest.raises(ValueError, match=message):
         poker_hand_label(cards)
@@ -93,12 +101,15 @@ def test_generated_hands_are_valid_and_reproducible():
     np.testing.assert_array_equal(ds.y, poker_hand_label(ds.X))
     again = poker_hands(20_000, seed=3)
     np.testing.assert_array_equal(ds.X, again.X)
-    np.testing.assert_array_equal(poker_hands(50, np.random.default_rng(3)).X,
-                                  poker_hands(50, 3).X)
+    np.testing.assert_array_equal(poker_hands(50, np.random.default_rng(3)).X, poker_hands(50, 3).X)
     assert not np.array_equal(poker_hands(50, seed=4).X, poker_hands(50, seed=3).X)
     # random order: every position holds every card about equally often (52 * 5 cells)
-    per_position = np.stack([np.bincount(((suits[:, j] - 1) * 13 + ranks[:, j] - 1).astype(int),
-                                         minlength=52) for j in range(5)])
+    per_position = np.stack(
+        [
+            np.bincount(((suits[:, j] - 1) * 13 + ranks[:, j] - 1).astype(int), minlength=52)
+            for j in range(5)
+        ]
+    )
     expected = 20_000 / 52
     assert np.abs(per_position - expected).max() < 5 * np.sqrt(expected)
 
@@ -112,17 +123,20 @@ def test_class_frequencies_of_generated_hands_match_the_exact_probabilities():
     assert (np.abs(frequencies - probabilities) <= 5 * sd + 1e-12).all(), frequencies
 
 
-@pytest.mark.parametrize("n, seed, message", [
-    (0, 0, "n must be a positive integer"),
-    (-5, 0, "n must be a positive integer"),
-    (2.5, 0, "n must be a positive integer"),
-    (True, 0, "n must be a positive integer"),
-    ("10", 0, "n must be a positive integer"),
-    (10, None, "seed must be given explicitly"),
-    (10, -1, "seed must be given explicitly"),
-    (10, 1.0, "seed must be given explicitly"),
-    (10, "0", "seed must be given explicitly"),
-])
+@pytest.mark.parametrize(
+    "n, seed, message",
+    [
+        (0, 0, "n must be a positive integer"),
+        (-5, 0, "n must be a positive integer"),
+        (2.5, 0, "n must be a positive integer"),
+        (True, 0, "n must be a positive integer"),
+        ("10", 0, "n must be a positive integer"),
+        (10, None, "seed must be given explicitly"),
+        (10, -1, "seed must be given explicitly"),
+        (10, 1.0, "seed must be given explicitly"),
+        (10, "0", "seed must be given explicitly"),
+    ],
+)
 def test_bad_n_or_seed_is_rejected(n, seed, message):
     with pytest.raises(ValueError, match=message):
         poker_hands(n, seed)
@@ -156,8 +170,12 @@ def test_poker525k_has_the_papers_shape_and_uci_rows_first():
     generated = ds.meta["generated"]
     assert generated.dtype == bool and generated.shape == (1_025_010,)
     assert not generated[:N_UCI].any() and generated[N_UCI:].all()
-    assert (ds.meta["n_real"], ds.meta["n_generated_train"], ds.meta["n_generated_test"],
-            ds.meta["seed"]) == (N_UCI, 500_000, 500_000, 2014)
+    assert (
+        ds.meta["n_real"],
+        ds.meta["n_generated_train"],
+        ds.meta["n_generated_test"],
+        ds.meta["seed"],
+    ) == (N_UCI, 500_000, 500_000, 2014)
     assert_valid_hands(ds.X)
     np.testing.assert_array_equal(ds.y[N_UCI:], poker_hand_label(ds.X[N_UCI:]))
 
@@ -183,8 +201,8 @@ def test_poker525k_is_deterministic_in_the_seed():
     np.testing.assert_array_equal(first.y, again.y)
     other = poker525k(seed=12, n_generated_train=50, n_test=40)
     np.testing.assert_array_equal(other.X[:N_UCI], first.X[:N_UCI])  # UCI rows never change
-    assert not np.array_equal(other.X[N_UCI:N_UCI + 50], first.X[N_UCI:N_UCI + 50])
-    assert not np.array_equal(other.X[N_UCI + 50:], first.X[N_UCI + 50:])
+    assert not np.array_equal(other.X[N_UCI : N_UCI + 50], first.X[N_UCI : N_UCI + 50])
+    assert not np.array_equal(other.X[N_UCI + 50 :], first.X[N_UCI + 50 :])
     # the arrays of one call are not shared with another
     first.meta["split"]["train"][0] = -1
     assert again.meta["split"]["train"][0] == 0
@@ -216,21 +234,24 @@ def test_poker525k_documents_what_is_generated():
     assert ds.meta["real_sha256"] == load("poker_train").meta["sha256"]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"seed": -1}, "seed must be a non-negative integer"),
-    ({"seed": 1.5}, "seed must be a non-negative integer"),
-    ({"seed": 2014.0}, "seed must be a non-negative integer"),
-    ({"seed": "2014"}, "seed must be a non-negative integer"),
-    ({"seed": None}, "seed must be a non-negative integer"),
-    ({"seed": True}, "seed must be a non-negative integer"),
-    ({"seed": np.random.default_rng(0)}, "seed must be a non-negative integer"),
-    ({"n_generated_train": -1}, "n_generated_train must be a non-negative integer"),
-    ({"n_generated_train": 2.5}, "n_generated_train must be a non-negative integer"),
-    ({"n_generated_train": False}, "n_generated_train must be a non-negative integer"),
-    ({"n_test": 0}, "n_test must be a positive integer"),
-    ({"n_test": -10}, "n_test must be a positive integer"),
-    ({"n_test": "10"}, "n_test must be a positive integer"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"seed": -1}, "seed must be a non-negative integer"),
+        ({"seed": 1.5}, "seed must be a non-negative integer"),
+        ({"seed": 2014.0}, "seed must be a non-negative integer"),
+        ({"seed": "2014"}, "seed must be a non-negative integer"),
+        ({"seed": None}, "seed must be a non-negative integer"),
+        ({"seed": True}, "seed must be a non-negative integer"),
+        ({"seed": np.random.default_rng(0)}, "seed must be a non-negative integer"),
+        ({"n_generated_train": -1}, "n_generated_train must be a non-negative integer"),
+        ({"n_generated_train": 2.5}, "n_generated_train must be a non-negative integer"),
+        ({"n_generated_train": False}, "n_generated_train must be a non-negative integer"),
+        ({"n_test": 0}, "n_test must be a positive integer"),
+        ({"n_test": -10}, "n_test must be a positive integer"),
+        ({"n_test": "10"}, "n_test must be a positive integer"),
+    ],
+)
 def test_poker525k_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         poker525k(**{"n_generated_train": 5, "n_test": 5, **kwargs})

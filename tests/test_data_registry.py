@@ -1,4 +1,5 @@
 """Registry, checksums, download fallback, verify and the datasets page."""
+
 from __future__ import annotations
 
 import csv
@@ -33,9 +34,24 @@ def test_registry_has_one_entry_per_mirror_file_with_unique_names():
     assert len(names) == len(set(names))
     assert len({e["file"] for e in entries}) == 98
     for entry in entries:
-        for key in ("sha256", "bytes", "raw_url", "original_source", "format", "task", "n",
-                    "d", "n_classes", "classes", "citation", "licence", "byte_status",
-                    "differences", "paper_expectation", "encoding"):
+        for key in (
+            "sha256",
+            "bytes",
+            "raw_url",
+            "original_source",
+            "format",
+            "task",
+            "n",
+            "d",
+            "n_classes",
+            "classes",
+            "citation",
+            "licence",
+            "byte_status",
+            "differences",
+            "paper_expectation",
+            "encoding",
+        ):
             assert key in entry, (entry["name"], key)
         assert len(entry["sha256"]) == 64
         assert entry["raw_url"].startswith("https://raw.githubusercontent.com/")
@@ -101,8 +117,9 @@ def _corrupted_mirror(tmp_path: Path, name: str) -> tuple[Path, dict]:
 def test_checksum_mismatch_is_refused(tmp_path, empty_cache, monkeypatch):
     mirror, entry = _corrupted_mirror(tmp_path, "heart_scale")
     parsed = []
-    monkeypatch.setattr("marginboost.data.loaders.parse_file",
-                        lambda *a, **k: parsed.append(a) or None)
+    monkeypatch.setattr(
+        "marginboost.data.loaders.parse_file", lambda *a, **k: parsed.append(a) or None
+    )
     with pytest.raises(data.ChecksumError) as info:
         data.load("heart_scale", mirror)
     err = info.value
@@ -112,8 +129,7 @@ def test_checksum_mismatch_is_refused(tmp_path, empty_cache, monkeypatch):
     assert parsed == []  # the corrupted file never reached a parser
 
 
-def test_missing_mirror_without_network_says_how_to_get_data(tmp_path, empty_cache,
-                                                            monkeypatch):
+def test_missing_mirror_without_network_says_how_to_get_data(tmp_path, empty_cache, monkeypatch):
     def offline(*args, **kwargs):
         raise ConnectionError("network is unreachable")
 
@@ -191,6 +207,9 @@ def test_datasets_page_lists_every_file_and_the_missing_data():
         assert missing["dataset"] in page
     assert "a5a" in page and "liver-disorders" in page and "1,000,000" in page
     table_rows = [line for line in page.splitlines() if line.startswith("| `")]
-    counts = {line.count(" | ") for line in table_rows
-              if line.split(" | ")[0][3:-1] in {e["name"] for e in registry.file_entries()}}
+    counts = {
+        line.count(" | ")
+        for line in table_rows
+        if line.split(" | ")[0][3:-1] in {e["name"] for e in registry.file_entries()}
+    }
     assert counts == {7}

@@ -1,4 +1,5 @@
 """Split protocols and label noise."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,7 +23,7 @@ from marginboost.data import (
 def _assert_partition(split: Split, n: int):
     parts = [split.train, split.validation, split.test]
     joined = np.concatenate(parts)
-    assert np.unique(joined).size == joined.size          # disjoint
+    assert np.unique(joined).size == joined.size  # disjoint
     assert set(joined.tolist()) <= set(range(n))
 
 
@@ -33,7 +34,7 @@ def test_rotation_is_3_1_1_and_tests_every_row_once(n):
     test_counts = np.zeros(n, int)
     for split in splits:
         _assert_partition(split, n)
-        assert sum(split.sizes) == n                        # coverage
+        assert sum(split.sizes) == n  # coverage
         assert abs(split.validation.size - n / 5) < 1 and abs(split.test.size - n / 5) < 1
         test_counts[split.test] += 1
     assert (test_counts == 1).all()
@@ -59,12 +60,15 @@ def test_kfold_without_validation():
     assert [s.sizes for s in splits] == [(15, 0, 5)] * 4
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(n_samples=10, n_parts=1), "n_parts"),
-    (dict(n_samples=10, n_parts=2), "no training part"),
-    (dict(n_samples=3, n_parts=5), "non-empty"),
-    (dict(n_samples=0), "positive"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n_samples=10, n_parts=1), "n_parts"),
+        (dict(n_samples=10, n_parts=2), "no training part"),
+        (dict(n_samples=3, n_parts=5), "non-empty"),
+        (dict(n_samples=0), "positive"),
+    ],
+)
 def test_rotation_rejects_bad_sizes(kwargs, match):
     with pytest.raises(ProtocolError, match=match):
         rotated_splits(seed=0, **kwargs)
@@ -89,13 +93,16 @@ def test_mcboost_fractions_and_repetitions():
     assert len(mcboost_splits(100, "heart", n_repeats=3, seed=0)) == 3
 
 
-@pytest.mark.parametrize("fractions, n, match", [
-    ((0.7, 0.2, 0.2), 100, "sum to 1"),
-    ((0.5, 0.6, -0.1), 100, "non-negative"),
-    ((0.0, 0.5, 0.5), 100, "training fraction"),
-    ((0.6, 0.2, 0.2), 2, "too few"),
-    ((0.5, 0.5), 100, "train, validation, test"),
-])
+@pytest.mark.parametrize(
+    "fractions, n, match",
+    [
+        ((0.7, 0.2, 0.2), 100, "sum to 1"),
+        ((0.5, 0.6, -0.1), 100, "non-negative"),
+        ((0.0, 0.5, 0.5), 100, "training fraction"),
+        ((0.6, 0.2, 0.2), 2, "too few"),
+        ((0.5, 0.5), 100, "train, validation, test"),
+    ],
+)
 def test_random_splits_reject_bad_fractions(fractions, n, match):
     with pytest.raises(ProtocolError, match=match):
         random_splits(n, fractions, 1, seed=0)
@@ -164,7 +171,8 @@ def test_split_noise_never_touches_test_labels():
     assert np.array_equal(noisy[split.test], y[split.test])
     assert (noisy[split.train] != y[split.train]).sum() == round(0.2 * split.train.size)
     assert (noisy[split.validation] != y[split.validation]).sum() == round(
-        0.2 * split.validation.size)
+        0.2 * split.validation.size
+    )
     train_only = flip_split_labels(y, split, 0.2, 0)
     assert np.array_equal(train_only[split.validation], y[split.validation])
     with pytest.raises(ProtocolError, match="test"):

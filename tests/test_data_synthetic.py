@@ -1,4 +1,5 @@
 """Synthetic generators: determinism and the defining properties of each construction."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,12 +35,12 @@ def test_long_servedio_structure(l):
     y = ds.y_signed()
     agree = ds.X * y[:, None] > 0  # coordinate equals the label
     kind = ds.meta["example_type"]
-    assert agree[kind == 0].all()                                   # large margin
+    assert agree[kind == 0].all()  # large margin
     assert agree[kind == 1][:, :11].all() and not agree[kind == 1][:, 11:].any()  # pullers
-    assert (agree[kind == 2][:, :11].sum(axis=1) == 5).all()       # penalizers
+    assert (agree[kind == 2][:, :11].sum(axis=1) == 5).all()  # penalizers
     assert (agree[kind == 2][:, 11:].sum(axis=1) == l + 1).all()
     shares = np.bincount(kind, minlength=3) / len(kind)
-    assert np.allclose(shares, [0.25, 0.25, 0.5], atol=0.03)       # 4000 draws: sd < 0.008
+    assert np.allclose(shares, [0.25, 0.25, 0.5], atol=0.03)  # 4000 draws: sd < 0.008
     assert abs(y.mean()) < 0.06
     # penalizers choose their agreeing coordinates uniformly: every coordinate is used
     assert agree[kind == 2].any(axis=0).all()
@@ -88,7 +89,7 @@ def test_mcboost_toy_has_800_points_and_exact_noise():
     assert ds.X.shape == (800, 2)
     assert (np.abs(ds.X) <= 1).all()
     clean = ds.meta["clean_labels"]
-    assert np.array_equal(clean, np.where((ds.X ** 2).sum(axis=1) < 2 / np.pi, 1, -1))
+    assert np.array_equal(clean, np.where((ds.X**2).sum(axis=1) < 2 / np.pi, 1, -1))
     assert (clean != ds.y_signed()).sum() == 80
 
 

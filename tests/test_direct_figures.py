@@ -5,6 +5,7 @@ coordinate :math:`\alpha` the normalized margins are
 :math:`m_i(\alpha) = (a_i + b_i\alpha)/(c + \alpha)` (the paper's eq. (7)).  Theorem 1 is checked
 on random separable pools with LP feasibility problems solved by HiGHS (DUALITY.md, C1).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -149,6 +150,7 @@ def test_order_margin_is_multimodal_and_bottom_average_is_not():
 
 # --- Theorem 1: the zero-training-error region is a convex cone ---------------------------------
 
+
 def _separable_pool(seed: int, n_examples: int = 40, n_classifiers: int = 20):
     rng = np.random.default_rng(seed)
     H = rng.choice([-1.0, 1.0], size=(n_examples, n_classifiers))
@@ -167,8 +169,9 @@ def _point_of_zero_error_region(margin_matrix: np.ndarray, objective: np.ndarray
     """A vertex of {alpha >= 0 : y_i (H alpha)_i >= 1}: by scaling, Z is non-empty iff this LP
     is feasible; a positive objective keeps it bounded."""
     n_examples = margin_matrix.shape[0]
-    lp = linprog(objective, A_ub=-margin_matrix, b_ub=-np.ones(n_examples), bounds=(0, None),
-                 method="highs")
+    lp = linprog(
+        objective, A_ub=-margin_matrix, b_ub=-np.ones(n_examples), bounds=(0, None), method="highs"
+    )
     assert lp.status == 0, lp.message
     return lp.x
 
@@ -206,11 +209,11 @@ def test_minimum_error_region_need_not_be_convex():
     each has both margins strictly negative: the minimum-error region is not convex (unlike the
     zero-error region of Theorem 1, which the paper's statement concerns)."""
     y = np.array([1.0, 1.0])
-    H = np.array([[-1.0, -1.0, 1.0],
-                  [-1.0, 1.0, -1.0]])
+    H = np.array([[-1.0, -1.0, 1.0], [-1.0, 1.0, -1.0]])
     margin_matrix = y[:, None] * H
-    no_zero_error = linprog(np.ones(3), A_ub=-margin_matrix, b_ub=-np.ones(2), bounds=(0, None),
-                            method="highs")
+    no_zero_error = linprog(
+        np.ones(3), A_ub=-margin_matrix, b_ub=-np.ones(2), bounds=(0, None), method="highs"
+    )
     assert no_zero_error.status == 2  # infeasible: Z is empty
     first, second = np.array([1.0, 0.0, 4.0]), np.array([1.0, 4.0, 0.0])
     assert np.count_nonzero(margin_matrix @ first <= 0) == 1

@@ -1,4 +1,5 @@
 """DirectBoost's 0-1 loss line search (Zhai et al. 2013, Alg. 1) against brute force."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -71,12 +72,15 @@ def test_first_round_all_zero_margins():
     assert result.errors == 1 and result.high == np.inf and result.alpha == 1.0
 
 
-@pytest.mark.parametrize("a, b, message", [
-    (np.array([0.1, np.nan]), np.array([1.0, 1.0]), "NaN"),
-    (np.array([0.1, 0.2]), np.array([1.0, 0.5]), "only -1 and"),
-    (np.array([0.1, 0.2]), np.array([1.0]), "same length"),
-    (np.zeros(0), np.zeros(0), "at least one"),
-])
+@pytest.mark.parametrize(
+    "a, b, message",
+    [
+        (np.array([0.1, np.nan]), np.array([1.0, 1.0]), "NaN"),
+        (np.array([0.1, 0.2]), np.array([1.0, 0.5]), "only -1 and"),
+        (np.array([0.1, 0.2]), np.array([1.0]), "same length"),
+        (np.zeros(0), np.zeros(0), "at least one"),
+    ],
+)
 def test_bad_input(a, b, message):
     with pytest.raises(ValueError, match=message):
         zero_one_line_search(a, b)
@@ -99,8 +103,9 @@ def test_bottom_average_search_matches_a_fine_grid(seed):
     n_prime = int(rng.integers(1, n + 1))
     d = zero_error_end(a, b)
     result = bottom_average_line_search(a, b, c, n_prime)
-    assert result.value == pytest.approx(bottom_average_margin(a, b, c, n_prime, result.alpha),
-                                         abs=1e-12)
+    assert result.value == pytest.approx(
+        bottom_average_margin(a, b, c, n_prime, result.alpha), abs=1e-12
+    )
     assert result.initial_value == pytest.approx(bottom_average_margin(a, b, c, n_prime, 0.0))
     upper = d if np.isfinite(d) else 1e6 * c
     grid = np.concatenate([np.linspace(0.0, min(upper, 50 * c), 2001), [upper]])
@@ -178,8 +183,9 @@ def test_phase_one_training_error_never_increases():
         step = best_stump_zero_one(codes, a, y)
         # a step must lower the error, or keep it and lower the exponential loss (the
         # paper's tie-break); otherwise this is a coordinatewise minimum
-        if history and (step.errors > history[-1] or
-                        (step.errors == history[-1] and step.log_exp_loss >= loss)):
+        if history and (
+            step.errors > history[-1] or (step.errors == history[-1] and step.log_exp_loss >= loss)
+        ):
             break
         a = a + step.alpha * _stump_b(codes, y, step.feature, step.bin, step.polarity)
         history.append(int(np.count_nonzero(a <= 0)))
@@ -215,6 +221,5 @@ def test_theorem2_bottom_average_is_quasiconcave_in_the_zero_error_region(seed):
     n_prime = int(rng.integers(1, n + 1))
     values = np.array([bottom_average_margin(a, b, c, n_prime, x) for x in grid])
     peak = int(np.argmax(values))
-    assert np.all(np.diff(values[:peak + 1]) >= -1e-12)  # non-decreasing up to the maximum
+    assert np.all(np.diff(values[: peak + 1]) >= -1e-12)  # non-decreasing up to the maximum
     assert np.all(np.diff(values[peak:]) <= 1e-12)  # non-increasing after it
-

@@ -1,4 +1,5 @@
 """DirectBoost estimator: direct-tree objectives against brute force, phase invariants, theorems."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -63,8 +64,10 @@ def test_zero_one_split_scores_equal_brute_force(seed):
             if not present or t >= top:
                 assert scores[f, t] == -np.inf
                 continue
-            brute = min(zero_one_line_search(a, y * _candidate_h(codes, node, state, f, t, s)).errors
-                        for s in (1.0, -1.0))
+            brute = min(
+                zero_one_line_search(a, y * _candidate_h(codes, node, state, f, t, s)).errors
+                for s in (1.0, -1.0)
+            )
             assert int(np.floor(-scores[f, t])) == brute
             chosen = _candidate_h(codes, node, state, f, t, left_values[f, t])
             assert zero_one_line_search(a, y * chosen).errors == brute
@@ -94,8 +97,9 @@ def test_average_line_equals_the_envelope_search(seed, restricted):
     order = np.argsort(a, kind="stable")
     R, kr, F, kf, d = K.collect_lines(order, a, b, n_prime, restricted)
     q, value, _ = K._avg_search(R, kr, F, kf, n_prime, c, d)
-    reference = bottom_average_line_search(a, b, c, n_prime, d=zero_error_end(a, b) if restricted
-                                           else np.inf)
+    reference = bottom_average_line_search(
+        a, b, c, n_prime, d=zero_error_end(a, b) if restricted else np.inf
+    )
     assert value == pytest.approx(reference.value, rel=1e-9, abs=1e-12)
     if np.isfinite(q):
         assert bottom_average_margin(a, b, c, n_prime, q) == pytest.approx(value, abs=1e-12)
@@ -115,9 +119,17 @@ def test_order_line_is_the_maximum_over_a_fine_grid(seed, restricted):
     R, kr, F, kf, d = K.collect_lines(order, a, b, n_prime, restricted)
     q, value, _ = K._order_search(R, kr, F, kf, n_prime, c, d)
     end = d if np.isfinite(d) else 20.0
-    grid = np.concatenate([np.linspace(0, end, 4001),
-                           [abs(a[i] - a[j]) / 2 for i in range(n) for j in range(n)
-                            if b[i] != b[j] and abs(a[i] - a[j]) / 2 <= end]])
+    grid = np.concatenate(
+        [
+            np.linspace(0, end, 4001),
+            [
+                abs(a[i] - a[j]) / 2
+                for i in range(n)
+                for j in range(n)
+                if b[i] != b[j] and abs(a[i] - a[j]) / 2 <= end
+            ],
+        ]
+    )
     brute = max(order_margin(a, b, c, n_prime, x) for x in grid)
     if np.isfinite(q):
         assert order_margin(a, b, c, n_prime, q) == pytest.approx(value, abs=1e-12)
@@ -171,12 +183,13 @@ def test_phase2_without_relaxation_increases_the_objective_every_round():
     hist = model.history_
     phase2 = hist["phase"] == 2
     assert phase2.sum() > 2
-    values = hist["objective"][model.n_phase1_ - 1:]
+    values = hist["objective"][model.n_phase1_ - 1 :]
     assert np.all(np.diff(values) > 0)
     # staying in the minimum-error region: no round of phase 2 raises the training error
-    assert np.all(np.diff(hist["train_error"][model.n_phase1_ - 1:]) <= 0)
+    assert np.all(np.diff(hist["train_error"][model.n_phase1_ - 1 :]) <= 0)
     assert hist["objective"][-1] == pytest.approx(
-        margin_objective(model.margins(X, y), model.n_prime_, "average"), abs=1e-12)
+        margin_objective(model.margins(X, y), model.n_prime_, "average"), abs=1e-12
+    )
 
 
 def test_phase2_stops_at_a_coordinatewise_maximum_over_all_stumps():
@@ -215,12 +228,15 @@ def test_theorem1_zero_error_region_of_trained_models_is_a_convex_cone():
 
 def test_relaxed_variant_returns_its_best_iterate():
     X, y = _toy(4, noise=0.1)
-    model = directboost_variant("DirectBoost_eps_avg", n_prime=0.2, max_depth=1, n_iter_no_change=10).fit(X, y)
-    values = model.history_["objective"][model.n_phase1_:]
+    model = directboost_variant(
+        "DirectBoost_eps_avg", n_prime=0.2, max_depth=1, n_iter_no_change=10
+    ).fit(X, y)
+    values = model.history_["objective"][model.n_phase1_ :]
     assert values.size >= 1
     assert values[-1] == pytest.approx(values.max())
     assert model.history_["objective"][-1] == pytest.approx(
-        margin_objective(model.margins(X, y), model.n_prime_, "average"), abs=1e-12)
+        margin_objective(model.margins(X, y), model.n_prime_, "average"), abs=1e-12
+    )
 
 
 def test_variants_and_determinism():
@@ -275,8 +291,9 @@ def test_shared_phase1_fits_equal_separate_fits():
 
 
 @pytest.mark.parametrize("seed", range(40))
-@pytest.mark.parametrize("restricted,epsilon", [(True, 0.0), (False, 0.01), (False, 0.0),
-                                                (True, 0.3)])
+@pytest.mark.parametrize(
+    "restricted,epsilon", [(True, 0.0), (False, 0.01), (False, 0.0), (True, 0.3)]
+)
 def test_lazy_average_line_equals_the_full_collection(seed, restricted, epsilon):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 30))
@@ -292,8 +309,9 @@ def test_lazy_average_line_equals_the_full_collection(seed, restricted, epsilon)
     assert got[0] == pytest.approx(expected[0], abs=1e-12) or got[0] == expected[0]
     assert got[1] == pytest.approx(expected[1], abs=1e-12) or got[1] == expected[1]
     assert got[2] == pytest.approx(expected[2], abs=1e-12)
-    assert got[2] == pytest.approx(bottom_average_margin(a, b, c, n_prime, got[1]), abs=1e-12) \
-        or not np.isfinite(got[1])
+    assert got[2] == pytest.approx(
+        bottom_average_margin(a, b, c, n_prime, got[1]), abs=1e-12
+    ) or not np.isfinite(got[1])
 
 
 @pytest.mark.parametrize("variant", ["DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order"])
@@ -310,8 +328,9 @@ def test_split_search_does_not_depend_on_the_number_of_feature_blocks(monkeypatc
     y = np.where(X[:, 0] + 0.5 * X[:, 1] * X[:, 3] + 0.3 * rng.normal(size=120) > 0, 1, -1)
     fits = []
     for blocks in (1, 3, 7):
-        monkeypatch.setattr(direct_module, "numba",
-                            types.SimpleNamespace(get_num_threads=lambda b=blocks: b))
+        monkeypatch.setattr(
+            direct_module, "numba", types.SimpleNamespace(get_num_threads=lambda b=blocks: b)
+        )
         model = directboost_variant(variant, n_prime=0.2, max_depth=2, n_estimators=40).fit(X, y)
         fits.append((model.alphas_, model.decision_function(X)))
     for alphas, scores in fits[1:]:

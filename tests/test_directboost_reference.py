@@ -15,6 +15,7 @@ midpoint of two of those margins -- agrees to the rounding of one midpoint, and 
 margins; the phase-2 objective is a mean of at most n normalized margins in [-1, 1], summed in
 a different order on each side (n units of 2^-52).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,8 +42,9 @@ def _fit_directboost(X, y, full_path=False, **kw):
     rounds = kw.pop("rounds", 2000)
     patience = kw.pop("patience", 50)
     cls = _FullPath if full_path else DirectBoost
-    return cls(n_estimators=rounds, n_iter_no_change=patience, phase1_n_iter_no_change=patience,
-               **kw).fit(X, y)
+    return cls(
+        n_estimators=rounds, n_iter_no_change=patience, phase1_n_iter_no_change=patience, **kw
+    ).fit(X, y)
 
 
 def _data(seed, n=60, d=4):
@@ -76,8 +78,10 @@ def _follow(hs, pool):
     def choose(t, ties):
         assert t < len(hs), "the reference takes more rounds than the estimator"
         match = [i for i in ties if np.array_equal(pool.H[i], hs[t])]
-        assert match, (f"round {t + 1}: the estimator's weak classifier is not among the "
-                       f"reference's best ({[pool.labels[i] for i in ties]})")
+        assert match, (
+            f"round {t + 1}: the estimator's weak classifier is not among the "
+            f"reference's best ({[pool.labels[i] for i in ties]})"
+        )
         return match[0]
 
     return choose
@@ -127,8 +131,15 @@ def test_both_readings_of_the_intervals_give_the_same_errors(seed):
 def _check_phase1(model, X, y):
     codes, y_signed, hs, alphas = _fitted_rounds(model, X, y)
     pool = ref.stump_pool(codes)
-    path = ref.phase1(y_signed, pool, max_rounds=len(hs), patience=model.phase1_n_iter_no_change,
-                      choose=_follow(hs, pool), step=model.step, loss_tol=model.phase1_tol_)
+    path = ref.phase1(
+        y_signed,
+        pool,
+        max_rounds=len(hs),
+        patience=model.phase1_n_iter_no_change,
+        choose=_follow(hs, pool),
+        step=model.step,
+        loss_tol=model.phase1_tol_,
+    )
     n = y_signed.size
     assert len(path.rounds) == len(hs) == model.n_phase1_
     if path.stop_reason == "max_rounds":  # the reference's own decision after the last round
@@ -141,8 +152,12 @@ def _check_phase1(model, X, y):
         assert alpha == pytest.approx(rnd.alpha, rel=PHASE1_ALPHA_RTOL, abs=atol), f"round {t + 1}"
         assert model.history_["train_error"][t] * n == pytest.approx(rnd.objective, abs=1e-9)
     fast_reason = model.stop_reason_.removeprefix("phase 1 ")
-    assert {"zero training error": "zero training error", "local minimum": "local minimum",
-            "plateau": "plateau", "n_estimators": "max_rounds"}[fast_reason] == path.stop_reason
+    assert {
+        "zero training error": "zero training error",
+        "local minimum": "local minimum",
+        "plateau": "plateau",
+        "n_estimators": "max_rounds",
+    }[fast_reason] == path.stop_reason
     return path
 
 
@@ -174,8 +189,7 @@ def _reference_stop(y, pool, path, model):
 @pytest.mark.parametrize("seed", range(3))
 def test_phase1_with_stumps_makes_the_reference_choices(seed, step):
     X, y = _data(seed)
-    model = _fit_directboost(X, y, phase2=False, max_depth=1, max_bins=8, patience=20,
-                             step=step)
+    model = _fit_directboost(X, y, phase2=False, max_depth=1, max_bins=8, patience=20, step=step)
     path = _check_phase1(model, X, y)
     assert len(path.rounds) >= 10
 
@@ -209,35 +223,67 @@ def test_exp_loss_step_matches_the_reference(seed):
 
 
 # ---- Algorithm 2 ------------------------------------------------------------------------------
-@pytest.mark.parametrize("objective,epsilon", [("average", 0.0), ("average", 0.01),
-                                               ("order", 0.01)])
+@pytest.mark.parametrize(
+    "objective,epsilon", [("average", 0.0), ("average", 0.01), ("order", 0.01)]
+)
 @pytest.mark.parametrize("seed", range(2))
 def test_phase2_with_stumps_makes_the_reference_choices(objective, epsilon, seed):
     X, y = _data(10 + seed, n=50)
     n_prime, rounds = 8, 150
-    model = _fit_directboost(X, y, full_path=True, objective=objective, epsilon=epsilon,
-                             n_prime=n_prime, max_depth=1, max_bins=8, rounds=rounds,
-                             patience=15, step="midpoint")  # phase 1's exact arithmetic
+    model = _fit_directboost(
+        X,
+        y,
+        full_path=True,
+        objective=objective,
+        epsilon=epsilon,
+        n_prime=n_prime,
+        max_depth=1,
+        max_bins=8,
+        rounds=rounds,
+        patience=15,
+        step="midpoint",
+    )  # phase 1's exact arithmetic
     codes, y_signed, hs, alphas = _fitted_rounds(model, X, y)
     pool = ref.stump_pool(codes)
     n1 = model.n_phase1_
-    first = ref.phase1(y_signed, pool, max_rounds=n1, patience=model.phase1_n_iter_no_change,
-                       choose=_follow(hs, pool), step="midpoint", loss_tol=model.phase1_tol_)
+    first = ref.phase1(
+        y_signed,
+        pool,
+        max_rounds=n1,
+        patience=model.phase1_n_iter_no_change,
+        choose=_follow(hs, pool),
+        step="midpoint",
+        loss_tol=model.phase1_tol_,
+    )
     assert len(first.rounds) == n1
     hs2 = hs[n1:]
-    path = ref.phase2(y_signed, pool, first.a, first.c, n_prime, objective, epsilon,
-                      max_rounds=rounds - n1, patience=model.n_iter_no_change,
-                      choose=_follow(hs2, pool), keep_all_rounds=True)
+    path = ref.phase2(
+        y_signed,
+        pool,
+        first.a,
+        first.c,
+        n_prime,
+        objective,
+        epsilon,
+        max_rounds=rounds - n1,
+        patience=model.n_iter_no_change,
+        choose=_follow(hs2, pool),
+        keep_all_rounds=True,
+    )
     assert len(path.rounds) == len(hs2) >= 10
     scale = np.abs(first.a).max() + first.c
     for t, rnd in enumerate(path.rounds):
         np.testing.assert_array_equal(rnd.h, hs2[t])
         assert alphas[n1 + t] == pytest.approx(rnd.alpha, rel=0, abs=8 * EPS * scale)
         assert model.history_["objective"][n1 + t] == pytest.approx(
-            rnd.objective, abs=4 * y.size * EPS)
-    reasons = {"phase 2 coordinatewise maximum": "coordinatewise maximum",
-               "phase 2 no improvement within patience": "no improvement within patience",
-               "phase 2 no admissible step": "no admissible step", "n_estimators": "max_rounds"}
+            rnd.objective, abs=4 * y.size * EPS
+        )
+    reasons = {
+        "phase 2 coordinatewise maximum": "coordinatewise maximum",
+        "phase 2 no improvement within patience": "no improvement within patience",
+        "phase 2 no admissible step": "no admissible step",
+        "n_estimators": "max_rounds",
+    }
     assert reasons[model.stop_reason_] == path.stop_reason
     if epsilon > 0:  # the round the relaxed estimator is cut back to
         assert getattr(model, "best_rounds_", len(hs)) == n1 + path.best_rounds
@@ -267,10 +313,17 @@ def test_direct_trees_against_greedy_and_exhaustive_search(seed):
 
     trees = ref.tree_pool_depth2(codes)
     tree_errors, _, _ = ref.pool_zero_one(a, y, trees.H)
-    for rule, step in [("improve", "exp-loss"), ("improve", "midpoint"),
-                       ("always", "exp-loss"), ("always", "midpoint")]:
-        fast = DirectTreeBuilder(max_depth=2, split_rule=rule).fit(
-            codes, ZeroOneObjective(a, y, step)).predict(codes)
+    for rule, step in [
+        ("improve", "exp-loss"),
+        ("improve", "midpoint"),
+        ("always", "exp-loss"),
+        ("always", "midpoint"),
+    ]:
+        fast = (
+            DirectTreeBuilder(max_depth=2, split_rule=rule)
+            .fit(codes, ZeroOneObjective(a, y, step))
+            .predict(codes)
+        )
         greedy = ref.greedy_tree(codes, a, y, 2, split_rule=rule, step=step)
         np.testing.assert_array_equal(fast, greedy)
         assert any(np.array_equal(fast, h) for h in trees.H)
@@ -305,8 +358,11 @@ def test_first_depth2_tree_on_tic_tac_toe_is_the_best_tree_of_depth_at_most_2():
     best_stump = ref.pool_zero_one(a, y, ref.stump_pool(codes).H)[0].min()
     errors = {}
     for rule in ("always", "improve"):
-        h = DirectTreeBuilder(max_depth=2, split_rule=rule).fit(
-            codes, ZeroOneObjective(a, y)).predict(codes)
+        h = (
+            DirectTreeBuilder(max_depth=2, split_rule=rule)
+            .fit(codes, ZeroOneObjective(a, y))
+            .predict(codes)
+        )
         errors[rule] = _zero_one_of(a, y, h)[0]
     assert errors["always"] > best_stump > best_tree == errors["improve"]
 
@@ -322,7 +378,13 @@ def test_phase1_on_tic_tac_toe_reaches_zero_training_error_with_depth3_trees():
     default = DirectBoost(max_depth=3, phase2=False, n_estimators=3000).fit(data.X, data.y)
     assert default.stop_reason_ == "phase 1 zero training error"
     assert default.history_["train_error"][-1] == 0.0
-    v1 = DirectBoost(max_depth=3, phase2=False, n_estimators=3000, step="midpoint",
-                     split_rule="always", phase1_tol=0.0,
-                     phase1_n_iter_no_change=50).fit(data.X, data.y)
+    v1 = DirectBoost(
+        max_depth=3,
+        phase2=False,
+        n_estimators=3000,
+        step="midpoint",
+        split_rule="always",
+        phase1_tol=0.0,
+        phase1_n_iter_no_change=50,
+    ).fit(data.X, data.y)
     assert v1.history_["train_error"][-1] > 0.1

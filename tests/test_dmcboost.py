@@ -1,4 +1,5 @@
 """DMCBoost estimator: multi-class direct trees against brute force, phase invariants."""
+
 from __future__ import annotations
 
 import itertools
@@ -42,8 +43,11 @@ def _partial_state(rng, n, K):
 def _candidates(codes, node, state, K, equal_labels=True):
     """Every (feature, bin, left, right, h) the node can be split into."""
     inside = node.samples
-    pairs = (itertools.product(range(K), repeat=2) if equal_labels
-             else itertools.permutations(range(K), 2))
+    pairs = (
+        itertools.product(range(K), repeat=2)
+        if equal_labels
+        else itertools.permutations(range(K), 2)
+    )
     pairs = list(pairs)
     for f in range(codes.shape[1]):
         present = np.unique(codes[inside, f])
@@ -77,8 +81,11 @@ def test_zero_one_split_scores_equal_brute_force(seed, equal_labels):
             best = max(brute[(f, t)], key=lambda item: item[0])
             assert int(np.floor(-scores[f, t])) == min(item[1] for item in brute[(f, t)])
             assert scores[f, t] == pytest.approx(best[0], rel=1e-12, abs=1e-12)
-            chosen = [item for item in brute[(f, t)]
-                      if (item[2], item[3]) == (left_values[f, t], right_values[f, t])]
+            chosen = [
+                item
+                for item in brute[(f, t)]
+                if (item[2], item[3]) == (left_values[f, t], right_values[f, t])
+            ]
             assert chosen[0][0] == pytest.approx(best[0], rel=1e-12, abs=1e-12)
 
 
@@ -98,12 +105,20 @@ def test_margin_slope_split_scores_equal_brute_force(seed, sign):
         assert objective.score(h) == slope
         brute.setdefault((f, t), {})[(left, right)] = slope
     root = objective.stump_slopes(codes)
-    for f, t, left, right, h in _candidates(codes, DirectNode(0, 0, np.arange(n)),
-                                            DirectTreeState(np.zeros(n, np.int64), {0: 0.0}), K):
+    for f, t, left, right, h in _candidates(
+        codes, DirectNode(0, 0, np.arange(n)), DirectTreeState(np.zeros(n, np.int64), {0: 0.0}), K
+    ):
         assert root[f, t, right, left] == _bottom(_lines(F, y, h, sign), n_prime, 0.0)[1]
-    assert np.count_nonzero(np.isfinite(root)) == len(list(_candidates(
-        codes, DirectNode(0, 0, np.arange(n)), DirectTreeState(np.zeros(n, np.int64), {0: 0.0}),
-        K)))
+    assert np.count_nonzero(np.isfinite(root)) == len(
+        list(
+            _candidates(
+                codes,
+                DirectNode(0, 0, np.arange(n)),
+                DirectTreeState(np.zeros(n, np.int64), {0: 0.0}),
+                K,
+            )
+        )
+    )
     for (f, t), values in brute.items():
         assert scores[f, t] == max(values.values())
         assert values[(left_values[f, t], right_values[f, t])] == scores[f, t]
@@ -169,21 +184,25 @@ def test_phase1_error_never_increases_and_steps_are_the_sweeps(seed):
 
 def _phase2_model(seed, **params):
     X, y = _tiny(seed, n=40)
-    return X, y, DMCBoost(max_depth=1, n_estimators=300, epsilon=0.0, n_prime=10,
-                          **params).fit(X, y)
+    return (
+        X,
+        y,
+        DMCBoost(max_depth=1, n_estimators=300, epsilon=0.0, n_prime=10, **params).fit(X, y),
+    )
 
 
 @pytest.mark.parametrize("seed", [2, 4, 8, 9])  # seeds whose run stops before max_rounds
 def test_phase2_objective_never_decreases_and_ends_at_a_coordinatewise_maximum(seed):
     X, y, model = _phase2_model(seed)
     objective = model.history_["objective"]
-    assert np.all(np.diff(objective[model.n_phase1_ - 1:]) >= -1e-12)
+    assert np.all(np.diff(objective[model.n_phase1_ - 1 :]) >= -1e-12)
     F = model.decision_function(X)
     c = 0.0
     for alpha in model.alphas_:  # summed in training order: phi = S'c - S is often 0 here
         c += abs(alpha)
     assert bottom_margin_average(multiclass_margins(F, y) / c, 10) == pytest.approx(
-        objective[-1], rel=1e-12)
+        objective[-1], rel=1e-12
+    )
     assert model.stop_reason_ == "phase II coordinatewise maximum"
     codes = model._codes(X)
     grid = np.geomspace(1e-6, 1e3, 60)
@@ -194,16 +213,19 @@ def test_phase2_objective_never_decreases_and_ends_at_a_coordinatewise_maximum(s
                 search = margin_line_search(F, y, h, c, 10)
                 assert search.max_value <= search.initial_value + DMCBoost.improvement_tol
                 for alpha in np.concatenate([-grid, grid]):  # and no step on a fine grid
-                    assert bottom_average_along(F, y, h, c, 10, alpha) <= \
-                        search.initial_value + DMCBoost.improvement_tol
+                    assert (
+                        bottom_average_along(F, y, h, c, 10, alpha)
+                        <= search.initial_value + DMCBoost.improvement_tol
+                    )
 
 
 def test_relaxation_keeps_the_best_round():
     X, y = _tiny(1, n=40)
-    model = DMCBoost(max_depth=1, n_estimators=300, epsilon=0.01, n_iter_no_change=5,
-                     n_prime=10).fit(X, y)
+    model = DMCBoost(
+        max_depth=1, n_estimators=300, epsilon=0.01, n_iter_no_change=5, n_prime=10
+    ).fit(X, y)
     objective = model.history_["objective"]
-    assert objective[-1] == objective[model.n_phase1_ - 1:].max()
+    assert objective[-1] == objective[model.n_phase1_ - 1 :].max()
     assert len(objective) == model.n_estimators_ == len(model.alphas_)
 
 
@@ -219,20 +241,28 @@ def test_two_classes_agree_with_directboost_phase1():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(150, 3))
     y = (X[:, 0] + 0.7 * X[:, 1] + 0.6 * rng.normal(size=150) > 0).astype(int)
-    ours = DMCBoost(max_depth=2, n_estimators=30, phase2=False, max_bins=32,
-                    distinct_leaf_labels=True).fit(X, y)
+    ours = DMCBoost(
+        max_depth=2, n_estimators=30, phase2=False, max_bins=32, distinct_leaf_labels=True
+    ).fit(X, y)
     # DirectBoost with the rules DMCBoost shares: midpoint steps, every node split, a plateau
     # rule and no loss tolerance
-    theirs = DirectBoost(max_depth=2, n_estimators=30, phase2=False, max_bins=32,
-                         step="midpoint", split_rule="always", phase1_tol=0.0,
-                         phase1_n_iter_no_change=ours.n_iter_no_change).fit(X, y)
+    theirs = DirectBoost(
+        max_depth=2,
+        n_estimators=30,
+        phase2=False,
+        max_bins=32,
+        step="midpoint",
+        split_rule="always",
+        phase1_tol=0.0,
+        phase1_n_iter_no_change=ours.n_iter_no_change,
+    ).fit(X, y)
     codes = ours._codes(X)
     rounds = 0
-    for (F, h, alpha), tree, beta in zip(_replay(ours, X, y), theirs.estimators_,
-                                         theirs.alphas_):
+    for (F, h, alpha), tree, beta in zip(_replay(ours, X, y), theirs.estimators_, theirs.alphas_):
         assert np.array_equal(h, (tree.predict(codes) > 0).astype(np.intp))
         assert ours.history_["errors"][rounds] == round(
-            theirs.history_["train_error"][rounds] * len(y))
+            theirs.history_["train_error"][rounds] * len(y)
+        )
         rounds += 1
         if alpha != beta:
             sweep = zero_one_sweep(F, y, h)
@@ -257,21 +287,23 @@ def test_prediction_interface_and_determinism():
     assert np.array_equal(first.predict(X), first.classes_[np.argmax(scores, axis=1)])
     assert first.n_prime_ == 18 and "DMCBoost" in marginboost.__all__
     assert marginboost.DMCBoost is DMCBoost
-    assert set(first.history_) == {"phase", "train_error", "errors", "objective", "alpha",
-                                   "time"}
+    assert set(first.history_) == {"phase", "train_error", "errors", "objective", "alpha", "time"}
 
 
-@pytest.mark.parametrize("X, y, params, message", [
-    (np.zeros((4, 2)), [1, 1, 1, 1], {}, "only one class"),
-    (np.array([[0.0], [np.nan], [1.0]]), [0, 1, 2], {}, "NaN"),
-    (np.zeros((4, 2)), [0, 1, 2], {}, "inconsistent"),
-    (np.zeros((4, 2)), [[0, 1], [1, 0], [0, 1], [1, 0]], {}, "1d array"),
-    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 0}, "n_prime"),
-    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 5}, "n_prime"),
-    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 1.5}, "n_prime"),
-    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"epsilon": -0.1}, "epsilon"),
-    (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"max_depth": 0}, "max_depth"),
-])
+@pytest.mark.parametrize(
+    "X, y, params, message",
+    [
+        (np.zeros((4, 2)), [1, 1, 1, 1], {}, "only one class"),
+        (np.array([[0.0], [np.nan], [1.0]]), [0, 1, 2], {}, "NaN"),
+        (np.zeros((4, 2)), [0, 1, 2], {}, "inconsistent"),
+        (np.zeros((4, 2)), [[0, 1], [1, 0], [0, 1], [1, 0]], {}, "1d array"),
+        (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 0}, "n_prime"),
+        (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 5}, "n_prime"),
+        (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"n_prime": 1.5}, "n_prime"),
+        (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"epsilon": -0.1}, "epsilon"),
+        (np.arange(8.0).reshape(4, 2), [0, 1, 2, 0], {"max_depth": 0}, "max_depth"),
+    ],
+)
 def test_bad_input_is_rejected(X, y, params, message):
     with pytest.raises(ValueError, match=message):
         DMCBoost(**params).fit(X, y)
@@ -302,13 +334,36 @@ def test_profile_kernel_equals_segment_tree_kernel(seed):
     base = kernels.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
     sums = np.asarray(kernels.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
     segment, profile = _empty_scores(d), _empty_scores(d)
-    kernels.phase1_split_scores(codes, samples, objective.lo, objective.hi, objective.V, base,
-                                objective.parts, sums, objective.shift, objective.reference,
-                                *segment, 2)
+    kernels.phase1_split_scores(
+        codes,
+        samples,
+        objective.lo,
+        objective.hi,
+        objective.V,
+        base,
+        objective.parts,
+        sums,
+        objective.shift,
+        objective.reference,
+        *segment,
+        2,
+    )
     lo, hi = objective._grid_ranges()
-    kernels.phase1_grid_split_scores(codes, samples, lo, hi, objective.J, objective.V,
-                                     base[objective.J], objective.parts, sums, objective.shift,
-                                     objective.reference, *profile, 2)
+    kernels.phase1_grid_split_scores(
+        codes,
+        samples,
+        lo,
+        hi,
+        objective.J,
+        objective.V,
+        base[objective.J],
+        objective.parts,
+        sums,
+        objective.shift,
+        objective.reference,
+        *profile,
+        2,
+    )
     for a, b in zip(segment, profile):
         np.testing.assert_array_equal(a, b)
 
@@ -329,7 +384,8 @@ def test_interval_subset_scores_the_errors_on_the_subset(seed):
     best: dict = {}
     for f, t, _left, _right, h in _candidates(codes, node, state, K):
         profile = marginboost.boosting._dmcboost_kernels.errors_profile(
-            exact.lo, exact.hi, h.astype(np.int64), np.ones(n, dtype=bool), m)
+            exact.lo, exact.hi, h.astype(np.int64), np.ones(n, dtype=bool), m
+        )
         on_subset, everywhere = int(profile[subset.J].min()), int(profile.min())
         assert on_subset >= everywhere
         best[(f, t)] = min(best.get((f, t), n + 1), on_subset)
@@ -354,8 +410,11 @@ def test_max_intervals_is_validated_and_large_data_stays_monotone():
 def test_fit_path_equals_separate_fits():
     rng = np.random.default_rng(11)
     X = rng.normal(size=(160, 3))
-    y = np.where(rng.random(160) < 0.2, rng.integers(0, 3, 160),
-                 (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.3).astype(int))
+    y = np.where(
+        rng.random(160) < 0.2,
+        rng.integers(0, 3, 160),
+        (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.3).astype(int),
+    )
     grid = [1, 0.25, 0.5]
     path = DMCBoost(n_estimators=40, n_iter_no_change=10).fit_path(X, y, grid)
     assert [model.n_prime for model in path] == grid

@@ -6,6 +6,7 @@ found by evaluating (5) at every crossing of the lines ``a_y - a_k + alpha (1[h=
 (between two consecutive crossings the bottom-n' sum is linear, so (5) is monotone), and
 Theorem 1 is checked with two different LPs solved by HiGHS.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -44,10 +45,14 @@ def _instance(seed, K=None, n=None, integer=True):
 # ---- phase I ----------------------------------------------------------------------------------
 def test_figure1_three_scenarios_by_hand():
     # K = 3, true class 0 for all examples
-    F = np.array([[1.0, 3.0, 2.0],   # h = y: true score rises, overtakes class 1 at q = 2
-                  [3.0, 1.0, 0.5],   # h = 2 != y, true class ahead: class 2 overtakes at 2.5
-                  [1.0, 3.0, 0.0],   # h = 2, class 1 already ahead: always an error
-                  [2.0, 2.0, 0.0]])  # h = 1, tie with class 1: an error (ties are errors)
+    F = np.array(
+        [
+            [1.0, 3.0, 2.0],  # h = y: true score rises, overtakes class 1 at q = 2
+            [3.0, 1.0, 0.5],  # h = 2 != y, true class ahead: class 2 overtakes at 2.5
+            [1.0, 3.0, 0.0],  # h = 2, class 1 already ahead: always an error
+            [2.0, 2.0, 0.0],
+        ]
+    )  # h = 1, tie with class 1: an error (ties are errors)
     y = np.zeros(4, dtype=int)
     h = np.array([0, 2, 2, 1])
     scenario, q = zero_one_scenarios(F, y, h)
@@ -83,8 +88,9 @@ def test_sweep_equals_recomputed_errors_on_every_interval_and_breakpoint(seed):
     edges = np.concatenate([[0.0], sweep.breakpoints])
     probes = [(lo + hi) / 2 for lo, hi in zip(edges[:-1], edges[1:])] + [edges[-1] + 1.0]
     assert sweep.interval_errors.tolist() == [zero_one_errors_at(F, y, h, p) for p in probes]
-    assert sweep.breakpoint_errors.tolist() == [zero_one_errors_at(F, y, h, p)
-                                                for p in sweep.breakpoints]
+    assert sweep.breakpoint_errors.tolist() == [
+        zero_one_errors_at(F, y, h, p) for p in sweep.breakpoints
+    ]
     assert sweep.current_errors == zero_one_errors_at(F, y, h, 0.0)
     assert sweep.initial_errors == sweep.interval_errors[0]
     # every crossing of two score lines where the error changes is a breakpoint
@@ -120,8 +126,12 @@ def test_two_classes_reduce_to_directboost_phase1(seed):
     a = F[np.arange(20), y] - F[np.arange(20), 1 - y]
     b = np.where(h == y, 1.0, -1.0)
     binary, multi = zero_one_line_search(a, b), zero_one_sweep(F, y, h)
-    assert (binary.errors, binary.low, binary.high, binary.alpha) == \
-        (multi.errors, multi.low, multi.high, multi.alpha)
+    assert (binary.errors, binary.low, binary.high, binary.alpha) == (
+        multi.errors,
+        multi.low,
+        multi.high,
+        multi.alpha,
+    )
     assert binary.initial_errors == multi.initial_errors
 
 
@@ -148,7 +158,7 @@ def _exact_phase2(F, y, h, c, n_prime, sign):
 
 def _tolerance(F, c, alpha):
     # |dM_i/dalpha| <= (c + |N_i|) / (c + |alpha|)^2 with |N_i| <= ptp(F) + |alpha|
-    return TH * (c + np.ptp(F) + abs(alpha) + 1.0) / c ** 2
+    return TH * (c + np.ptp(F) + abs(alpha) + 1.0) / c**2
 
 
 @pytest.mark.parametrize("seed", range(50))
@@ -169,7 +179,8 @@ def test_margin_search_matches_the_exact_optimum_on_each_side(seed):
             assert result.value == pytest.approx(max(far), abs=1e-6)
             continue
         assert result.value == pytest.approx(
-            bottom_average_along(F, y, h, c, n_prime, result.alpha), abs=1e-12)
+            bottom_average_along(F, y, h, c, n_prime, result.alpha), abs=1e-12
+        )
         tol = _tolerance(F, c, result.alpha)
         assert result.value >= best_finite - tol
         assert result.value <= best_finite + 1e-12
@@ -206,14 +217,19 @@ def test_two_classes_reduce_to_directboost_margin_search(seed):
     binary = bottom_average_line_search(a, b, c, n_prime, d=np.inf)
     multi = margin_line_search(F, y, h, c, n_prime, negative=False)
     assert multi.unbounded == np.isinf(binary.alpha)
-    assert multi.value == pytest.approx(binary.value, abs=_tolerance(F, c, binary.alpha)
-                                        if np.isfinite(binary.alpha) else 1e-12)
+    assert multi.value == pytest.approx(
+        binary.value, abs=_tolerance(F, c, binary.alpha) if np.isfinite(binary.alpha) else 1e-12
+    )
 
 
 def test_figure2_scenarios_and_the_printed_switch_point():
-    F = np.array([[3.0, 2.0, 0.5],   # h = y: increasing
-                  [3.0, 2.0, 0.5],   # h = l = 1: decreasing
-                  [3.0, 2.0, 0.5]])  # h = 2: flat until a_l - a_h = 1.5, then decreasing
+    F = np.array(
+        [
+            [3.0, 2.0, 0.5],  # h = y: increasing
+            [3.0, 2.0, 0.5],  # h = l = 1: decreasing
+            [3.0, 2.0, 0.5],
+        ]
+    )  # h = 2: flat until a_l - a_h = 1.5, then decreasing
     y = np.zeros(3, dtype=int)
     h = np.array([0, 1, 2])
     assert margin_scenarios(F, y, h).tolist() == [1, 2, 3]
@@ -232,8 +248,10 @@ def test_derivative_9_10_matches_finite_differences(seed):
     for alpha in rng.uniform(-2 * c, 2 * c, size=5):
         sign = 1.0 if alpha >= 0 else -1.0
         d = 1e-7
-        fd = (bottom_average_along(F, y, h, c, n_prime, alpha + sign * d)
-              - bottom_average_along(F, y, h, c, n_prime, alpha)) / d
+        fd = (
+            bottom_average_along(F, y, h, c, n_prime, alpha + sign * d)
+            - bottom_average_along(F, y, h, c, n_prime, alpha)
+        ) / d
         assert bottom_average_slope(F, y, h, c, n_prime, alpha) == pytest.approx(fd, abs=1e-5)
         # eq. (10) per example (corrected typos), averaged over B_n' as in eq. (9)
         a = F + 0.0
@@ -299,8 +317,9 @@ def test_theorem3_quasiconcave_along_random_lines(seed):
 
     def unimodal(values):
         peak = int(np.argmax(values))
-        return (np.all(np.diff(values[:peak + 1]) >= -1e-12)
-                and np.all(np.diff(values[peak:]) <= 1e-12))
+        return np.all(np.diff(values[: peak + 1]) >= -1e-12) and np.all(
+            np.diff(values[peak:]) <= 1e-12
+        )
 
     def zero_error_point():
         while True:  # mixed signs allowed; keep only points with every margin > 0
@@ -337,8 +356,9 @@ def _soft_margin_lp(H, y, K, n_prime):
     cost = np.concatenate([np.zeros(J), [-1.0], np.full(n, 1.0 / n_prime)])
     eq = np.concatenate([np.ones(J), [0.0], np.zeros(n)])[None, :]
     bounds = [(0, None)] * J + [(None, None)] + [(0, None)] * n
-    res = linprog(cost, A_ub=np.array(rows), b_ub=rhs, A_eq=eq, b_eq=[1.0], bounds=bounds,
-                  method="highs")
+    res = linprog(
+        cost, A_ub=np.array(rows), b_ub=rhs, A_eq=eq, b_eq=[1.0], bounds=bounds, method="highs"
+    )
     assert res.status == 0
     return -res.fun, res.x[:J], res.x[J]
 
@@ -347,8 +367,12 @@ def _bottom_average_lp(H, y, K, n_prime):
     """(5) over the simplex without slacks: max s s.t. s <= (1/n') sum_{i in B}
     (f(x_i, y_i) - f(x_i, k_i)) for every n'-subset B and every choice of wrong classes k_i."""
     n, J = H.shape
-    diff = {(i, k): (H[i] == y[i]).astype(float) - (H[i] == k).astype(float)
-            for i in range(n) for k in range(K) if k != y[i]}
+    diff = {
+        (i, k): (H[i] == y[i]).astype(float) - (H[i] == k).astype(float)
+        for i in range(n)
+        for k in range(K)
+        if k != y[i]
+    }
     rows = []
     for B in itertools.combinations(range(n), n_prime):
         for ks in itertools.product(*[[k for k in range(K) if k != y[i]] for i in B]):
@@ -358,8 +382,15 @@ def _bottom_average_lp(H, y, K, n_prime):
             rows.append(row)
     cost = np.concatenate([np.zeros(J), [-1.0]])
     eq = np.concatenate([np.ones(J), [0.0]])[None, :]
-    res = linprog(cost, A_ub=np.array(rows), b_ub=np.zeros(len(rows)), A_eq=eq, b_eq=[1.0],
-                  bounds=[(0, None)] * J + [(None, None)], method="highs")
+    res = linprog(
+        cost,
+        A_ub=np.array(rows),
+        b_ub=np.zeros(len(rows)),
+        A_eq=eq,
+        b_eq=[1.0],
+        bounds=[(0, None)] * J + [(None, None)],
+        method="highs",
+    )
     assert res.status == 0
     return -res.fun
 
@@ -377,8 +408,7 @@ def test_theorem1_bottom_average_equals_the_soft_margin_lp(seed):
     assert soft == pytest.approx(direct, abs=1e-8)
     # the LP's weights attain the optimum of (5); rho lies between the n'-th and (n'+1)-th margin
     assert _g(H, y, alpha, K, n_prime) == pytest.approx(soft, abs=1e-8)
-    m = np.sort(multiclass_margins(
-        sum(np.eye(K)[H[:, j]] * alpha[j] for j in range(J)), y))
+    m = np.sort(multiclass_margins(sum(np.eye(K)[H[:, j]] * alpha[j] for j in range(J)), y))
     assert m[n_prime - 1] - 1e-8 <= rho <= (m[n_prime] if n_prime < n else np.inf) + 1e-8
     # no random point of the simplex does better
     for w in rng.dirichlet(np.ones(J), size=300):
@@ -391,19 +421,22 @@ GOOD_Y = np.array([0, 1])
 GOOD_H = np.array([2, 1])
 
 
-@pytest.mark.parametrize("F, y, h, message", [
-    (GOOD_F, np.array([0, 3]), GOOD_H, "y must hold class indices in 0..2"),
-    (GOOD_F, np.array([-1, 0]), GOOD_H, "y must hold class indices"),
-    (GOOD_F, np.array([0.5, 1.0]), GOOD_H, "non-integer"),
-    (GOOD_F, GOOD_Y, np.array([0, 5]), "h must hold class indices"),
-    (np.ones((2, 1)), np.array([0, 0]), np.array([0, 0]), "K >= 2"),
-    (np.ones(3), GOOD_Y, GOOD_H, "2-D"),
-    (GOOD_F, np.array([0, 1, 1]), GOOD_H, "y must have shape \\(2,\\)"),
-    (GOOD_F, GOOD_Y, np.array([1]), "h must have shape \\(2,\\)"),
-    (np.zeros((0, 3)), np.zeros(0, int), np.zeros(0, int), "at least one example"),
-    (np.array([[np.nan, 0.0, 1.0], [0.0, 1.0, 0.0]]), GOOD_Y, GOOD_H, "NaN"),
-    (GOOD_F, np.array([True, False]), GOOD_H, "integer class indices"),
-])
+@pytest.mark.parametrize(
+    "F, y, h, message",
+    [
+        (GOOD_F, np.array([0, 3]), GOOD_H, "y must hold class indices in 0..2"),
+        (GOOD_F, np.array([-1, 0]), GOOD_H, "y must hold class indices"),
+        (GOOD_F, np.array([0.5, 1.0]), GOOD_H, "non-integer"),
+        (GOOD_F, GOOD_Y, np.array([0, 5]), "h must hold class indices"),
+        (np.ones((2, 1)), np.array([0, 0]), np.array([0, 0]), "K >= 2"),
+        (np.ones(3), GOOD_Y, GOOD_H, "2-D"),
+        (GOOD_F, np.array([0, 1, 1]), GOOD_H, "y must have shape \\(2,\\)"),
+        (GOOD_F, GOOD_Y, np.array([1]), "h must have shape \\(2,\\)"),
+        (np.zeros((0, 3)), np.zeros(0, int), np.zeros(0, int), "at least one example"),
+        (np.array([[np.nan, 0.0, 1.0], [0.0, 1.0, 0.0]]), GOOD_Y, GOOD_H, "NaN"),
+        (GOOD_F, np.array([True, False]), GOOD_H, "integer class indices"),
+    ],
+)
 def test_bad_input_is_rejected(F, y, h, message):
     with pytest.raises(ValueError, match=message):
         zero_one_sweep(F, y, h)
@@ -411,15 +444,18 @@ def test_bad_input_is_rejected(F, y, h, message):
         margin_line_search(F, y, h, 1.0, 1)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"n_prime": 0}, "n_prime must be an integer in \\[1, 2\\]"),
-    ({"n_prime": 3}, "n_prime must be an integer in \\[1, 2\\]"),
-    ({"n_prime": 1.5}, "n_prime must be an integer"),
-    ({"c": 0.0}, "c \\(the sum of \\|alpha\\|"),
-    ({"c": np.inf}, "c \\(the sum"),
-    ({"th": 0.0}, "th must be a positive"),
-    ({"relax": True, "epsilon": 0.0}, "epsilon must be positive"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n_prime": 0}, "n_prime must be an integer in \\[1, 2\\]"),
+        ({"n_prime": 3}, "n_prime must be an integer in \\[1, 2\\]"),
+        ({"n_prime": 1.5}, "n_prime must be an integer"),
+        ({"c": 0.0}, "c \\(the sum of \\|alpha\\|"),
+        ({"c": np.inf}, "c \\(the sum"),
+        ({"th": 0.0}, "th must be a positive"),
+        ({"relax": True, "epsilon": 0.0}, "epsilon must be positive"),
+    ],
+)
 def test_bad_search_parameters_are_rejected(kwargs, message):
     args = {"c": 1.0, "n_prime": 1, **kwargs}
     with pytest.raises(ValueError, match=message):
@@ -464,8 +500,9 @@ def test_generalization_bound_is_monotone():
     assert generalization_bound(0.5, **{**kw, "n_hypotheses": 1e8}) > base
     assert generalization_bound(0.5, **{**kw, "delta": 0.01}) > generalization_bound(0.5, **kw)
     assert generalization_bound(0.5, **{**kw, "n_prime": 300}) > generalization_bound(0.5, **kw)
-    assert generalization_bound(0.5, **{**kw, "n": 100000, "n_prime": 10000}) < \
-        generalization_bound(0.5, **kw)
+    assert generalization_bound(
+        0.5, **{**kw, "n": 100000, "n_prime": 10000}
+    ) < generalization_bound(0.5, **kw)
     with pytest.raises(ValueError, match="8/\\|H\\|"):
         generalization_bound(1e-7, **kw)
     with pytest.raises(ValueError, match="n_prime in \\[1, n\\]"):

@@ -8,6 +8,7 @@ pass.  The objects that implement a paper's method or derivation (estimators, ma
 margins, duality checks: :data:`NEEDS_NOTES`) also carry ``Notes`` (the paper's equations) and
 ``References``.  Exceptions need only a summary.
 """
+
 from __future__ import annotations
 
 import doctest
@@ -21,8 +22,7 @@ import marginboost
 from marginboost._repo.apidoc import api_pages
 
 #: Modules whose public objects implement a paper's method or derivation.
-NEEDS_NOTES = ("marginboost", "marginboost.margins", "marginboost.losses",
-               "marginboost.duality")
+NEEDS_NOTES = ("marginboost", "marginboost.margins", "marginboost.losses", "marginboost.duality")
 
 
 def _api_objects() -> list[tuple[str, str]]:
@@ -84,8 +84,9 @@ def test_public_object_has_a_numpydoc_docstring(module, name):
     if _takes_parameters(obj):
         assert _section(doc, "Parameters"), f"{module}.{name} has no Parameters section"
     if _returns_something(obj):
-        assert _section(doc, "Returns") or _section(doc, "Yields"), \
+        assert _section(doc, "Returns") or _section(doc, "Yields"), (
             f"{module}.{name} has no Returns section"
+        )
     assert _section(doc, "Examples"), f"{module}.{name} has no Examples section"
     if module in NEEDS_NOTES:
         assert _section(doc, "Notes"), f"{module}.{name} has no Notes section"

@@ -11,6 +11,7 @@ Tolerance: 1e-10 relative (1e-12 absolute on values of order 1): the two impleme
 the same terms in different orders over at most 60 examples and repeat the normalisation
 ``(F + eps h) / (1 + eps)`` for at most 40 rounds, so they differ by a few hundred ulps at most.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,7 +37,9 @@ def dominated_problem(n=60, seed=8):
     rng = np.random.default_rng(seed)
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
     clean = np.where(rng.random(n) < 0.08, -y, y)
-    X = np.column_stack([clean, rng.integers(0, 3, size=n), rng.integers(0, 3, size=n)]).astype(float)
+    X = np.column_stack([clean, rng.integers(0, 3, size=n), rng.integers(0, 3, size=n)]).astype(
+        float
+    )
     return X, y
 
 
@@ -88,8 +91,9 @@ def test_a_single_stump_is_a_local_minimum_of_the_normalized_sigmoid_cost(lam, e
     gains = np.sum(~right_k & right_j, axis=0)
     c = lambda z: 1.0 - np.tanh(lam * z)  # noqa: E731
     r = (1.0 - eps) / (1.0 + eps)
-    np.testing.assert_allclose(changes, (c(r) - c(1.0)) * (losses - gains) / y.shape[0],
-                               rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(
+        changes, (c(r) - c(1.0)) * (losses - gains) / y.shape[0], rtol=1e-9, atol=1e-15
+    )
     assert np.all(gains <= losses)
     assert changes.min() >= -1e-15
 
@@ -103,21 +107,30 @@ def test_resampled_doom2_matches_the_reference_round_by_round(lam):
     assert len(set(chosen)) > 1, "the resampled run should leave its first stump on this problem"
     assert model.stop_reason_ == "n_estimators"
     assert chosen[0] == int(np.argmax(y @ H))  # round 1 (F_0 = 0) uses the exact learner
-    record = ref.doom2(H, y, lam, n_rounds=len(chosen), stop="algorithm1",
-                       choose=lambda t, D: chosen[t])
+    record = ref.doom2(
+        H, y, lam, n_rounds=len(chosen), stop="algorithm1", choose=lambda t, D: chosen[t]
+    )
     assert record["chosen"] == chosen
     for t, (ours, theirs) in enumerate(zip(model.weights_log_, record["D"])):
-        np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=1e-300,
-                                   err_msg=f"weights given to the learner differ in round {t + 1}")
+        np.testing.assert_allclose(
+            ours,
+            theirs,
+            rtol=RTOL,
+            atol=1e-300,
+            err_msg=f"weights given to the learner differ in round {t + 1}",
+        )
     np.testing.assert_allclose(model.history_["edge"], record["edge"], rtol=RTOL, atol=ATOL)
     np.testing.assert_allclose(model.history_["objective"], record["cost"], rtol=RTOL)
     staged = list(model.staged_decision_function(X))
     for t, (ours, theirs) in enumerate(zip(staged, record["F"])):
-        np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=ATOL,
-                                   err_msg=f"combination differs after round {t + 1}")
+        np.testing.assert_allclose(
+            ours, theirs, rtol=RTOL, atol=ATOL, err_msg=f"combination differs after round {t + 1}"
+        )
     margins = [y * F for F in record["F"]]
     np.testing.assert_allclose(model.history_["min_margin"], [m.min() for m in margins], atol=ATOL)
-    np.testing.assert_allclose(model.history_["mean_margin"], [m.mean() for m in margins], atol=ATOL)
+    np.testing.assert_allclose(
+        model.history_["mean_margin"], [m.mean() for m in margins], atol=ATOL
+    )
     # the weight of each pool column in the final combination
     per_column = np.zeros(H.shape[1])
     np.add.at(per_column, chosen, model.alphas_)

@@ -1,4 +1,5 @@
 """Tests of marginboost.duality conjugates and entropies (Shen & Li 2010, Sec. 3)."""
+
 from __future__ import annotations
 
 import math
@@ -36,9 +37,19 @@ from marginboost.losses import (
 # Numerical suprema are refined to ~1e-13 in x; 1e-8 leaves room for platform differences.
 CONJUGATE_ATOL = 1e-8
 
-WITH_CLOSED_FORM = [ExponentialLoss(), LogisticLoss(), HingeLoss(), SquaredHingeLoss(),
-                    GeneralizedHingeLoss(p=1.5), GeneralizedHingeLoss(p=3), GeneralizedHingeLoss(p=4),
-                    SquaredLoss(), MadaBoostLoss(), NormalizedSigmoidLoss(steepness=2.0), ZeroOneLoss()]
+WITH_CLOSED_FORM = [
+    ExponentialLoss(),
+    LogisticLoss(),
+    HingeLoss(),
+    SquaredHingeLoss(),
+    GeneralizedHingeLoss(p=1.5),
+    GeneralizedHingeLoss(p=3),
+    GeneralizedHingeLoss(p=4),
+    SquaredLoss(),
+    MadaBoostLoss(),
+    NormalizedSigmoidLoss(steepness=2.0),
+    ZeroOneLoss(),
+]
 
 
 @pytest.mark.parametrize("loss", WITH_CLOSED_FORM, ids=[repr(x) for x in WITH_CLOSED_FORM])
@@ -48,9 +59,17 @@ def test_closed_form_conjugates_match_numeric_on_grid(loss):
     assert check_conjugate(loss, us) < CONJUGATE_ATOL
 
 
-@pytest.mark.parametrize("loss", [ExponentialLoss(), LogisticLoss(), GeneralizedHingeLoss(p=2.5),
-                                  MadaBoostLoss(), SquaredLoss()],
-                         ids=["exp", "logistic", "hinge^2.5", "madaboost", "squared"])
+@pytest.mark.parametrize(
+    "loss",
+    [
+        ExponentialLoss(),
+        LogisticLoss(),
+        GeneralizedHingeLoss(p=2.5),
+        MadaBoostLoss(),
+        SquaredLoss(),
+    ],
+    ids=["exp", "logistic", "hinge^2.5", "madaboost", "squared"],
+)
 @settings(max_examples=40, deadline=None)
 @given(u=st.floats(-2.0, 4.0))
 def test_closed_form_conjugates_match_numeric_at_random_points(loss, u):
@@ -81,14 +100,20 @@ def test_check_conjugate_rejects_non_loss():
 
 # ------------------------------------------------------------------ numeric_conjugate itself
 
+
 def test_numeric_conjugate_of_quadratic_and_bounds():
     u = np.linspace(-3, 3, 13)
     np.testing.assert_allclose(numeric_conjugate(lambda x: 0.5 * x**2, u), 0.5 * u**2, atol=1e-10)
     # restricted to x >= 0: sup_x>=0 ux - x^2/2 = max(u, 0)^2 / 2
-    np.testing.assert_allclose(numeric_conjugate(lambda x: 0.5 * x**2, u, bounds=(0, None)),
-                               0.5 * np.maximum(u, 0) ** 2, atol=1e-10)
+    np.testing.assert_allclose(
+        numeric_conjugate(lambda x: 0.5 * x**2, u, bounds=(0, None)),
+        0.5 * np.maximum(u, 0) ** 2,
+        atol=1e-10,
+    )
     # compact interval: sup_{|x|<=1} ux - 0 = |u|
-    np.testing.assert_allclose(numeric_conjugate(lambda x: 0.0 * x, u, bounds=(-1, 1)), np.abs(u), atol=1e-12)
+    np.testing.assert_allclose(
+        numeric_conjugate(lambda x: 0.0 * x, u, bounds=(-1, 1)), np.abs(u), atol=1e-12
+    )
 
 
 def test_numeric_conjugate_unboundedness_rule():
@@ -120,9 +145,12 @@ def test_numeric_conjugate_vector_quadratic_with_and_without_gradient():
     rng = np.random.default_rng(3)
     u = rng.normal(size=(4, 3))
     f = lambda x: 0.5 * float(x @ x)  # noqa: E731
-    np.testing.assert_allclose(numeric_conjugate_vector(f, u), 0.5 * np.sum(u**2, axis=1), atol=1e-8)
-    np.testing.assert_allclose(numeric_conjugate_vector(f, u, gradient=lambda x: x),
-                               0.5 * np.sum(u**2, axis=1), atol=1e-10)
+    np.testing.assert_allclose(
+        numeric_conjugate_vector(f, u), 0.5 * np.sum(u**2, axis=1), atol=1e-8
+    )
+    np.testing.assert_allclose(
+        numeric_conjugate_vector(f, u, gradient=lambda x: x), 0.5 * np.sum(u**2, axis=1), atol=1e-10
+    )
     # box x >= 0 coordinatewise
     box = numeric_conjugate_vector(f, u, bounds=[(0, None)] * 3, gradient=lambda x: x)
     np.testing.assert_allclose(box, 0.5 * np.sum(np.maximum(u, 0) ** 2, axis=1), atol=1e-10)
@@ -139,6 +167,7 @@ def test_numeric_conjugate_vector_input_errors():
 
 # ------------------------------------------------------------------ Proposition 3.1
 
+
 def test_log_sum_exp_is_stable():
     assert log_sum_exp([1000.0, 1000.0]) == pytest.approx(1000.0 + math.log(2.0))
     assert log_sum_exp([-1000.0, -1000.0]) == pytest.approx(-1000.0 + math.log(2.0))
@@ -153,7 +182,9 @@ def test_proposition_3_1_on_random_simplex_points():
         assert check_lse_conjugate(u) < 1e-8
         # supremum attained at x = log u + const (Shen & Li / Boyd & Vandenberghe)
         x_star = np.log(u[0]) + 0.37
-        assert float(u[0] @ x_star - log_sum_exp(x_star)) == pytest.approx(float(lse_conjugate(u[0])), abs=1e-12)
+        assert float(u[0] @ x_star - log_sum_exp(x_star)) == pytest.approx(
+            float(lse_conjugate(u[0])), abs=1e-12
+        )
 
 
 @settings(max_examples=25, deadline=None)
@@ -191,9 +222,12 @@ def test_lse_conjugate_tolerance():
 
 # ------------------------------------------------------------------ Theorem 3.2 and entropies
 
+
 def test_logistic_conjugate_is_negative_binary_entropy():
     u = np.linspace(0, 1, 101)
-    np.testing.assert_allclose(LogisticLoss().conjugate(u), -binary_relative_entropy(u[:, None]), atol=1e-15)
+    np.testing.assert_allclose(
+        LogisticLoss().conjugate(u), -binary_relative_entropy(u[:, None]), atol=1e-15
+    )
     assert binary_relative_entropy([0.5, 0.5, 0.5]) == pytest.approx(3 * math.log(2))
     assert binary_relative_entropy([0.0, 1.0]) == 0.0
 
@@ -259,7 +293,9 @@ def test_tsallis_q_logarithm_identities_and_shen_li_typo():
         assert -np.sum(u**q * q_logarithm(u, q)) == pytest.approx(s, rel=1e-13)
         # the form printed in Shen & Li, -sum u log_q u, is S_{2-q}
         if 2 - q > 0:
-            assert -np.sum(u * q_logarithm(u, q)) == pytest.approx(tsallis_entropy(u, 2 - q), rel=1e-13)
+            assert -np.sum(u * q_logarithm(u, q)) == pytest.approx(
+                tsallis_entropy(u, 2 - q), rel=1e-13
+            )
     assert q_logarithm(2.0, 1.0) == pytest.approx(math.log(2.0))
     assert q_logarithm(2.0, 1 + 1e-9) == pytest.approx(math.log(2.0), rel=1e-8)
     with pytest.raises(ValueError, match="x > 0"):
@@ -273,4 +309,6 @@ def test_generalized_hinge_dual_regularizer_is_tsallis(p):
     q = loss.dual_exponent
     c = p ** (1 - q) - p ** (-q)
     u = np.random.default_rng(int(10 * p)).dirichlet(np.ones(5))
-    assert np.sum(loss.conjugate(u)) == pytest.approx(-1 + c * (1 - (q - 1) * tsallis_entropy(u, q)), rel=1e-12)
+    assert np.sum(loss.conjugate(u)) == pytest.approx(
+        -1 + c * (1 - (q - 1) * tsallis_entropy(u, q)), rel=1e-12
+    )

@@ -8,6 +8,7 @@ first-order method whose exponential-cone projections limit it to gaps and resid
 1e-5 on some instances with large weights (T = 0.1, sum w = 10), so the exponential-cone pairs
 are checked at 1e-4 with SCS; LP, QP and power-cone pairs at 1e-6.  Feasibility at 1e-7.
 """
+
 from __future__ import annotations
 
 import cvxpy as cp
@@ -67,17 +68,25 @@ KINDS = ["nonseparable", "separable", "negation_closed", "larger"]
 SOLVERS = ["CLARABEL", "SCS"]
 # (function, parameters, cone type)
 CASES = [
-    (verify_adaboost_l1, (0.5,), "exp"), (verify_adaboost_l1, (0.1,), "exp"),
-    (verify_adaboost_unnormalized, (1.0,), "exp"), (verify_adaboost_unnormalized, (0.2,), "exp"),
-    (verify_adaboost_lpboost_form, (0.5,), "exp"), (verify_adaboost_lpboost_form, (0.05,), "exp"),
-    (verify_gibbs_free_energy, (0.5,), "exp"), (verify_gibbs_free_energy, (0.1,), "exp"),
+    (verify_adaboost_l1, (0.5,), "exp"),
+    (verify_adaboost_l1, (0.1,), "exp"),
+    (verify_adaboost_unnormalized, (1.0,), "exp"),
+    (verify_adaboost_unnormalized, (0.2,), "exp"),
+    (verify_adaboost_lpboost_form, (0.5,), "exp"),
+    (verify_adaboost_lpboost_form, (0.05,), "exp"),
+    (verify_gibbs_free_energy, (0.5,), "exp"),
+    (verify_gibbs_free_energy, (0.1,), "exp"),
     (verify_hard_margin_lpboost, (), "lp"),
-    (verify_soft_margin_lpboost, (0.1,), "lp"), (verify_soft_margin_lpboost, (0.25,), "lp"),
-    (verify_squared_hinge_lpboost, (0.2,), "qp"), (verify_squared_hinge_lpboost, (1.0,), "qp"),
+    (verify_soft_margin_lpboost, (0.1,), "lp"),
+    (verify_soft_margin_lpboost, (0.25,), "lp"),
+    (verify_squared_hinge_lpboost, (0.2,), "qp"),
+    (verify_squared_hinge_lpboost, (1.0,), "qp"),
     (verify_generalized_hinge_lpboost, (0.2, 1.5), "power"),
     (verify_generalized_hinge_lpboost, (0.2, 3.0), "power"),
-    (verify_logitboost, (0.5,), "exp"), (verify_logitboost, (0.1,), "exp"),
-    (verify_mcboost, (0.1,), "qp"), (verify_mcboost, (0.5,), "qp"),
+    (verify_logitboost, (0.5,), "exp"),
+    (verify_logitboost, (0.1,), "exp"),
+    (verify_mcboost, (0.1,), "qp"),
+    (verify_mcboost, (0.5,), "qp"),
 ]
 CASE_IDS = [f"{f.__name__.removeprefix('verify_')}{list(a)}" for f, a, _ in CASES]
 
@@ -111,6 +120,7 @@ def test_pair_strong_duality_and_kkt(case, kind, solver):
 def stump_pool():
     from marginboost.data import load
     from marginboost.weak import BinMapper, WeakPool
+
     data = load("heart_statlog")
     X, y = np.asarray(data.X)[:60], np.asarray(data.y_signed())[:60]
     codes = BinMapper(max_bins=4).fit(X).transform(X)
@@ -133,12 +143,13 @@ def test_hard_margin_lp_second_solver_highs(kind):
     res = verify_hard_margin_lpboost(H, y, solver="HIGHS")
     ref = verify_hard_margin_lpboost(H, y)
     assert res.gap <= 1e-9 and abs(res.primal - ref.primal) <= 1e-7
-    assert (res.primal > 0) == (kind == "separable")   # positive max-min margin iff separable
+    assert (res.primal > 0) == (kind == "separable")  # positive max-min margin iff separable
 
 
 # ---------------------------------------------------------------------------------------------
 # relations between pairs, limits and closed forms
 # ---------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("T", [0.5, 0.1])
 def test_unnormalized_optimum_is_exp_of_logged_optimum(T):
@@ -202,8 +213,9 @@ def test_gibbs_free_energy_closed_form(T):
     assert value == pytest.approx(gibbs_free_energy(v, T), abs=1e-7)
     np.testing.assert_allclose(variables["u"].value, gibbs_distribution(v, T), atol=1e-5)
     u = gibbs_distribution(v, T)
-    assert float(u @ v + T * np.sum(u * np.log(u))) == pytest.approx(gibbs_free_energy(v, T),
-                                                                       abs=1e-12)
+    assert float(u @ v + T * np.sum(u * np.log(u))) == pytest.approx(
+        gibbs_free_energy(v, T), abs=1e-12
+    )
 
 
 def test_gibbs_minimax_equals_lpboost_form():
@@ -246,7 +258,10 @@ def test_soft_margin_cap_structure():
 def test_generalized_hinge_p2_is_squared_hinge():
     H, y = _instance("separable")
     assert tsallis_dual_constant(0.2, 2.0) == pytest.approx(1.0 / (4 * 0.2))
-    gen, sq = verify_generalized_hinge_lpboost(H, y, 0.2, 2.0), verify_squared_hinge_lpboost(H, y, 0.2)
+    gen, sq = (
+        verify_generalized_hinge_lpboost(H, y, 0.2, 2.0),
+        verify_squared_hinge_lpboost(H, y, 0.2),
+    )
     assert gen.dual == pytest.approx(sq.dual, abs=1e-7)
     assert gen.primal == pytest.approx(sq.primal, abs=1e-7)
 
@@ -255,9 +270,9 @@ def test_tsallis_tends_to_shannon():
     u = np.random.default_rng(5).dirichlet(np.ones(12))
     ks = np.arange(1, 7)
     for sign in (1.0, -1.0):
-        gaps = tsallis_shannon_gaps(u, 1.0 + sign * 10.0 ** -ks)
+        gaps = tsallis_shannon_gaps(u, 1.0 + sign * 10.0**-ks)
         assert np.all(np.diff(gaps) < 0)
-        ratios = gaps / 10.0 ** -ks          # |S_q - S_1| = O(|q - 1|)
+        ratios = gaps / 10.0**-ks  # |S_q - S_1| = O(|q - 1|)
         assert np.all(ratios > 1e-3) and np.all(ratios < 10) and ratios.max() / ratios.min() < 2
     assert tsallis_shannon_gaps(u, [1.0])[0] == 0.0 and shannon_entropy(u) > 0
 
@@ -273,7 +288,7 @@ def test_logitboost_dual_30_and_inverse_map(T):
     u = res.dual_point["u"]
     margins = y[:, None] * H @ res.primal_point["w"]
     np.testing.assert_allclose(logitboost_margins_from_weights(u), margins, atol=1e-3)
-    clear = np.abs(margins) > 1e-3           # z* > 0  <=>  u* < 1/2  (KKT (33))
+    clear = np.abs(margins) > 1e-3  # z* > 0  <=>  u* < 1/2  (KKT (33))
     assert clear.sum() >= H.shape[0] // 2
     np.testing.assert_array_equal(margins[clear] > 0, u[clear] < 0.5)
     problem, _ = build_logitboost_primal(H, y, T)
@@ -284,8 +299,9 @@ def test_mcboost_margins_agree_across_solvers_and_r_star():
     H, y = _instance("nonseparable")
     a, b = verify_mcboost(H, y, 0.3, solver="CLARABEL"), verify_mcboost(H, y, 0.3, solver="SCS")
     np.testing.assert_allclose(a.extras["margins"], b.extras["margins"], atol=1e-5)
-    assert float(a.dual_point["r"]) == pytest.approx(float(a.dual_point["u"] @ a.extras["margins"]),
-                                                     abs=1e-7)
+    assert float(a.dual_point["r"]) == pytest.approx(
+        float(a.dual_point["u"] @ a.extras["margins"]), abs=1e-7
+    )
     assert a.primal == pytest.approx(-a.dual, abs=1e-7)
 
 
@@ -296,24 +312,30 @@ def test_mcboost_margins_agree_across_solvers_and_r_star():
 H_SMALL, Y_SMALL = _instance("nonseparable")
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: verify_adaboost_l1(H_SMALL, Y_SMALL, 0.0), "T must be finite and > 0"),
-    (lambda: verify_adaboost_unnormalized(H_SMALL, Y_SMALL, -1.0), "T must be finite and > 0"),
-    (lambda: verify_adaboost_lpboost_form(H_SMALL, Y_SMALL, float("nan")), "T must be"),
-    (lambda: verify_gibbs_free_energy(H_SMALL, Y_SMALL, 0), "T must be"),
-    (lambda: verify_logitboost(H_SMALL, Y_SMALL, -0.5), "T must be finite and > 0"),
-    (lambda: verify_soft_margin_lpboost(H_SMALL, Y_SMALL, 0.02), r"D must be >= 1/M = 1/30"),
-    (lambda: verify_soft_margin_lpboost(H_SMALL, Y_SMALL, 0.0), "D must be finite and > 0"),
-    (lambda: verify_squared_hinge_lpboost(H_SMALL, Y_SMALL, -0.2), "D must be"),
-    (lambda: verify_generalized_hinge_lpboost(H_SMALL, Y_SMALL, 0.2, 1.0), "p must be finite and > 1"),
-    (lambda: verify_generalized_hinge_lpboost(H_SMALL, Y_SMALL, 0.2, 0.5), "p > 1"),
-    (lambda: verify_mcboost(H_SMALL, Y_SMALL, 0.0), "E must be finite and > 0"),
-    (lambda: verify_mcboost(H_SMALL, Y_SMALL, -0.3), "target margin"),
-    (lambda: verify_hard_margin_lpboost(H_SMALL[:, 0], Y_SMALL), "2-D array"),
-    (lambda: verify_hard_margin_lpboost(H_SMALL, Y_SMALL[:-1]), "one label per row of H"),
-    (lambda: verify_hard_margin_lpboost(H_SMALL, np.where(Y_SMALL > 0, 1, 0)), "-1 or \\+1"),
-    (lambda: verify_mcboost(np.full((3, 2), np.inf), np.ones(3), 0.5), "finite"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: verify_adaboost_l1(H_SMALL, Y_SMALL, 0.0), "T must be finite and > 0"),
+        (lambda: verify_adaboost_unnormalized(H_SMALL, Y_SMALL, -1.0), "T must be finite and > 0"),
+        (lambda: verify_adaboost_lpboost_form(H_SMALL, Y_SMALL, float("nan")), "T must be"),
+        (lambda: verify_gibbs_free_energy(H_SMALL, Y_SMALL, 0), "T must be"),
+        (lambda: verify_logitboost(H_SMALL, Y_SMALL, -0.5), "T must be finite and > 0"),
+        (lambda: verify_soft_margin_lpboost(H_SMALL, Y_SMALL, 0.02), r"D must be >= 1/M = 1/30"),
+        (lambda: verify_soft_margin_lpboost(H_SMALL, Y_SMALL, 0.0), "D must be finite and > 0"),
+        (lambda: verify_squared_hinge_lpboost(H_SMALL, Y_SMALL, -0.2), "D must be"),
+        (
+            lambda: verify_generalized_hinge_lpboost(H_SMALL, Y_SMALL, 0.2, 1.0),
+            "p must be finite and > 1",
+        ),
+        (lambda: verify_generalized_hinge_lpboost(H_SMALL, Y_SMALL, 0.2, 0.5), "p > 1"),
+        (lambda: verify_mcboost(H_SMALL, Y_SMALL, 0.0), "E must be finite and > 0"),
+        (lambda: verify_mcboost(H_SMALL, Y_SMALL, -0.3), "target margin"),
+        (lambda: verify_hard_margin_lpboost(H_SMALL[:, 0], Y_SMALL), "2-D array"),
+        (lambda: verify_hard_margin_lpboost(H_SMALL, Y_SMALL[:-1]), "one label per row of H"),
+        (lambda: verify_hard_margin_lpboost(H_SMALL, np.where(Y_SMALL > 0, 1, 0)), "-1 or \\+1"),
+        (lambda: verify_mcboost(np.full((3, 2), np.inf), np.ones(3), 0.5), "finite"),
+    ],
+)
 def test_bad_parameters_raise_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
@@ -330,16 +352,20 @@ def test_solver_not_installed_raises_duality_solver_error():
 
 
 def test_solver_stopped_early_raises_duality_solver_error():
-    with pytest.raises(DualitySolverError, match=r"AdaBoost-l1 primal \(5\): solver SCS ended "
-                                                 r"with status"):
+    with pytest.raises(
+        DualitySolverError,
+        match=r"AdaBoost-l1 primal \(5\): solver SCS ended "
+        r"with status",
+    ):
         verify_adaboost_l1(H_SMALL, Y_SMALL, 0.5, solver="SCS", solver_options={"max_iters": 2})
 
 
 def test_infeasible_problem_raises_duality_solver_error():
     x = cp.Variable()
     problem = cp.Problem(cp.Minimize(x), [x >= 1, x <= 0])
-    with pytest.raises(DualitySolverError, match="toy problem: solver CLARABEL ended with "
-                                                 "status 'infeasible'"):
+    with pytest.raises(
+        DualitySolverError, match="toy problem: solver CLARABEL ended with status 'infeasible'"
+    ):
         solve_problem(problem, "CLARABEL", "toy problem")
 
 

@@ -1,4 +1,5 @@
 """scikit-learn conventions and input validation of the stage-wise estimators."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,11 +18,18 @@ from marginboost.boosting import (
     RealAdaBoost,
 )
 
-ESTIMATORS = [AdaBoost(n_estimators=5), ArcGv(n_estimators=5), ArcX4(n_estimators=5),
-              RealAdaBoost(n_estimators=5), LogitBoost(n_estimators=5), DoomII(n_estimators=5),
-              DoomII(n_estimators=5, sampling="reweight"),
-              L2Boost(n_estimators=5), MadaBoost(n_estimators=5),
-              AnyBoost(cost="logistic", step="newton", n_estimators=5)]
+ESTIMATORS = [
+    AdaBoost(n_estimators=5),
+    ArcGv(n_estimators=5),
+    ArcX4(n_estimators=5),
+    RealAdaBoost(n_estimators=5),
+    LogitBoost(n_estimators=5),
+    DoomII(n_estimators=5),
+    DoomII(n_estimators=5, sampling="reweight"),
+    L2Boost(n_estimators=5),
+    MadaBoost(n_estimators=5),
+    AnyBoost(cost="logistic", step="newton", n_estimators=5),
+]
 
 
 # scikit-learn's estimator checks of every estimator: tests/test_sklearn_compliance.py
@@ -42,12 +50,15 @@ def test_three_classes_are_refused_with_a_pointer_to_multiclass_boosters(estimat
         clone(estimator).fit(X, y)
 
 
-@pytest.mark.parametrize("bad, message", [
-    (lambda X, y: (X, np.full(30, "yes")), "only one class"),
-    (lambda X, y: (np.where(np.arange(90).reshape(30, 3) == 4, np.nan, X), y), "NaN"),
-    (lambda X, y: (np.where(np.arange(90).reshape(30, 3) == 4, np.inf, X), y), "infinity"),
-    (lambda X, y: (X[:29], y), "inconsistent numbers of samples"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (lambda X, y: (X, np.full(30, "yes")), "only one class"),
+        (lambda X, y: (np.where(np.arange(90).reshape(30, 3) == 4, np.nan, X), y), "NaN"),
+        (lambda X, y: (np.where(np.arange(90).reshape(30, 3) == 4, np.inf, X), y), "infinity"),
+        (lambda X, y: (X[:29], y), "inconsistent numbers of samples"),
+    ],
+)
 def test_bad_training_data(bad, message):
     X, y = data()
     X_bad, y_bad = bad(X, y)
@@ -55,32 +66,41 @@ def test_bad_training_data(bad, message):
         AdaBoost().fit(X_bad, y_bad)
 
 
-@pytest.mark.parametrize("weights, message", [
-    (np.ones(29), r"sample_weight.shape == \(29,\), expected \(30,\)"),
-    (-np.ones(30), "Negative values in data passed to `sample_weight`"),
-    (np.zeros(30), "at least one non-zero"),
-    (np.r_[np.nan, np.ones(29)], "NaN"),
-])
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        (np.ones(29), r"sample_weight.shape == \(29,\), expected \(30,\)"),
+        (-np.ones(30), "Negative values in data passed to `sample_weight`"),
+        (np.zeros(30), "at least one non-zero"),
+        (np.r_[np.nan, np.ones(29)], "NaN"),
+    ],
+)
 def test_bad_sample_weight(weights, message):
     X, y = data()
     with pytest.raises(ValueError, match=message):
         AdaBoost().fit(X, y, sample_weight=weights)
 
 
-@pytest.mark.parametrize("estimator, message", [
-    (AdaBoost(n_estimators=0), "The 'n_estimators' parameter of"),
-    (AdaBoost(max_depth=0), "The 'max_depth' parameter of"),
-    (AdaBoost(tol=-1.0), "The 'tol' parameter of"),
-    (AdaBoost(validation_fraction=1.0), "The 'validation_fraction' parameter of"),
-    (AnyBoost(step="gradient"), "The 'step' parameter of"),
-    (AnyBoost(cost="cubic"), "The 'cost' parameter of"),
-    (AnyBoost(normalization="l2"), "The 'normalization' parameter of"),
-    (AnyBoost(cost="exponential", step="lipschitz"), "needs a cost whose derivative is Lipschitz"),
-    (ArcX4(variant="x5"), "The 'variant' parameter of"),
-    (L2Boost(form="tree"), "The 'form' parameter of"),
-    (DoomII(step_size=0.0), "The 'step_size' parameter of"),
-    (RealAdaBoost(smoothing=-1.0), "The 'smoothing' parameter of"),
-])
+@pytest.mark.parametrize(
+    "estimator, message",
+    [
+        (AdaBoost(n_estimators=0), "The 'n_estimators' parameter of"),
+        (AdaBoost(max_depth=0), "The 'max_depth' parameter of"),
+        (AdaBoost(tol=-1.0), "The 'tol' parameter of"),
+        (AdaBoost(validation_fraction=1.0), "The 'validation_fraction' parameter of"),
+        (AnyBoost(step="gradient"), "The 'step' parameter of"),
+        (AnyBoost(cost="cubic"), "The 'cost' parameter of"),
+        (AnyBoost(normalization="l2"), "The 'normalization' parameter of"),
+        (
+            AnyBoost(cost="exponential", step="lipschitz"),
+            "needs a cost whose derivative is Lipschitz",
+        ),
+        (ArcX4(variant="x5"), "The 'variant' parameter of"),
+        (L2Boost(form="tree"), "The 'form' parameter of"),
+        (DoomII(step_size=0.0), "The 'step_size' parameter of"),
+        (RealAdaBoost(smoothing=-1.0), "The 'smoothing' parameter of"),
+    ],
+)
 def test_bad_parameters_are_named(estimator, message):
     X, y = data()
     with pytest.raises(ValueError, match=message):

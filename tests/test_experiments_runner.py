@@ -1,4 +1,5 @@
 """Tests of the grid runner: executors, store reuse, failures, and a kill-and-resume run."""
+
 from __future__ import annotations
 
 import functools
@@ -26,8 +27,13 @@ CELLS = [{"cell": i, "seed": 10 + i, "sleep": 0.02 * (5 - i)} for i in range(6)]
 
 def expected(cell: dict) -> dict:
     rng = np.random.default_rng(cell["seed"])
-    return {"square": cell["cell"] ** 2, "draw": float(rng.normal()),
-            "pair": [cell["cell"], 0.5], "curve": [0.0, 0.5, 1.0], "count": cell["cell"]}
+    return {
+        "square": cell["cell"] ** 2,
+        "draw": float(rng.normal()),
+        "pair": [cell["cell"], 0.5],
+        "curve": [0.0, 0.5, 1.0],
+        "count": cell["cell"],
+    }
 
 
 def calls(log: Path) -> list[int]:
@@ -38,8 +44,9 @@ def test_serial_results_in_cell_order_and_stored(tmp_path):
     store = ResultStore(tmp_path / "store")
     log = tmp_path / "calls.log"
     cells = CELLS[::-1]
-    results = run_grid(functools.partial(noisy_square, log_path=str(log)), cells, store=store,
-                       progress=False)
+    results = run_grid(
+        functools.partial(noisy_square, log_path=str(log)), cells, store=store, progress=False
+    )
     assert results == [expected(c) for c in cells]
     assert len(store) == len(cells)
     for cell, result in zip(cells, results):
@@ -48,8 +55,9 @@ def test_serial_results_in_cell_order_and_stored(tmp_path):
         assert record["elapsed_seconds"] >= cell["sleep"]
     # a rerun loads everything from the store and calls nothing
     log.unlink()
-    again = run_grid(functools.partial(noisy_square, log_path=str(log)), cells, store=store,
-                     progress=False)
+    again = run_grid(
+        functools.partial(noisy_square, log_path=str(log)), cells, store=store, progress=False
+    )
     assert again == results and calls(log) == []
 
 
@@ -68,8 +76,7 @@ def test_only_missing_cells_are_computed(tmp_path):
 def test_duplicate_cells_are_computed_once(tmp_path):
     log = tmp_path / "calls.log"
     cells = [CELLS[0], CELLS[1], dict(CELLS[0])]
-    results = run_grid(functools.partial(noisy_square, log_path=str(log)), cells,
-                       progress=False)
+    results = run_grid(functools.partial(noisy_square, log_path=str(log)), cells, progress=False)
     assert sorted(calls(log)) == [0, 1]
     assert results[0] == results[2] == expected(CELLS[0])
 
@@ -87,10 +94,17 @@ def test_three_executors_give_identical_results(tmp_path):
 def test_dask_with_existing_scheduler_fills_the_store(tmp_path):
     distributed = pytest.importorskip("distributed")
     store = ResultStore(tmp_path / "store")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
-        results = run_grid(noisy_square, CELLS, store=store, executor="dask",
-                           scheduler=cluster.scheduler_address, progress=False)
+    with distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        results = run_grid(
+            noisy_square,
+            CELLS,
+            store=store,
+            executor="dask",
+            scheduler=cluster.scheduler_address,
+            progress=False,
+        )
     assert results == [expected(c) for c in CELLS]
     assert len(store) == len(CELLS)
     assert all(store.get(c)["metrics"] == r for c, r in zip(CELLS, results))
@@ -101,13 +115,11 @@ def test_failing_cell_names_its_spec_and_keeps_finished_cells(tmp_path, executor
     store = ResultStore(tmp_path / "store")
     cells = [{"cell": i} for i in range(3)] + [{"cell": 3, "tag": "bad"}]
     with pytest.raises(CellError, match=r'"cell":3,"tag":"bad".*ValueError: cell three') as info:
-        run_grid(fails_on_three, cells, store=store, executor=executor, n_jobs=2,
-                 progress=False)
+        run_grid(fails_on_three, cells, store=store, executor=executor, n_jobs=2, progress=False)
     assert isinstance(info.value.__cause__, ValueError)
     if executor == "serial":  # cells before the failure are all done and stored
         assert len(store) == 3
-    assert all(store.get(c)["metrics"] == {"cell": c["cell"]} for c in cells[:3]
-               if store.has(c))
+    assert all(store.get(c)["metrics"] == {"cell": c["cell"]} for c in cells[:3] if store.has(c))
     assert not store.has(cells[3])
 
 
@@ -116,12 +128,15 @@ def test_cell_must_return_a_dict():
         run_grid(len, [{"cell": 0}], progress=False)
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"executor": "threads"}, ValueError, "executor must be one of"),
-    ({"n_jobs": 0}, ValueError, "n_jobs must be a positive integer"),
-    ({"scheduler": "tcp://127.0.0.1:1"}, ValueError, "only used with executor='dask'"),
-    ({"store": "results/"}, TypeError, "store must be a ResultStore"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"executor": "threads"}, ValueError, "executor must be one of"),
+        ({"n_jobs": 0}, ValueError, "n_jobs must be a positive integer"),
+        ({"scheduler": "tcp://127.0.0.1:1"}, ValueError, "only used with executor='dask'"),
+        ({"store": "results/"}, TypeError, "store must be a ResultStore"),
+    ],
+)
 def test_bad_arguments(kwargs, error, match):
     with pytest.raises(error, match=match):
         run_grid(noisy_square, CELLS, progress=False, **kwargs)
@@ -150,10 +165,16 @@ def _record_files(root: Path) -> list[Path]:
 
 def _kill_grid_run(args, ready, what, timeout=60):
     """Start ``_kill_grid_script.py`` with ``args``, wait until ``ready()``, then SIGKILL it."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(HERE.parent / "src"), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen([sys.executable, str(HERE / "_kill_grid_script.py"), *map(str, args)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(HERE.parent / "src"), os.environ.get("PYTHONPATH", "")]),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "_kill_grid_script.py"), *map(str, args)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + timeout
     try:
         while not ready():
@@ -172,14 +193,16 @@ def test_killed_run_resumes_with_only_missing_cells(tmp_path):
     store_path, log1, log2 = tmp_path / "store", tmp_path / "run1.log", tmp_path / "run2.log"
     n_cells, sleep = 12, 0.15
     store = ResultStore(store_path)
-    _kill_grid_run([store_path, log1, n_cells, sleep], lambda: len(store) >= 3,
-                   "grid process wrote no records")
+    _kill_grid_run(
+        [store_path, log1, n_cells, sleep], lambda: len(store) >= 3, "grid process wrote no records"
+    )
 
     # every file that looks like a record is complete, valid JSON; anything else is ignored
     done = len(store)
     assert 3 <= done < n_cells, "the run must be killed mid-grid"
-    record_files = [p for p in _record_files(store_path)
-                    if p.suffix == ".json" and _KEY_PATTERN.match(p.stem)]
+    record_files = [
+        p for p in _record_files(store_path) if p.suffix == ".json" and _KEY_PATTERN.match(p.stem)
+    ]
     assert len(record_files) == done
     for path in record_files:
         json.loads(path.read_text())
@@ -191,8 +214,12 @@ def test_killed_run_resumes_with_only_missing_cells(tmp_path):
 
     # resume: only the missing cells run, and the store ends complete
     cells = [{"cell": i, "seed": 100 + i} for i in range(n_cells)]
-    results = run_grid(functools.partial(slow_cell, log_path=str(log2), sleep=0.0), cells,
-                       store=store, progress=False)
+    results = run_grid(
+        functools.partial(slow_cell, log_path=str(log2), sleep=0.0),
+        cells,
+        store=store,
+        progress=False,
+    )
     assert sorted(calls(log2)) == sorted(set(range(n_cells)) - set(stored_cells))
     assert len(store) == n_cells
     assert results == [{"value": 10 * i, "seed": 100 + i} for i in range(n_cells)]
@@ -203,8 +230,12 @@ def test_worker_processes_die_with_a_killed_grid_run(tmp_path):
     """``kill -9`` of a ``--jobs 2`` run leaves no worker computing for nobody."""
     store_path, pid_dir = tmp_path / "store", tmp_path / "pids"
     pid_dir.mkdir()
-    _kill_grid_run([store_path, "", 40, 0.5, pid_dir], lambda: len(list(pid_dir.iterdir())) >= 2,
-                   "the two workers did not start", timeout=120)
+    _kill_grid_run(
+        [store_path, "", 40, 0.5, pid_dir],
+        lambda: len(list(pid_dir.iterdir())) >= 2,
+        "the two workers did not start",
+        timeout=120,
+    )
     workers = [int(p.name) for p in pid_dir.iterdir()]
 
     def alive(pid):
@@ -225,6 +256,7 @@ def test_worker_processes_die_with_a_killed_grid_run(tmp_path):
 def test_fresh_and_stored_metrics_have_the_same_key_order(tmp_path):
     """A notebook printing a metrics dict must print the same whether its cells were just
     computed or loaded from the store (which writes sorted keys)."""
+
     def unordered(spec):
         return {"zeta": 1, "alpha": {"50": 2, "1100": 3}, "mid": [1, 2]}
 

@@ -1,4 +1,5 @@
 """Tests of validation-based model selection against brute-force implementations."""
+
 from __future__ import annotations
 
 import itertools
@@ -42,8 +43,9 @@ def test_best_round_examples_and_ties():
     assert best_round([0.30, 0.201, 0.2, 0.25]) == 3
 
 
-@pytest.mark.parametrize("errors, match", [([], "empty"), ([0.1, np.nan], "entry 1"),
-                                           ([[0.1, 0.2]], "one-dimensional")])
+@pytest.mark.parametrize(
+    "errors, match", [([], "empty"), ([0.1, np.nan], "entry 1"), ([[0.1, 0.2]], "one-dimensional")]
+)
 def test_best_round_rejects_bad_input(errors, match):
     with pytest.raises(ValueError, match=match):
         best_round(errors)
@@ -73,8 +75,11 @@ def test_early_stopping_round_rejects_bad_budget():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from([0.1, 0.2, 0.3]), min_size=1, max_size=10),
-       st.sampled_from(["smallest", "largest"]), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.sampled_from([0.1, 0.2, 0.3]), min_size=1, max_size=10),
+    st.sampled_from(["smallest", "largest"]),
+    st.randoms(use_true_random=False),
+)
 def test_select_hyperparameter_matches_brute_force(errors, tie, random):
     values = random.sample(range(100), len(errors))  # distinct, in random order
     best = min(errors)
@@ -92,12 +97,15 @@ def test_select_hyperparameter_mcboost_rule():
     assert select_hyperparameter(grid[::-1], errors[::-1], tie="largest") == 0.5
 
 
-@pytest.mark.parametrize("args, kwargs, error, match", [
-    (([1, 2], [0.1]), {}, ValueError, "2 entries but validation_errors has 1"),
-    (([1, 1], [0.1, 0.2]), {}, ValueError, "distinct"),
-    (([1, 2], [0.1, 0.2]), {"tie": "first"}, ValueError, "tie must be one of"),
-    (([1, "a"], [0.1, 0.1]), {}, TypeError, "comparable"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, error, match",
+    [
+        (([1, 2], [0.1]), {}, ValueError, "2 entries but validation_errors has 1"),
+        (([1, 1], [0.1, 0.2]), {}, ValueError, "distinct"),
+        (([1, 2], [0.1, 0.2]), {"tie": "first"}, ValueError, "tie must be one of"),
+        (([1, "a"], [0.1, 0.1]), {}, TypeError, "comparable"),
+    ],
+)
 def test_select_hyperparameter_rejects_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
         select_hyperparameter(*args, **kwargs)
@@ -105,11 +113,19 @@ def test_select_hyperparameter_rejects_bad_input(args, kwargs, error, match):
 
 def _random_table(rng, n_folds=5, datasets=("heart", "sonar")):
     rows = []
-    for dataset, fold, E, depth in itertools.product(datasets, range(n_folds), [0.1, 0.3, 0.5],
-                                                     [1, 3]):
-        rows.append({"dataset": dataset, "fold": fold, "E": E, "depth": depth,
-                     "validation_error": rng.choice([0.1, 0.2, 0.3]),
-                     "test_error": rng.uniform()})
+    for dataset, fold, E, depth in itertools.product(
+        datasets, range(n_folds), [0.1, 0.3, 0.5], [1, 3]
+    ):
+        rows.append(
+            {
+                "dataset": dataset,
+                "fold": fold,
+                "E": E,
+                "depth": depth,
+                "validation_error": rng.choice([0.1, 0.2, 0.3]),
+                "test_error": rng.uniform(),
+            }
+        )
     frame = pd.DataFrame(rows)
     return frame.sample(frac=1.0, random_state=int(rng.integers(1 << 30))).reset_index(drop=True)
 
@@ -119,23 +135,35 @@ def _random_table(rng, n_folds=5, datasets=("heart", "sonar")):
 def test_select_per_fold_matches_brute_force(seed, tie):
     table = _random_table(np.random.default_rng(seed))
     chosen = select_per_fold(table, ["E", "depth"], group_by=["dataset"], tie=tie)
-    assert list(chosen.columns) == ["dataset", "fold", "E", "depth", "validation_error",
-                                    "test_error"]
+    assert list(chosen.columns) == [
+        "dataset",
+        "fold",
+        "E",
+        "depth",
+        "validation_error",
+        "test_error",
+    ]
     assert len(chosen) == 2 * 5
     for row in chosen.itertuples(index=False):
         part = table[(table.dataset == row.dataset) & (table.fold == row.fold)]
         best = part.validation_error.min()
-        ties = sorted((r.E, r.depth, r.test_error)
-                      for r in part.itertuples() if r.validation_error == best)
+        ties = sorted(
+            (r.E, r.depth, r.test_error) for r in part.itertuples() if r.validation_error == best
+        )
         E, depth, test_error = ties[0] if tie == "smallest" else ties[-1]
         assert (row.E, row.depth, row.test_error) == (E, depth, test_error)
         assert row.validation_error == best
 
 
 def test_select_per_fold_single_setting_and_errors():
-    table = pd.DataFrame({"fold": [0, 0, 1, 1], "T": [10, 20, 10, 20],
-                          "validation_error": [0.2, 0.1, 0.1, 0.1],
-                          "test_error": [0.3, 0.25, 0.4, 0.35]})
+    table = pd.DataFrame(
+        {
+            "fold": [0, 0, 1, 1],
+            "T": [10, 20, 10, 20],
+            "validation_error": [0.2, 0.1, 0.1, 0.1],
+            "test_error": [0.3, 0.25, 0.4, 0.35],
+        }
+    )
     chosen = select_per_fold(table, "T", tie="largest")
     assert chosen["T"].tolist() == [20, 20]
     assert chosen["test_error"].tolist() == [0.25, 0.35]

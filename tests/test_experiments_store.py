@@ -1,4 +1,5 @@
 """Tests of the content-addressed result store and of cell keys."""
+
 from __future__ import annotations
 
 import hashlib
@@ -20,15 +21,24 @@ from marginboost.experiments import (
 )
 from marginboost.experiments.store import canonical_json
 
-SPEC = {"algorithm": "AdaBoost", "params": {"n_estimators": 100, "learning_rate": 0.1},
-        "dataset": "heart", "dataset_sha256": "ab" * 32, "protocol": "mcboost-60-20-20",
-        "fold": 3, "seed": 7, "profile": "quick"}
+SPEC = {
+    "algorithm": "AdaBoost",
+    "params": {"n_estimators": 100, "learning_rate": 0.1},
+    "dataset": "heart",
+    "dataset_sha256": "ab" * 32,
+    "protocol": "mcboost-60-20-20",
+    "fold": 3,
+    "seed": 7,
+    "profile": "quick",
+}
 
 
 def test_cell_key_is_sha256_of_sorted_compact_json():
-    text = ('{"algorithm":"AdaBoost","dataset":"heart","dataset_sha256":"' + "ab" * 32 + '",'
-            '"fold":3,"params":{"learning_rate":0.1,"n_estimators":100},"profile":"quick",'
-            '"protocol":"mcboost-60-20-20","seed":7}')
+    text = (
+        '{"algorithm":"AdaBoost","dataset":"heart","dataset_sha256":"' + "ab" * 32 + '",'
+        '"fold":3,"params":{"learning_rate":0.1,"n_estimators":100},"profile":"quick",'
+        '"protocol":"mcboost-60-20-20","seed":7}'
+    )
     assert canonical_json(SPEC) == text
     assert cell_key(SPEC) == hashlib.sha256(text.encode()).hexdigest()
     # pinned value: changing the canonical form would orphan every stored result
@@ -36,13 +46,22 @@ def test_cell_key_is_sha256_of_sorted_compact_json():
 
 
 def test_cell_key_ignores_representation_but_not_content():
-    same = {"seed": np.int64(7), "profile": "quick", "protocol": "mcboost-60-20-20",
-            "fold": np.int32(3), "dataset_sha256": "ab" * 32, "dataset": np.str_("heart"),
-            "params": {"learning_rate": np.float64(0.1), "n_estimators": 100},
-            "algorithm": "AdaBoost"}
+    same = {
+        "seed": np.int64(7),
+        "profile": "quick",
+        "protocol": "mcboost-60-20-20",
+        "fold": np.int32(3),
+        "dataset_sha256": "ab" * 32,
+        "dataset": np.str_("heart"),
+        "params": {"learning_rate": np.float64(0.1), "n_estimators": 100},
+        "algorithm": "AdaBoost",
+    }
     assert cell_key(same) == cell_key(SPEC)
-    assert cell_key({"grid": (1, 2)}) == cell_key({"grid": [1, 2]}) == \
-        cell_key({"grid": np.array([1, 2])})
+    assert (
+        cell_key({"grid": (1, 2)})
+        == cell_key({"grid": [1, 2]})
+        == cell_key({"grid": np.array([1, 2])})
+    )
     assert cell_key({**SPEC, "seed": 8}) != cell_key(SPEC)
     assert cell_key({"x": 1}) != cell_key({"x": 1.0})
     assert cell_key({"x": True}) != cell_key({"x": 1})
@@ -50,43 +69,83 @@ def test_cell_key_ignores_representation_but_not_content():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.dictionaries(st.text(min_size=1, max_size=5),
-                       st.one_of(st.integers(), st.floats(allow_nan=False, allow_infinity=False),
-                                 st.text(max_size=5), st.lists(st.integers(), max_size=3)),
-                       max_size=6))
+@given(
+    st.dictionaries(
+        st.text(min_size=1, max_size=5),
+        st.one_of(
+            st.integers(),
+            st.floats(allow_nan=False, allow_infinity=False),
+            st.text(max_size=5),
+            st.lists(st.integers(), max_size=3),
+        ),
+        max_size=6,
+    )
+)
 def test_cell_key_independent_of_insertion_order_and_sequence_type(spec):
-    reversed_spec = {k: (tuple(v) if isinstance(v, list) else v)
-                     for k, v in reversed(list(spec.items()))}
+    reversed_spec = {
+        k: (tuple(v) if isinstance(v, list) else v) for k, v in reversed(list(spec.items()))
+    }
     assert cell_key(reversed_spec) == cell_key(spec)
 
 
-@pytest.mark.parametrize("spec, error, match", [
-    ({"x": float("nan")}, ValueError, r"spec\.x.*non-finite"),
-    ({"x": {1: 2}}, TypeError, "keys must be strings"),
-    ({"x": object()}, TypeError, r"spec\.x.*type object"),
-    ([("x", 1)], TypeError, "must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "spec, error, match",
+    [
+        ({"x": float("nan")}, ValueError, r"spec\.x.*non-finite"),
+        ({"x": {1: 2}}, TypeError, "keys must be strings"),
+        ({"x": object()}, TypeError, r"spec\.x.*type object"),
+        ([("x", 1)], TypeError, "must be a mapping"),
+    ],
+)
 def test_cell_key_rejects_bad_specs(spec, error, match):
     with pytest.raises(error, match=match):
         cell_key(spec)
 
 
 def test_experiment_spec_holds_every_determining_field():
-    spec = experiment_spec(algorithm="AdaBoost", params={"n_estimators": 100},
-                           dataset="heart", dataset_sha256="ab" * 32, protocol="p", fold=1,
-                           seed=2, profile="quick", noise_rate=0.05)
-    assert set(spec) == {"algorithm", "params", "dataset", "dataset_sha256", "protocol",
-                         "fold", "seed", "profile", "noise_rate"}
+    spec = experiment_spec(
+        algorithm="AdaBoost",
+        params={"n_estimators": 100},
+        dataset="heart",
+        dataset_sha256="ab" * 32,
+        protocol="p",
+        fold=1,
+        seed=2,
+        profile="quick",
+        noise_rate=0.05,
+    )
+    assert set(spec) == {
+        "algorithm",
+        "params",
+        "dataset",
+        "dataset_sha256",
+        "protocol",
+        "fold",
+        "seed",
+        "profile",
+        "noise_rate",
+    }
     with pytest.raises(ValueError, match="dataset_sha256"):
-        experiment_spec(algorithm="A", params={}, dataset="d", dataset_sha256="",
-                        protocol="p", fold=0, seed=0, profile="quick")
+        experiment_spec(
+            algorithm="A",
+            params={},
+            dataset="d",
+            dataset_sha256="",
+            protocol="p",
+            fold=0,
+            seed=0,
+            profile="quick",
+        )
 
 
 def test_put_get_roundtrip_and_layout(tmp_path):
     store = ResultStore(tmp_path / "store")
     assert not store.has(SPEC) and len(store) == 0
-    record = store.put(SPEC, {"test_error": np.float64(0.25), "curve": np.array([1.0, 0.5]),
-                              "rounds": np.int64(40)}, elapsed=1.25)
+    record = store.put(
+        SPEC,
+        {"test_error": np.float64(0.25), "curve": np.array([1.0, 0.5]), "rounds": np.int64(40)},
+        elapsed=1.25,
+    )
     key = cell_key(SPEC)
     path = tmp_path / "store" / key[:2] / f"{key}.json"
     assert path.is_file() and store.record_path(SPEC) == path
@@ -173,8 +232,14 @@ def test_to_frame(tmp_path):
         store.put({**SPEC, "seed": seed}, {"test_error": seed / 10}, elapsed=seed)
     frame = store.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) == 3
-    assert {"key", "spec.seed", "spec.params.n_estimators", "metrics.test_error",
-            "elapsed_seconds", "version"} <= set(frame.columns)
+    assert {
+        "key",
+        "spec.seed",
+        "spec.params.n_estimators",
+        "metrics.test_error",
+        "elapsed_seconds",
+        "version",
+    } <= set(frame.columns)
     by_seed = frame.set_index("spec.seed")
     assert by_seed.loc[2, "metrics.test_error"] == pytest.approx(0.2)
     assert by_seed.loc[3, "elapsed_seconds"] == 3.0

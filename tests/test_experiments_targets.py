@@ -1,4 +1,5 @@
 """Tests of the papers' target files, their long tables, and paper-vs-ours comparison."""
+
 from __future__ import annotations
 
 import math
@@ -39,8 +40,7 @@ def test_target_file_is_consistent(paper):
     assert found and all(c["paper"] == paper and c["statement"] and c["source"] for c in found)
     assert len({c["id"] for c in found}) == len(found)
     for item in list_items(paper, directory=TARGETS):  # every long table is well formed
-        entry = next(e for e in data.get("tables", []) + data.get("figures", [])
-                     if e["id"] == item)
+        entry = next(e for e in data.get("tables", []) + data.get("figures", []) if e["id"] == item)
         if "long_format" not in entry:
             continue
         table = target_table(paper, item, directory=TARGETS)
@@ -51,8 +51,9 @@ def test_target_file_is_consistent(paper):
 
 
 def _value(table, dataset, algorithm, metric):
-    row = table[(table.dataset == dataset) & (table.algorithm == algorithm)
-                & (table.metric == metric)]
+    row = table[
+        (table.dataset == dataset) & (table.algorithm == algorithm) & (table.metric == metric)
+    ]
     assert len(row) == 1, (dataset, algorithm, metric)
     return float(row["mean"].iloc[0]), float(row["std"].iloc[0])
 
@@ -112,9 +113,16 @@ def test_malformed_target_files(tmp_path):
     _write(tmp_path, "toy", {"paper": {"id": "other"}})
     with pytest.raises(ValueError, match="declares paper id 'other'"):
         load_targets("toy", directory=tmp_path)
-    table = {"id": "t1", "rows": [{"dataset": "d", "A": {"mean": 1.0}}],
-             "long_format": {"dataset": "{dataset}", "algorithm": "{column}",
-                             "metric": "{measure}", "value_columns": ["A"]}}
+    table = {
+        "id": "t1",
+        "rows": [{"dataset": "d", "A": {"mean": 1.0}}],
+        "long_format": {
+            "dataset": "{dataset}",
+            "algorithm": "{column}",
+            "metric": "{measure}",
+            "value_columns": ["A"],
+        },
+    }
     _write(tmp_path, "toy", {"paper": {"id": "toy"}, "tables": [table]})
     with pytest.raises(ValueError, match="missing field 'measure'"):
         target_table("toy", "t1", directory=tmp_path)
@@ -136,43 +144,68 @@ def test_load_targets_returns_an_independent_copy():
 
 # ---------------------------------------------------------------- compare
 
-PAPER = pd.DataFrame({"dataset": ["a", "a", "b", "c", "d"],
-                      "algorithm": ["X", "Y", "X", "X", "X"],
-                      "metric": ["err"] * 5,
-                      "mean": [10.0, 20.0, 5.0, np.nan, 40.0],
-                      "std": [1.0, np.nan, 0.0, np.nan, 2.0]})
+PAPER = pd.DataFrame(
+    {
+        "dataset": ["a", "a", "b", "c", "d"],
+        "algorithm": ["X", "Y", "X", "X", "X"],
+        "metric": ["err"] * 5,
+        "mean": [10.0, 20.0, 5.0, np.nan, 40.0],
+        "std": [1.0, np.nan, 0.0, np.nan, 2.0],
+    }
+)
 
 
 def test_each_verdict_branch():
     # unit "percent": one point is 1.0; paper runs 4, ours 4
     paper = PAPER.copy()
     paper.attrs.update(unit="percent", paper_runs=4)
-    ours = pd.DataFrame({"dataset": ["a", "a", "b", "c", "e", "d"],
-                         "algorithm": ["X", "Y", "X", "X", "X", "X"],
-                         "metric": ["err"] * 6,
-                         "mean": [11.2, 22.5, 5.6, 3.0, 1.0, np.nan],
-                         "std": [2.0, 0.5, 0.1, 0.1, 0.1, np.nan],
-                         "n_runs": [4, 4, 4, 4, 4, 4]})
+    ours = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "b", "c", "e", "d"],
+            "algorithm": ["X", "Y", "X", "X", "X", "X"],
+            "metric": ["err"] * 6,
+            "mean": [11.2, 22.5, 5.6, 3.0, 1.0, np.nan],
+            "std": [2.0, 0.5, 0.1, 0.1, 0.1, np.nan],
+            "n_runs": [4, 4, 4, 4, 4, 4],
+        }
+    )
     table = compare_tables(paper, ours)
-    assert list(table.columns) == ["dataset", "algorithm", "metric", "paper", "paper_std",
-                                   "paper_runs", "ours", "ours_std", "n_runs", "difference",
-                                   "tolerance", "verdict"]
+    assert list(table.columns) == [
+        "dataset",
+        "algorithm",
+        "metric",
+        "paper",
+        "paper_std",
+        "paper_runs",
+        "ours",
+        "ours_std",
+        "n_runs",
+        "difference",
+        "tolerance",
+        "verdict",
+    ]
     got = dict(zip(zip(table.dataset, table.algorithm), table.verdict))
     assert got == {
         # SE_diff = sqrt(1/4 + 4/4) = 1.118; |1.2| <= 2.236
         ("a", "X"): "agrees",
         # no paper std: assumed equal to ours, SE = sqrt(2 * 0.25 / 4) = 0.354; floor 1 < 2.5
         ("a", "Y"): "differs",
-        ("b", "X"): "agrees",          # |0.6| <= floor of one point
+        ("b", "X"): "agrees",  # |0.6| <= floor of one point
         ("c", "X"): "no paper value",  # paper prints "-"
-        ("d", "X"): "not run",         # our value is NaN
+        ("d", "X"): "not run",  # our value is NaN
         ("e", "X"): "no paper value",  # only we report it
     }
     assert table.tolerance.iloc[0] == pytest.approx(2 * math.sqrt(1 / 4 + 4 / 4))
     assert table.difference.iloc[0] == pytest.approx(1.2)
     # order: paper rows first, then ours-only rows
-    assert list(zip(table.dataset, table.algorithm)) == [("a", "X"), ("a", "Y"), ("b", "X"),
-                                                          ("c", "X"), ("d", "X"), ("e", "X")]
+    assert list(zip(table.dataset, table.algorithm)) == [
+        ("a", "X"),
+        ("a", "Y"),
+        ("b", "X"),
+        ("c", "X"),
+        ("d", "X"),
+        ("e", "X"),
+    ]
 
 
 def test_runs_and_spreads_decide_the_tolerance():
@@ -180,8 +213,9 @@ def test_runs_and_spreads_decide_the_tolerance():
     assert verdict(10.0, 2.0, 12.5, ours_std=2.0, paper_runs=2, ours_runs=2) == "agrees"
     assert verdict(10.0, 2.0, 12.5, ours_std=2.0, paper_runs=50, ours_runs=50) == "differs"
     # unknown paper runs: assumed equal to ours
-    assert (verdict(10.0, 2.0, 12.5, ours_std=2.0, ours_runs=2)
-            == verdict(10.0, 2.0, 12.5, ours_std=2.0, paper_runs=2, ours_runs=2))
+    assert verdict(10.0, 2.0, 12.5, ours_std=2.0, ours_runs=2) == verdict(
+        10.0, 2.0, 12.5, ours_std=2.0, paper_runs=2, ours_runs=2
+    )
     # no spread at all: only the floor (one point) applies
     assert verdict(10.0, np.nan, 11.0) == "agrees"
     assert verdict(10.0, np.nan, 11.0 + 1e-6) == "differs"
@@ -190,9 +224,10 @@ def test_runs_and_spreads_decide_the_tolerance():
 
 
 def test_missing_row_is_not_run_and_floor_applies():
-    ours = pd.DataFrame({"dataset": ["a", "b"], "algorithm": ["X", "X"], "metric": ["err"] * 2,
-                         "mean": [13.5, 5.4]})
-    table = compare_tables(PAPER, ours)   # unit unknown, no atol: the floor is 0
+    ours = pd.DataFrame(
+        {"dataset": ["a", "b"], "algorithm": ["X", "X"], "metric": ["err"] * 2, "mean": [13.5, 5.4]}
+    )
+    table = compare_tables(PAPER, ours)  # unit unknown, no atol: the floor is 0
     verdicts = dict(zip(zip(table.dataset, table.algorithm), table.verdict))
     # only the paper's std with our run count unknown: no SE, floor 0
     assert verdicts[("a", "X")] == "differs" and verdicts[("a", "Y")] == "not run"
@@ -212,15 +247,18 @@ def test_counts_under_the_stricter_and_looser_rules():
     paper = target_table("mcboost", "table1", directory=TARGETS)
     ours = paper.copy()
     se = np.sqrt(paper["std"] ** 2 / 50 + paper["std"] ** 2 / 10)
-    ours["mean"] = paper["mean"] + 1.5 * np.maximum(se, 0.5)   # between the rules
+    ours["mean"] = paper["mean"] + 1.5 * np.maximum(se, 0.5)  # between the rules
     ours["n_runs"] = 10
     ours.loc[ours.dataset.isin(["ringnorm", "twonorm", "waveform"]), "n_runs"] = 10
     table = compare("mcboost", "table1", ours, directory=TARGETS)
     counts = verdict_counts(table).set_index("rule")
     assert list(counts.index) == ["stricter", "rule", "looser"]
     assert (counts["agrees"] + counts["differs"] == len(paper)).all()
-    assert counts.loc["stricter", "agrees"] <= counts.loc["rule", "agrees"] \
+    assert (
+        counts.loc["stricter", "agrees"]
+        <= counts.loc["rule", "agrees"]
         <= counts.loc["looser", "agrees"]
+    )
     assert counts.loc["looser", "agrees"] == len(paper)
     text = describe_agreement(table)
     assert VERDICT_RULE.split()[0] in text and "stricter" in text and "50 random splits" in text
@@ -229,8 +267,9 @@ def test_counts_under_the_stricter_and_looser_rules():
 def test_compare_rejects_bad_ours():
     with pytest.raises(ValueError, match=r"lacks columns \['metric'\]"):
         compare_tables(PAPER, pd.DataFrame({"dataset": ["a"], "algorithm": ["X"], "mean": [1]}))
-    dup = pd.DataFrame({"dataset": ["a", "a"], "algorithm": ["X", "X"], "metric": ["err"] * 2,
-                        "mean": [1.0, 2.0]})
+    dup = pd.DataFrame(
+        {"dataset": ["a", "a"], "algorithm": ["X", "X"], "metric": ["err"] * 2, "mean": [1.0, 2.0]}
+    )
     with pytest.raises(ValueError, match="more than one row"):
         compare_tables(PAPER, dup)
     with pytest.raises(ValueError, match="must be numeric"):
@@ -256,5 +295,4 @@ def test_compare_against_a_real_table():
     se = np.sqrt(paper["std"] ** 2 / table["paper_runs"] + paper["std"] ** 2 / 50)
     beyond = np.maximum(2 * se, 1.0)
     shifted = ours.assign(mean=paper["mean"] + beyond + 0.01)
-    assert (compare("mcboost", "table1", shifted, directory=TARGETS).verdict
-            == "differs").all()
+    assert (compare("mcboost", "table1", shifted, directory=TARGETS).verdict == "differs").all()

@@ -1,4 +1,5 @@
 """The committed generated book pages are up to date with the registries they are made from."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,7 +12,8 @@ def test_datasets_page_is_current():
 
     page = (ROOT / "book" / "datasets.md").read_text()
     assert page == datasets_page_markdown(), (
-        "book/datasets.md is stale: run `make book` (or marginboost book) to regenerate it")
+        "book/datasets.md is stale: run `make book` (or marginboost book) to regenerate it"
+    )
 
 
 def test_scoreboard_page_is_current():
@@ -26,7 +28,8 @@ def test_performance_page_is_current():
 
     page = (ROOT / "book" / "performance.md").read_text()
     assert page == performance_page_markdown(ROOT), (
-        "book/performance.md is stale: run `marginboost bench` to regenerate it")
+        "book/performance.md is stale: run `marginboost bench` to regenerate it"
+    )
 
 
 def test_api_and_citation_pages_are_current():
@@ -36,7 +39,8 @@ def test_api_and_citation_pages_are_current():
     for name in [n for n in pages if n.startswith("api/")] + ["how-to-cite.md"]:
         path = ROOT / "book" / name
         assert path.exists() and path.read_text() == pages[name], (
-            f"book/{name} is stale: run `marginboost results update` to regenerate it")
+            f"book/{name} is stale: run `marginboost results update` to regenerate it"
+        )
 
 
 def test_api_reference_lists_every_public_estimator():
@@ -62,4 +66,5 @@ def test_not_reproduced_page_is_current():
 
     page = (ROOT / "book" / "not_reproduced.md").read_text()
     assert page == not_reproduced_markdown(), (
-        "book/not_reproduced.md is stale: run `marginboost scoreboard --update`")
+        "book/not_reproduced.md is stale: run `marginboost scoreboard --update`"
+    )

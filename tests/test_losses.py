@@ -1,4 +1,5 @@
 """Tests of marginboost.losses: values, derivatives, Lipschitz constants, conjugates, registry."""
+
 from __future__ import annotations
 
 import math
@@ -43,12 +44,28 @@ KNOWN_VALUES = [
     (ZeroOneLoss(), [1.0, 1.0, 0.0]),
 ]
 
-DIFFERENTIABLE = [ExponentialLoss(), LogisticLoss(), HingeLoss(), SquaredHingeLoss(),
-                  GeneralizedHingeLoss(p=1.5), GeneralizedHingeLoss(p=3), SquaredLoss(),
-                  NormalizedSigmoidLoss(steepness=1.0), NormalizedSigmoidLoss(steepness=3.0),
-                  MadaBoostLoss()]
-CONVEX = [ExponentialLoss(), LogisticLoss(), HingeLoss(), SquaredHingeLoss(),
-          GeneralizedHingeLoss(p=1.5), GeneralizedHingeLoss(p=4), SquaredLoss(), MadaBoostLoss()]
+DIFFERENTIABLE = [
+    ExponentialLoss(),
+    LogisticLoss(),
+    HingeLoss(),
+    SquaredHingeLoss(),
+    GeneralizedHingeLoss(p=1.5),
+    GeneralizedHingeLoss(p=3),
+    SquaredLoss(),
+    NormalizedSigmoidLoss(steepness=1.0),
+    NormalizedSigmoidLoss(steepness=3.0),
+    MadaBoostLoss(),
+]
+CONVEX = [
+    ExponentialLoss(),
+    LogisticLoss(),
+    HingeLoss(),
+    SquaredHingeLoss(),
+    GeneralizedHingeLoss(p=1.5),
+    GeneralizedHingeLoss(p=4),
+    SquaredLoss(),
+    MadaBoostLoss(),
+]
 
 
 def _ids(losses):
@@ -72,8 +89,11 @@ def test_derivatives_match_central_differences(loss):
     np.testing.assert_allclose(loss.second_derivative(m), fd2, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("loss", [HingeLoss(), SquaredHingeLoss(), GeneralizedHingeLoss(p=3)],
-                         ids=["hinge", "squared_hinge", "hinge^3"])
+@pytest.mark.parametrize(
+    "loss",
+    [HingeLoss(), SquaredHingeLoss(), GeneralizedHingeLoss(p=3)],
+    ids=["hinge", "squared_hinge", "hinge^3"],
+)
 def test_derivative_at_kink_is_left_limit(loss):
     left = loss.derivative(1.0 - 1e-12)
     assert float(loss.derivative(1.0)) == pytest.approx(float(left), abs=1e-9)
@@ -82,7 +102,9 @@ def test_derivative_at_kink_is_left_limit(loss):
 
 def test_madaboost_weights_are_capped_exponential_weights():
     m = np.linspace(-4, 4, 81)
-    np.testing.assert_allclose(-MadaBoostLoss().derivative(m), np.minimum(1.0, np.exp(-m)), rtol=1e-15)
+    np.testing.assert_allclose(
+        -MadaBoostLoss().derivative(m), np.minimum(1.0, np.exp(-m)), rtol=1e-15
+    )
     # continuous and C^1 at the junction m = 0
     assert float(MadaBoostLoss().value(-1e-12)) == pytest.approx(1.0, abs=1e-11)
     assert float(MadaBoostLoss().value(1e-12)) == pytest.approx(1.0, abs=1e-11)
@@ -92,7 +114,9 @@ def test_normalized_sigmoid_matches_tanh_and_stays_accurate_in_tails():
     loss = NormalizedSigmoidLoss(steepness=2.0)
     m = np.linspace(-3, 3, 61)
     np.testing.assert_allclose(loss.value(m), 1 - np.tanh(2 * m), rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(loss.derivative(m), -2.0 / np.cosh(2 * m) ** 2, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        loss.derivative(m), -2.0 / np.cosh(2 * m) ** 2, rtol=1e-12, atol=1e-15
+    )
     # 1 - tanh(40) underflows to 0 with naive evaluation; 2 e^{-80} is the exact tail.
     assert float(loss.value(20.0)) == pytest.approx(2 * math.exp(-80.0), rel=1e-12)
 
@@ -107,10 +131,15 @@ def test_logistic_is_numerically_stable():
     np.testing.assert_allclose(derivs, [-1.0, 0.0], atol=1e-300)
 
 
-LIPSCHITZ = [(LogisticLoss(), 0.25), (SquaredHingeLoss(), 2.0), (GeneralizedHingeLoss(p=2), 2.0),
-             (SquaredLoss(), 2.0), (MadaBoostLoss(), 1.0),
-             (NormalizedSigmoidLoss(steepness=1.0), 4 / (3 * math.sqrt(3))),
-             (NormalizedSigmoidLoss(steepness=3.0), 9 * 4 / (3 * math.sqrt(3)))]
+LIPSCHITZ = [
+    (LogisticLoss(), 0.25),
+    (SquaredHingeLoss(), 2.0),
+    (GeneralizedHingeLoss(p=2), 2.0),
+    (SquaredLoss(), 2.0),
+    (MadaBoostLoss(), 1.0),
+    (NormalizedSigmoidLoss(steepness=1.0), 4 / (3 * math.sqrt(3))),
+    (NormalizedSigmoidLoss(steepness=3.0), 9 * 4 / (3 * math.sqrt(3))),
+]
 
 
 @pytest.mark.parametrize(("loss", "expected"), LIPSCHITZ, ids=_ids([k[0] for k in LIPSCHITZ]))
@@ -122,9 +151,17 @@ def test_lipschitz_constant_is_sup_of_second_derivative(loss, expected):
     assert sup == pytest.approx(expected, rel=1e-4)  # grid spacing 5e-5
 
 
-@pytest.mark.parametrize("loss", [ExponentialLoss(), HingeLoss(), GeneralizedHingeLoss(p=1.5),
-                                  GeneralizedHingeLoss(p=3), ZeroOneLoss()],
-                         ids=["exp", "hinge", "hinge^1.5", "hinge^3", "zero_one"])
+@pytest.mark.parametrize(
+    "loss",
+    [
+        ExponentialLoss(),
+        HingeLoss(),
+        GeneralizedHingeLoss(p=1.5),
+        GeneralizedHingeLoss(p=3),
+        ZeroOneLoss(),
+    ],
+    ids=["exp", "hinge", "hinge^1.5", "hinge^3", "zero_one"],
+)
 def test_lipschitz_constant_none_when_derivative_not_lipschitz(loss):
     assert loss.lipschitz_constant is None
 
@@ -136,7 +173,9 @@ def test_convex_losses_satisfy_midpoint_convexity(loss):
     assert np.all(loss.value((a + b) / 2) <= (loss.value(a) + loss.value(b)) / 2 + 1e-12)
 
 
-@pytest.mark.parametrize("loss", [NormalizedSigmoidLoss(), ZeroOneLoss()], ids=["sigmoid", "zero_one"])
+@pytest.mark.parametrize(
+    "loss", [NormalizedSigmoidLoss(), ZeroOneLoss()], ids=["sigmoid", "zero_one"]
+)
 def test_nonconvex_losses_are_flagged_and_violate_convexity(loss):
     assert not loss.is_convex
     a, b = np.meshgrid(np.linspace(-3, 3, 41), np.linspace(-3, 3, 41))
@@ -189,8 +228,9 @@ def test_conjugate_domains():
 
 def test_logistic_margin_conjugate_is_shen_li_logit_star():
     v = np.linspace(-1, 0, 11)
-    expected = np.where(v < 0, -v * np.log(np.where(v < 0, -v, 1)), 0) + \
-        np.where(v > -1, (1 + v) * np.log(np.where(v > -1, 1 + v, 1)), 0)
+    expected = np.where(v < 0, -v * np.log(np.where(v < 0, -v, 1)), 0) + np.where(
+        v > -1, (1 + v) * np.log(np.where(v > -1, 1 + v, 1)), 0
+    )
     np.testing.assert_allclose(LogisticLoss().margin_conjugate(v), expected, atol=1e-15)
     assert np.isinf(LogisticLoss().margin_conjugate(0.1))
     assert np.isinf(LogisticLoss().margin_conjugate(-1.1))
@@ -234,8 +274,17 @@ def test_non_numeric_margins_raise():
 
 
 def test_registry_and_get_loss():
-    assert set(LOSSES) >= {"exponential", "logistic", "hinge", "squared_hinge", "generalized_hinge",
-                           "squared", "normalized_sigmoid", "madaboost", "zero_one"}
+    assert set(LOSSES) >= {
+        "exponential",
+        "logistic",
+        "hinge",
+        "squared_hinge",
+        "generalized_hinge",
+        "squared",
+        "normalized_sigmoid",
+        "madaboost",
+        "zero_one",
+    }
     for name, cls in LOSSES.items():
         assert cls.name == name
         assert isinstance(get_loss(name), cls)
@@ -281,7 +330,9 @@ class CubicHinge(MarginCost):
 
 def test_user_defined_subclass_agrees_with_builtin():
     m = np.linspace(-2, 2, 21)
-    np.testing.assert_allclose(CubicHinge().value(m), GeneralizedHingeLoss(p=3).value(m), rtol=1e-14)
+    np.testing.assert_allclose(
+        CubicHinge().value(m), GeneralizedHingeLoss(p=3).value(m), rtol=1e-14
+    )
     np.testing.assert_allclose(CubicHinge().negative_margin_form(-m), CubicHinge().value(m))
     with pytest.raises(NotImplementedError, match="cubic_hinge"):
         CubicHinge().conjugate(0.5)
@@ -290,8 +341,13 @@ def test_user_defined_subclass_agrees_with_builtin():
 
 
 def test_function_margin_cost():
-    cost = FunctionMarginCost("exp2", lambda m: np.exp(-2 * m), derivative_function=lambda m: -2 * np.exp(-2 * m),
-                              convex=True, cost_formula="e^{-2m}")
+    cost = FunctionMarginCost(
+        "exp2",
+        lambda m: np.exp(-2 * m),
+        derivative_function=lambda m: -2 * np.exp(-2 * m),
+        convex=True,
+        cost_formula="e^{-2m}",
+    )
     assert cost.name == "exp2" and cost.is_convex and cost.formula == "e^{-2m}"
     assert float(cost.value(0.5)) == pytest.approx(math.exp(-1.0))
     assert float(cost.derivative(0.0)) == -2.0

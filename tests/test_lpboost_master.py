@@ -1,5 +1,6 @@
 """The incremental LPBoost restricted master (``_masters.LPBoostMaster``, HiGHS kept between
 column additions) against the cold one-shot solve and an independent cvxpy/Clarabel solve."""
+
 from __future__ import annotations
 
 import pickle
@@ -93,8 +94,7 @@ def test_incremental_master_on_a_larger_degenerate_instance(D):
         if j % 6 == 1 or j == A.shape[1]:
             cold = _masters.solve_lpboost_dual(A[:, :j], D)
             assert warm.objective == pytest.approx(cold.objective, rel=RTOL, abs=1e-12)
-            assert warm.objective == pytest.approx(cvxpy_dual(A[:, :j], D)[0], rel=RTOL,
-                                                   abs=1e-10)
+            assert warm.objective == pytest.approx(cvxpy_dual(A[:, :j], D)[0], rel=RTOL, abs=1e-10)
             assert_valid(warm, A[:, :j], D)
 
 
@@ -102,9 +102,10 @@ def test_columns_added_in_blocks_give_the_same_optimum():
     A = random_columns(3, M=80, J=20)
     master = _masters.LPBoostMaster(80, 0.05)
     for stop in (5, 6, 13, 20):
-        master.add_columns(A[:, master.n_columns:stop])
+        master.add_columns(A[:, master.n_columns : stop])
         assert master.solve().objective == pytest.approx(
-            _masters.solve_lpboost_dual(A[:, :stop], 0.05).objective, rel=RTOL, abs=1e-12)
+            _masters.solve_lpboost_dual(A[:, :stop], 0.05).objective, rel=RTOL, abs=1e-12
+        )
 
 
 def test_warm_start_reuses_the_basis():
@@ -129,8 +130,7 @@ def test_perturbed_continuation_reaches_the_same_optimum(D, monkeypatch):
     for j in range(1, A.shape[1] + 1):
         master.add_column(A[:, j - 1])
         solution = master.solve()
-        assert solution.objective == pytest.approx(cvxpy_dual(A[:, :j], D)[0], rel=RTOL,
-                                                   abs=1e-10)
+        assert solution.objective == pytest.approx(cvxpy_dual(A[:, :j], D)[0], rel=RTOL, abs=1e-10)
         assert_valid(solution, A[:, :j], D)
     assert master.perturbed_restarts >= 1
 
@@ -138,8 +138,13 @@ def test_perturbed_continuation_reaches_the_same_optimum(D, monkeypatch):
 def test_rows_are_stored_relative_to_the_most_frequent_entry():
     # a column with zeros and a constant column: the shift must keep the optimum
     rng = np.random.default_rng(8)
-    A = np.column_stack([np.where(rng.random(40) < 0.7, 1.0, -1.0), np.full(40, 0.5),
-                         rng.choice([-1.0, 0.0, 0.0, 2.0], size=40)])
+    A = np.column_stack(
+        [
+            np.where(rng.random(40) < 0.7, 1.0, -1.0),
+            np.full(40, 0.5),
+            rng.choice([-1.0, 0.0, 0.0, 2.0], size=40),
+        ]
+    )
     for D in (None, 0.1):
         master = _masters.LPBoostMaster(40, D)
         master.add_columns(A)
@@ -197,12 +202,18 @@ def test_lpboost_fit_follows_the_cold_master_and_keeps_no_solver_state():
     A = np.column_stack([y * tree.predict(codes) for tree in model.estimators_])
     for t in range(1, model.n_iterations_ + 1):
         cold = _masters.solve_lpboost_dual(A[:, :t], model.D_)
-        assert model.history_["objective"][t - 1] == pytest.approx(cold.objective, rel=RTOL,
-                                                                   abs=1e-12)
+        assert model.history_["objective"][t - 1] == pytest.approx(
+            cold.objective, rel=RTOL, abs=1e-12
+        )
     assert not hasattr(model, "_master")
     pickle.loads(pickle.dumps(model))  # no HiGHS object left on the estimator
     # a refit on other data starts a new master
     refit = model.fit(X[:40], y[:40])
     assert refit.history_["objective"][0] == pytest.approx(
-        _masters.solve_lpboost_dual(y[:40, None] * refit.estimators_[0].predict(
-            refit.mapper_.transform(X[:40]))[:, None], refit.D_).objective, rel=RTOL, abs=1e-12)
+        _masters.solve_lpboost_dual(
+            y[:40, None] * refit.estimators_[0].predict(refit.mapper_.transform(X[:40]))[:, None],
+            refit.D_,
+        ).objective,
+        rel=RTOL,
+        abs=1e-12,
+    )

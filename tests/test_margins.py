@@ -1,4 +1,5 @@
 """Margins, bottom-n' averages, order statistics and margin distributions."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,7 +35,9 @@ def test_multiclass_margin_is_own_score_minus_best_other():
     scores = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 5.0], [1.0, 0.0, 4.0]])
     y = np.array([0, 1, 0])
     np.testing.assert_array_equal(multiclass_margins(scores, y), [1.0, 0.0, -3.0])
-    np.testing.assert_array_equal(multiclass_margins(scores, y, alphas=[2.0, -2.0]), [0.25, 0.0, -0.75])
+    np.testing.assert_array_equal(
+        multiclass_margins(scores, y, alphas=[2.0, -2.0]), [0.25, 0.0, -0.75]
+    )
 
 
 @given(st.integers(2, 6), st.integers(1, 30), st.integers(0, 2**32 - 1))
@@ -111,25 +114,29 @@ def test_bias_variance_of_mcboost_margins(E):
         assert objective == pytest.approx(len(y) * deviation, rel=1e-9, abs=1e-12)
         assert deviation == pytest.approx(variance + bias, rel=1e-12, abs=1e-15)
     final = normalized_margins(y, model.decision_function(X), model.alphas_)
-    assert margin_bias_variance(final, E)[0] == pytest.approx(model.history_["objective"][-1]
-                                                              / len(y), rel=1e-9)
+    assert margin_bias_variance(final, E)[0] == pytest.approx(
+        model.history_["objective"][-1] / len(y), rel=1e-9
+    )
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: bottom_margin_average([1.0, 2.0], 3), "n_bottom must be between 1"),
-    (lambda: bottom_margin_average([1.0, 2.0], 0), "n_bottom must be between 1"),
-    (lambda: bottom_margin_average([1.0, np.nan], 1), "must be finite"),
-    (lambda: binary_margins([1, 0], [1.0, 2.0]), r"labels in \{-1, \+1\}"),
-    (lambda: binary_margins([1, -1], [1.0]), "have 2 entries"),
-    (lambda: normalized_margins([1], [1.0], [0.0]), "sum |alphas| > 0"),
-    (lambda: multiclass_margins(np.ones((2, 3)), np.array([0, 3])), "class indices in 0..2"),
-    (lambda: multiclass_margins(np.ones(3), np.array([0])), "shape"),
-    (lambda: margin_bias_variance([0.1, np.inf], 0.3), "must be finite"),
-    (lambda: margin_bias_variance([[0.1, 0.2]], 0.3), "one-dimensional"),
-    (lambda: margin_bias_variance([], 0.3), "at least one margin"),
-    (lambda: margin_bias_variance([0.1, 0.2], np.nan), "target margin E must be"),
-    (lambda: margin_bias_variance([0.1, 0.2], np.inf), "target margin E must be"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: bottom_margin_average([1.0, 2.0], 3), "n_bottom must be between 1"),
+        (lambda: bottom_margin_average([1.0, 2.0], 0), "n_bottom must be between 1"),
+        (lambda: bottom_margin_average([1.0, np.nan], 1), "must be finite"),
+        (lambda: binary_margins([1, 0], [1.0, 2.0]), r"labels in \{-1, \+1\}"),
+        (lambda: binary_margins([1, -1], [1.0]), "have 2 entries"),
+        (lambda: normalized_margins([1], [1.0], [0.0]), "sum |alphas| > 0"),
+        (lambda: multiclass_margins(np.ones((2, 3)), np.array([0, 3])), "class indices in 0..2"),
+        (lambda: multiclass_margins(np.ones(3), np.array([0])), "shape"),
+        (lambda: margin_bias_variance([0.1, np.inf], 0.3), "must be finite"),
+        (lambda: margin_bias_variance([[0.1, 0.2]], 0.3), "one-dimensional"),
+        (lambda: margin_bias_variance([], 0.3), "at least one margin"),
+        (lambda: margin_bias_variance([0.1, 0.2], np.nan), "target margin E must be"),
+        (lambda: margin_bias_variance([0.1, 0.2], np.inf), "target margin E must be"),
+    ],
+)
 def test_bad_input_is_named(call, message):
     with pytest.raises(ValueError, match=message):
         call()

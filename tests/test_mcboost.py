@@ -1,5 +1,6 @@
 """MCBoost (Guo & Chen): its column generation against a cvxpy solve over the full stump pool,
 the KKT map (17) of the dual (19), and bad input."""
+
 from __future__ import annotations
 
 import cvxpy as cp
@@ -44,7 +45,7 @@ def test_master_kkt_map(seed):
     dual = solution.r + 0.25 * np.sum((solution.u - 2 * E) ** 2)
     primal_12 = float(rho @ rho - 2 * E * rho.sum())
     assert dual == pytest.approx(-primal_12, abs=1e-6)
-    assert primal_12 + E ** 2 * len(rho) == pytest.approx(solution.objective, rel=1e-12)
+    assert primal_12 + E**2 * len(rho) == pytest.approx(solution.objective, rel=1e-12)
     assert solution.objective == pytest.approx(_cvxpy_optimum(A, E), rel=1e-6, abs=1e-8)
 
 
@@ -74,7 +75,7 @@ def test_mcboost_is_l1_constrained_l2boost(E):
     problem.solve(solver="CLARABEL")
     assert problem.status == "optimal"
     np.testing.assert_allclose(A @ (w / E), A @ v.value, atol=1e-5)  # margins are unique
-    assert E ** 2 * problem.value == pytest.approx(float(np.sum((A @ w - E) ** 2)), rel=1e-6)
+    assert E**2 * problem.value == pytest.approx(float(np.sum((A @ w - E) ** 2)), rel=1e-6)
 
 
 # ---- the E limits of Guo & Chen, Sec. 5 (Fig. 1): small E overfits, large E underfits

@@ -1,5 +1,6 @@
 """MCBoost as constrained and lasso-penalized L2Boost (Guo & Chen eqs. (20)-(21)), each side
 solved independently: MCBoost's master by our simplex least-squares solver, L2Boost by cvxpy."""
+
 from __future__ import annotations
 
 import cvxpy as cp

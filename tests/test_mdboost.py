@@ -1,6 +1,7 @@
 """MDBoost (Shen & Li 2010b, as restated by AdaBoost-QP (41)): its column generation against a
 cvxpy solve over the full stump pool, the KKT conditions of the restricted master, the
 mean-variance trade-off in D, and bad input."""
+
 from __future__ import annotations
 
 import cvxpy as cp

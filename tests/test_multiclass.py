@@ -18,6 +18,7 @@ the weights ``alphas_`` with ``estimator_weights_`` and the weighted errors with
 the exact affine map between the two (scikit-learn codes a vote for class k as 1 and the
 others as -1/(K-1) and divides by the sum of the weights).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -54,11 +55,14 @@ def sklearn_scores(votes, alphas):
 
 
 # ---- agreement with scikit-learn ---------------------------------------------------------------
-@pytest.mark.parametrize("n_classes, depth, labels, weighted", [
-    (3, 1, None, False),
-    (4, 3, ["c", "a", "d", "b"], True),
-    (6, 2, [10, 20, 30, 40, 50, 60], False),
-])
+@pytest.mark.parametrize(
+    "n_classes, depth, labels, weighted",
+    [
+        (3, 1, None, False),
+        (4, 3, ["c", "a", "d", "b"], True),
+        (6, 2, [10, 20, 30, 40, 50, 60], False),
+    ],
+)
 def test_samme_equals_scikit_learn_on_the_same_trees(n_classes, depth, labels, weighted):
     X, y = noisy_classes(n_classes=n_classes, labels=labels)
     rng = np.random.default_rng(1)
@@ -66,8 +70,9 @@ def test_samme_equals_scikit_learn_on_the_same_trees(n_classes, depth, labels, w
     n_rounds = 15
     ours = SAMME(n_estimators=n_rounds, max_depth=depth).fit(X, y, sample_weight=weights)
     codes = ours.mapper_.transform(X).astype(np.float64)
-    ref = AdaBoostClassifier(DecisionTreeClassifier(max_depth=depth), n_estimators=n_rounds,
-                             random_state=0).fit(codes, y, sample_weight=weights)
+    ref = AdaBoostClassifier(
+        DecisionTreeClassifier(max_depth=depth), n_estimators=n_rounds, random_state=0
+    ).fit(codes, y, sample_weight=weights)
     assert ours.stop_reason_ == "n_estimators" and ours.boosted_
     assert ours.n_estimators_ == len(ref.estimators_) == n_rounds
     np.testing.assert_array_equal(ours.classes_, ref.classes_)
@@ -78,8 +83,9 @@ def test_samme_equals_scikit_learn_on_the_same_trees(n_classes, depth, labels, w
     np.testing.assert_allclose(ours.alphas_, ref.estimator_weights_, rtol=RTOL)
     np.testing.assert_allclose(ours.history_["weighted_error"], ref.estimator_errors_, rtol=RTOL)
     votes = ours.decision_function(X)
-    np.testing.assert_allclose(sklearn_scores(votes, ours.alphas_), ref.decision_function(codes),
-                               rtol=RTOL, atol=1e-12)
+    np.testing.assert_allclose(
+        sklearn_scores(votes, ours.alphas_), ref.decision_function(codes), rtol=RTOL, atol=1e-12
+    )
     top2 = np.sort(votes, axis=1)[:, -2:]
     clear = top2[:, 1] - top2[:, 0] > 1e-9
     np.testing.assert_array_equal(ours.predict(X)[clear], ref.predict(codes)[clear])
@@ -111,8 +117,9 @@ def test_two_classes_samme_equals_adaboost_m1_and_binary_adaboost():
     binary = AdaBoost(n_estimators=12, max_depth=1).fit(X, y)
     np.testing.assert_allclose(samme.alphas_, 2 * binary.alphas_, rtol=RTOL)
     votes = samme.decision_function(X)
-    np.testing.assert_allclose(votes[:, 1] - votes[:, 0], 2 * binary.decision_function(X),
-                               rtol=RTOL, atol=1e-12)
+    np.testing.assert_allclose(
+        votes[:, 1] - votes[:, 0], 2 * binary.decision_function(X), rtol=RTOL, atol=1e-12
+    )
     np.testing.assert_array_equal(samme.predict(X), binary.predict(X))
 
 
@@ -194,15 +201,23 @@ def test_estimators_are_exported_by_the_package():
 
 # ---- bad input -------------------------------------------------------------------------------
 @pytest.mark.parametrize("Model", [SAMME, AdaBoostM1])
-@pytest.mark.parametrize("bad, message", [
-    (lambda X, y: (X, np.full(y.shape, 7)),
-     r"y has only one class \(7\); (SAMME|AdaBoostM1) needs .* at least two classes"),
-    (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 4, np.nan, X), y), "NaN"),
-    (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 4, np.inf, X), y), "infinity"),
-    (lambda X, y: (X[:-1], y), "inconsistent numbers of samples"),
-    (lambda X, y: (X, np.c_[y, y]), r"y should be a 1d array, got an array of shape \(60, 2\)"),
-    (lambda X, y: (X, y + 0.5), "Unknown label type"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (
+            lambda X, y: (X, np.full(y.shape, 7)),
+            r"y has only one class \(7\); (SAMME|AdaBoostM1) needs .* at least two classes",
+        ),
+        (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 4, np.nan, X), y), "NaN"),
+        (
+            lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 4, np.inf, X), y),
+            "infinity",
+        ),
+        (lambda X, y: (X[:-1], y), "inconsistent numbers of samples"),
+        (lambda X, y: (X, np.c_[y, y]), r"y should be a 1d array, got an array of shape \(60, 2\)"),
+        (lambda X, y: (X, y + 0.5), "Unknown label type"),
+    ],
+)
 def test_bad_training_data(Model, bad, message):
     X, y = noisy_classes(n=60, n_classes=3)
     X_bad, y_bad = bad(X, y.astype(float))
@@ -210,12 +225,15 @@ def test_bad_training_data(Model, bad, message):
         Model().fit(X_bad, y_bad)
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"n_estimators": 0}, "The 'n_estimators' parameter of"),
-    ({"max_depth": 0}, "The 'max_depth' parameter of"),
-    ({"criterion": "error"}, "The 'criterion' parameter of"),
-    ({"max_bins": 1}, "The 'max_bins' parameter of"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"n_estimators": 0}, "The 'n_estimators' parameter of"),
+        ({"max_depth": 0}, "The 'max_depth' parameter of"),
+        ({"criterion": "error"}, "The 'criterion' parameter of"),
+        ({"max_bins": 1}, "The 'max_bins' parameter of"),
+    ],
+)
 def test_bad_parameters(params, message):
     X, y = noisy_classes(n=60, n_classes=3)
     with pytest.raises(ValueError, match=message):

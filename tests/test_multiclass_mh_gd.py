@@ -13,6 +13,7 @@ References used here, independent of the estimators' code paths:
   codewords' inner products (not the closed form's shortcut);
 * GD-MCBoost's weak learner: brute force over all stumps and all leaf labels.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -84,19 +85,22 @@ def test_confidence_stump_minimizes_z_over_all_stumps(seed):
     np.testing.assert_allclose(brute_force_z(codes, Y, D, *tree.splits()[0]), best, rtol=1e-12)
     signs = tree.predict_vector(codes)
     stats = tree.leaf_statistics_.reshape(tree.n_leaves_, K, 2)
-    np.testing.assert_array_equal(signs, np.where(stats[:, :, 1] >= stats[:, :, 0], 1.0,
-                                                  -1.0)[tree.apply(codes)])
+    np.testing.assert_array_equal(
+        signs, np.where(stats[:, :, 1] >= stats[:, :, 0], 1.0, -1.0)[tree.apply(codes)]
+    )
     # one problem: fit_binary with the same criterion grows the same stump
     binary = DecisionTree(max_depth=1, criterion="confidence").fit_binary(codes, Y[:, 0], D[:, 0])
     single = DecisionTree(max_depth=1, criterion="confidence").fit_multilabel(
-        codes, Y[:, :1], D[:, :1])
+        codes, Y[:, :1], D[:, :1]
+    )
     assert binary.splits() == single.splits()
     # the estimator's first stump (uniform D_1) is the brute-force minimizer as well
     model = AdaBoostMH(n_estimators=1, max_depth=1).fit(codes.astype(float), y)
     D1 = np.full(Y.shape, 1.0 / Y.size)
     z_first = {split: brute_force_z(codes, Y, D1, *split) for split in all_stumps(codes)}
     assert brute_force_z(codes, Y, D1, *model.estimators_[0].splits()[0]) <= min(
-        z_first.values()) * (1 + 1e-12)
+        z_first.values()
+    ) * (1 + 1e-12)
 
 
 def test_confidence_tree_does_not_split_when_z_cannot_decrease():
@@ -105,7 +109,8 @@ def test_confidence_tree_does_not_split_when_z_cannot_decrease():
     Y = np.ones((codes.shape[0], 2))
     Y[:, 1] = -1.0
     tree = DecisionTree(max_depth=3, criterion="confidence").fit_multilabel(
-        codes, Y, np.ones(Y.shape))
+        codes, Y, np.ones(Y.shape)
+    )
     assert tree.n_leaves_ == 1
     np.testing.assert_array_equal(tree.predict_vector(codes)[0], [1.0, -1.0])
 
@@ -124,9 +129,12 @@ def test_mh_leaf_values_equal_the_closed_form_and_z_is_the_normalizer():
                 in_leaf = leaves == j
                 plus = D[in_leaf & (Y[:, k] > 0), k].sum()
                 minus = D[in_leaf & (Y[:, k] < 0), k].sum()
-                np.testing.assert_allclose(tree.leaf_values_[j, k],
-                                           0.5 * np.log((plus + eps) / (minus + eps)),
-                                           rtol=1e-12, atol=1e-14)
+                np.testing.assert_allclose(
+                    tree.leaf_values_[j, k],
+                    0.5 * np.log((plus + eps) / (minus + eps)),
+                    rtol=1e-12,
+                    atol=1e-14,
+                )
         z = (D * np.exp(-Y * tree.predict_vector(codes))).sum()
         np.testing.assert_allclose(model.history_["z"][t], z, rtol=1e-12)
     assert np.all(model.alphas_ == 1.0)
@@ -152,8 +160,11 @@ def test_mh_with_two_classes_is_real_adaboost():
     mh = AdaBoostMH(n_estimators=10, max_depth=2).fit(X, labels)
     # MH's default epsilon is 1/(2nK); each binary half of D weighs 1/2, so RealAdaBoost's
     # weights (summing to 1) need 2 epsilon = 1/(2n), its own default
-    real = RealAdaBoost(n_estimators=10, smoothing=1 / (2 * 120),
-                        estimator=DecisionTree(max_depth=2, criterion="confidence")).fit(X, labels)
+    real = RealAdaBoost(
+        n_estimators=10,
+        smoothing=1 / (2 * 120),
+        estimator=DecisionTree(max_depth=2, criterion="confidence"),
+    ).fit(X, labels)
     assert [t.splits() for t in mh.estimators_] == [t.splits() for t in real.estimators_]
     scores = mh.decision_function(X)
     np.testing.assert_allclose(scores[:, 0], -scores[:, 1], rtol=1e-12, atol=1e-12)
@@ -231,14 +242,17 @@ def test_gd_loss_never_increases_and_the_step_is_the_exact_line_search():
     assert np.all(np.diff(losses) <= 0) and losses[-1] < 0.8 * losses[0]
     previous = np.zeros((90, 4))
     for t, scores in enumerate(model.staged_decision_function(X)):
-        direction = C @ C[model.estimators_[t].predict(codes).astype(int)].T   # <y_k, g(x_i)>
+        direction = C @ C[model.estimators_[t].predict(codes).astype(int)].T  # <y_k, g(x_i)>
         direction = direction.T
-        result = minimize_scalar(lambda a: gd_risk(previous, y, s, C, direction, a),
-                                 bounds=(0, 10), method="bounded", options={"xatol": 1e-10})
+        result = minimize_scalar(
+            lambda a: gd_risk(previous, y, s, C, direction, a),
+            bounds=(0, 10),
+            method="bounded",
+            options={"xatol": 1e-10},
+        )
         np.testing.assert_allclose(model.alphas_[t], result.x, rtol=1e-6)
         np.testing.assert_allclose(scores, previous + model.alphas_[t] * direction, atol=1e-12)
-        np.testing.assert_allclose(model.history_["loss"][t], gd_risk(scores, y, s, C),
-                                   rtol=1e-10)
+        np.testing.assert_allclose(model.history_["loss"][t], gd_risk(scores, y, s, C), rtol=1e-10)
         previous = scores
 
 
@@ -255,8 +269,7 @@ def test_gd_weak_learner_maximizes_the_directional_derivative_over_stumps(seed):
     a[np.arange(12), y] = 0.0
 
     def derivative(h):
-        return sum(a[i, k] * 0.5 * (C[y[i]] - C[k]) @ C[h[i]]
-                   for i in range(12) for k in range(3))
+        return sum(a[i, k] * 0.5 * (C[y[i]] - C[k]) @ C[h[i]] for i in range(12) for k in range(3))
 
     best = -np.inf
     for feature, split_bin in all_stumps(codes):
@@ -271,10 +284,10 @@ def test_gd_weak_learner_maximizes_the_directional_derivative_over_stumps(seed):
 def test_gd_reaches_zero_training_error_on_linearly_separable_classes():
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, size=(400, 2))
-    angles = np.deg2rad([20, 140, 260])               # oblique boundaries: stumps need rounds
+    angles = np.deg2rad([20, 140, 260])  # oblique boundaries: stumps need rounds
     scores = X @ np.c_[np.cos(angles), np.sin(angles)].T
     top2 = np.sort(scores, axis=1)
-    keep = top2[:, -1] - top2[:, -2] > 0.1            # a margin between the three classes
+    keep = top2[:, -1] - top2[:, -2] > 0.1  # a margin between the three classes
     X, y = X[keep][:150], np.argmax(scores[keep], axis=1)[:150]
     model = GDMCBoost(n_estimators=100, max_depth=1).fit(X, y)
     assert model.history_["train_error"][0] > 0.2
@@ -304,13 +317,16 @@ def test_interface_staged_outputs_and_determinism(Model):
 
 
 @pytest.mark.parametrize("Model", [AdaBoostMH, GDMCBoost])
-@pytest.mark.parametrize("bad, message", [
-    (lambda X, y: (X, np.full(y.shape, 7)), r"y has only one class \(7\)"),
-    (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 4, np.nan, X), y), "NaN"),
-    (lambda X, y: (X[:-1], y), "inconsistent numbers of samples"),
-    (lambda X, y: (X, np.c_[y, y]), r"y should be a 1d array"),
-    (lambda X, y: (X, y + 0.5), "Unknown label type"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (lambda X, y: (X, np.full(y.shape, 7)), r"y has only one class \(7\)"),
+        (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 4, np.nan, X), y), "NaN"),
+        (lambda X, y: (X[:-1], y), "inconsistent numbers of samples"),
+        (lambda X, y: (X, np.c_[y, y]), r"y should be a 1d array"),
+        (lambda X, y: (X, y + 0.5), "Unknown label type"),
+    ],
+)
 def test_bad_training_data(Model, bad, message):
     X, y = noisy_classes(n=60)
     X_bad, y_bad = bad(X, y.astype(float))
@@ -318,14 +334,17 @@ def test_bad_training_data(Model, bad, message):
         Model().fit(X_bad, y_bad)
 
 
-@pytest.mark.parametrize("Model, params, message", [
-    (AdaBoostMH, {"n_estimators": 0}, "The 'n_estimators' parameter of"),
-    (GDMCBoost, {"max_depth": 0}, "The 'max_depth' parameter of"),
-    (GDMCBoost, {"max_bins": 1}, "The 'max_bins' parameter of"),
-    (AdaBoostMH, {"smoothing": 0.0}, "The 'smoothing' parameter of"),
-    (AdaBoostMH, {"smoothing": np.nan}, "The 'smoothing' parameter of"),
-    (AdaBoostMH, {"smoothing": "a"}, "The 'smoothing' parameter of"),
-])
+@pytest.mark.parametrize(
+    "Model, params, message",
+    [
+        (AdaBoostMH, {"n_estimators": 0}, "The 'n_estimators' parameter of"),
+        (GDMCBoost, {"max_depth": 0}, "The 'max_depth' parameter of"),
+        (GDMCBoost, {"max_bins": 1}, "The 'max_bins' parameter of"),
+        (AdaBoostMH, {"smoothing": 0.0}, "The 'smoothing' parameter of"),
+        (AdaBoostMH, {"smoothing": np.nan}, "The 'smoothing' parameter of"),
+        (AdaBoostMH, {"smoothing": "a"}, "The 'smoothing' parameter of"),
+    ],
+)
 def test_bad_parameters(Model, params, message):
     X, y = noisy_classes(n=60)
     with pytest.raises(ValueError, match=message):
@@ -350,7 +369,6 @@ def test_bad_multilabel_tree_input_and_codeword_count():
     for bad in (1, 0, 2.5):
         with pytest.raises(ValueError, match="n_classes must be an integer >= 2"):
             simplex_codewords(bad)
-
 
 
 def test_gd_perfect_weak_learner_ends_training_with_a_finite_step():

@@ -5,6 +5,7 @@ compares their outputs; the tests here check what nbval cannot: that the committ
 in sync with their MyST sources, that each notebook's key numbers agree with the committed ones,
 and that nbval really fails when a printed number changes.
 """
+
 from __future__ import annotations
 
 import json
@@ -38,14 +39,17 @@ def test_paired_notebook_matches_its_source(source):
     import jupytext
 
     assert source.paired_ipynb.exists(), (
-        f"{source.paired_ipynb.name} is missing: run `make notebooks`")
+        f"{source.paired_ipynb.name} is missing: run `make notebooks`"
+    )
     md = jupytext.read(source.path)
     paired = nbformat.read(source.paired_ipynb, as_version=4)
     assert _code_and_markdown(md) == _code_and_markdown(paired), (
-        f"{source.paired_ipynb.name} has drifted from {source.path.name}: run `make notebooks`")
+        f"{source.paired_ipynb.name} has drifted from {source.path.name}: run `make notebooks`"
+    )
     executed = [c for c in paired.cells if c.cell_type == "code"]
     assert all(c.get("execution_count") for c in executed), (
-        f"{source.paired_ipynb.name} has unexecuted cells: run `make notebooks`")
+        f"{source.paired_ipynb.name} has unexecuted cells: run `make notebooks`"
+    )
 
 
 @pytest.mark.parametrize("source", NOTEBOOKS, ids=IDS)
@@ -53,8 +57,9 @@ def test_notebook_has_a_quick_parameters_cell(source):
     import jupytext
 
     md = jupytext.read(source.path)
-    tagged = [c for c in md.cells
-              if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
+    tagged = [
+        c for c in md.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])
+    ]
     assert len(tagged) == 1, "exactly one cell must be tagged `parameters`"
     assert re.search(r'^profile\s*=\s*"quick"\s*$', tagged[0].source, flags=re.M)
 
@@ -79,8 +84,9 @@ def _change_one_printed_number(nb) -> str:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "stream" and re.search(r"\d\.\d", output["text"]):
                 old = output["text"]
-                output["text"] = re.sub(r"(\d)\.(\d)", lambda m: f"{(int(m[1]) + 1) % 10}.{m[2]}",
-                                        old, count=1)
+                output["text"] = re.sub(
+                    r"(\d)\.(\d)", lambda m: f"{(int(m[1]) + 1) % 10}.{m[2]}", old, count=1
+                )
                 return cell.source
     raise AssertionError("no printed number found to change")
 
@@ -92,11 +98,23 @@ def test_nbval_fails_when_a_printed_number_changes(tmp_path):
     _change_one_printed_number(nb)
     changed = tmp_path / source.paired_ipynb.name
     nbformat.write(nb, changed)
-    env = {**os.environ, "MARGINBOOST_RESULTS_DIR": str(tmp_path / "results"),
-           "TQDM_DISABLE": "1"}
-    cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
-           "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
-           "-p", "no:cacheprovider", "-c", os.devnull, "--rootdir", str(tmp_path), str(changed)]
+    env = {**os.environ, "MARGINBOOST_RESULTS_DIR": str(tmp_path / "results"), "TQDM_DISABLE": "1"}
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-sanitize-with",
+        str(ROOT / "tests" / "nbval_sanitize.cfg"),
+        "-p",
+        "no:cacheprovider",
+        "-c",
+        os.devnull,
+        "--rootdir",
+        str(tmp_path),
+        str(changed),
+    ]
     run = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-2000:]
     assert re.search(r"1 failed", run.stdout), run.stdout[-3000:]

@@ -1,4 +1,5 @@
 """The repository's set-up files agree with each other."""
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,22 @@ def _pyproject() -> dict:
 
 
 def test_top_level_layout_is_as_designed():
-    for name in ["book", "src", "notebooks", "data", "tests", "_config.yml", "_toc.yml",
-                 "environment.yml", "README.md", "pyproject.toml", ".ci/run", "Makefile",
-                 "CITATION.cff", "LICENSE"]:
+    for name in [
+        "book",
+        "src",
+        "notebooks",
+        "data",
+        "tests",
+        "_config.yml",
+        "_toc.yml",
+        "environment.yml",
+        "README.md",
+        "pyproject.toml",
+        ".ci/run",
+        "Makefile",
+        "CITATION.cff",
+        "LICENSE",
+    ]:
         assert (ROOT / name).exists(), f"{name} is missing from the repository root"
 
 
@@ -29,8 +43,9 @@ def test_pyproject_declares_the_three_extras():
 
 def _environment_pip_requirements() -> list[str]:
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
-    assert any(str(dep).startswith("python=3.11") for dep in env["dependencies"]
-               if isinstance(dep, str))
+    assert any(
+        str(dep).startswith("python=3.11") for dep in env["dependencies"] if isinstance(dep, str)
+    )
     pip = [dep["pip"] for dep in env["dependencies"] if isinstance(dep, dict) and "pip" in dep]
     assert len(pip) == 1, "environment.yml must have exactly one pip: section"
     return pip[0]
@@ -42,7 +57,8 @@ def test_environment_yml_installs_the_package_with_the_same_extras():
     assert len(editable) == 1, f"environment.yml must install the package editable: {reqs}"
     named = set(re.search(r"\[(.*)\]", editable[0]).group(1).split(","))
     assert named == set(_pyproject()["project"]["optional-dependencies"]), (
-        "environment.yml names other extras than pyproject.toml")
+        "environment.yml names other extras than pyproject.toml"
+    )
     # Nothing else is pinned there: pyproject.toml is the single source of the package lists.
     assert reqs == editable
 
@@ -114,9 +130,23 @@ def test_pytest_never_collects_build_copies():
 def test_public_estimators_are_importable_from_the_package():
     import marginboost
 
-    for name in ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost",
-                 "DoomII", "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG",
-                 "LogitBoostCG", "AdaBoostL1", "AdaBoostQP"]:
+    for name in [
+        "AnyBoost",
+        "AdaBoost",
+        "ArcGv",
+        "ArcX4",
+        "RealAdaBoost",
+        "LogitBoost",
+        "DoomII",
+        "L2Boost",
+        "MadaBoost",
+        "LPBoost",
+        "HingeLPBoost",
+        "AdaBoostCG",
+        "LogitBoostCG",
+        "AdaBoostL1",
+        "AdaBoostQP",
+    ]:
         estimator = getattr(marginboost, name)
         assert hasattr(estimator, "fit") and hasattr(estimator, "decision_function")
         assert name in marginboost.__all__

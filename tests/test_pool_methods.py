@@ -1,4 +1,5 @@
 """Fixed-pool methods: AdaBoost-l1 solved exactly on a pool and AdaBoost-QP (Shen & Li eq. 41)."""
+
 from __future__ import annotations
 
 import cvxpy as cp
@@ -35,8 +36,7 @@ def test_adaboost_l1_on_all_stumps_is_the_exact_pool_optimum():
     assert abs(model.objective_ - reference.value) <= 1e-6 * abs(reference.value)
     assert (model.alphas_ > 0).all() and model.alphas_.sum() == pytest.approx(1 / T, rel=1e-12)
     # the kept hypotheses reproduce the pool combination
-    np.testing.assert_allclose(y * model.decision_function(X), A @ model.pool_weights_,
-                               atol=1e-12)
+    np.testing.assert_allclose(y * model.decision_function(X), A @ model.pool_weights_, atol=1e-12)
 
 
 def test_adaboost_qp_solution_is_the_mean_variance_optimum():
@@ -50,14 +50,16 @@ def test_adaboost_qp_solution_is_the_mean_variance_optimum():
     margins = A @ w
     mean, variance = margins.mean(), margins.var()
     # eq. (41) value = -T^2 (mean/T - var/(2 T^2))
-    assert model.objective_ == pytest.approx(-T ** 2 * (mean / T - variance / (2 * T ** 2)),
-                                             abs=1e-12)
+    assert model.objective_ == pytest.approx(
+        -(T**2) * (mean / T - variance / (2 * T**2)), abs=1e-12
+    )
     # an independent solve (OSQP, explicit covariance matrix) gives the same optimum
     b = A.mean(axis=0)
     C = (A - b).T @ (A - b) / A.shape[0]
     v = cp.Variable(A.shape[1], nonneg=True)
-    reference = cp.Problem(cp.Minimize(0.5 * cp.quad_form(v, cp.psd_wrap(C)) - T * b @ v),
-                           [cp.sum(v) == 1])
+    reference = cp.Problem(
+        cp.Minimize(0.5 * cp.quad_form(v, cp.psd_wrap(C)) - T * b @ v), [cp.sum(v) == 1]
+    )
     reference.solve(solver=cp.OSQP, eps_abs=1e-10, eps_rel=1e-10, max_iter=200_000)
     assert model.objective_ == pytest.approx(reference.value, abs=1e-6)
     assert np.mean(model.margins(X, y)) == pytest.approx(mean, abs=1e-12)
@@ -73,7 +75,7 @@ def test_adaboost_qp_on_the_adaboost_pool_beats_adaboosts_own_weights():
     ada_w = booster.alphas_ / booster.alphas_.sum()  # feasible for (41) on the same pool
     np.testing.assert_allclose(A @ ada_w, booster.margins(X, y), atol=1e-12)
     margins = A @ ada_w
-    ada_value = -T ** 2 * (margins.mean() / T - margins.var() / (2 * T ** 2))
+    ada_value = -(T**2) * (margins.mean() / T - margins.var() / (2 * T**2))
     assert model.objective_ <= ada_value + 1e-9
     assert model.objective_ == pytest.approx(solve_adaboost_qp(A, T)[1], abs=1e-9)
 
@@ -88,12 +90,15 @@ def test_adaboost_l1_on_the_adaboost_pool():
     assert abs(model.objective_ - reference.value) <= 1e-6 * abs(reference.value)
 
 
-@pytest.mark.parametrize("estimator, message", [
-    (AdaBoostL1(T=0.0), "The 'T' parameter of"),
-    (AdaBoostQP(T=-1.0), "The 'T' parameter of"),
-    (AdaBoostL1(pool="trees"), "The 'pool' parameter of"),
-    (AdaBoostQP(pool="adaboost", n_pool=0), "The 'n_pool' parameter of"),
-])
+@pytest.mark.parametrize(
+    "estimator, message",
+    [
+        (AdaBoostL1(T=0.0), "The 'T' parameter of"),
+        (AdaBoostQP(T=-1.0), "The 'T' parameter of"),
+        (AdaBoostL1(pool="trees"), "The 'pool' parameter of"),
+        (AdaBoostQP(pool="adaboost", n_pool=0), "The 'n_pool' parameter of"),
+    ],
+)
 def test_bad_parameters_are_refused(estimator, message):
     X, y = data()
     with pytest.raises(ValueError, match=message):
@@ -115,8 +120,9 @@ def test_dedicated_qp_solver_matches_cvxpy(T):
     assert (w >= 0).all() and w.sum() == pytest.approx(1.0, abs=1e-12)
     b = A.mean(axis=0)
     v = cp.Variable(A.shape[1], nonneg=True)
-    reference = cp.Problem(cp.Minimize(0.5 / A.shape[0] * cp.sum_squares((A - b) @ v) - T * (b @ v)),
-                           [cp.sum(v) == 1])
+    reference = cp.Problem(
+        cp.Minimize(0.5 / A.shape[0] * cp.sum_squares((A - b) @ v) - T * (b @ v)), [cp.sum(v) == 1]
+    )
     reference.solve(solver=cp.CLARABEL)
     assert value <= reference.value + 1e-9
     assert value == pytest.approx(reference.value, abs=1e-7)
@@ -130,8 +136,10 @@ def test_duplicate_pool_columns_share_their_weight_equally():
     # the merged solve is optimal for the problem on the full, repeated pool
     b = A.mean(axis=0)
     v = cp.Variable(A.shape[1], nonneg=True)
-    reference = cp.Problem(cp.Minimize(0.5 / A.shape[0] * cp.sum_squares((A - b) @ v)
-                                       - 0.05 * (b @ v)), [cp.sum(v) == 1])
+    reference = cp.Problem(
+        cp.Minimize(0.5 / A.shape[0] * cp.sum_squares((A - b) @ v) - 0.05 * (b @ v)),
+        [cp.sum(v) == 1],
+    )
     reference.solve(solver=cp.CLARABEL)
     assert model.objective_ == pytest.approx(reference.value, abs=1e-7)
     _, first, inverse = np.unique(A, axis=1, return_index=True, return_inverse=True)
@@ -149,8 +157,9 @@ def test_with_T_equals_a_fresh_fit(cls):
         fresh = cls(T=T, pool="adaboost", n_pool=40).fit(X, y)
         assert swept.T == T and model.T == 0.1
         assert swept.objective_ == pytest.approx(fresh.objective_, rel=1e-8, abs=1e-10)
-        np.testing.assert_allclose(swept.decision_function(X), fresh.decision_function(X),
-                                   rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(
+            swept.decision_function(X), fresh.decision_function(X), rtol=1e-6, atol=1e-6
+        )
 
 
 def test_with_T_needs_a_fitted_estimator():

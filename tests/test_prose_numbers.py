@@ -6,6 +6,7 @@ pages not yet converted to generated numbers are listed once, in :data:`KNOWN_UN
 the count of hand-typed numbers each still holds: the test prints them, fails when a converted
 page gains one, and fails when a listed page no longer needs to be listed.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -52,15 +53,19 @@ ALLOWED = {
 
 def _pages() -> list[str]:
     generated = {f"book/{name}" for name in generated_pages(REPO)}
-    chapters = [p for p in sorted((REPO / "book").glob("*.md"))
-                if f"book/{p.name}" not in generated]
+    chapters = [
+        p for p in sorted((REPO / "book").glob("*.md")) if f"book/{p.name}" not in generated
+    ]
     notebooks = sorted((REPO / "notebooks").glob("*.md"))
     return [str(p.relative_to(REPO)) for p in chapters + notebooks]
 
 
 def _found(page: str) -> list[tuple[int, str]]:
-    return [(line, number) for line, number in hand_typed_numbers((REPO / page).read_text())
-            if (page, number) not in ALLOWED]
+    return [
+        (line, number)
+        for line, number in hand_typed_numbers((REPO / page).read_text())
+        if (page, number) not in ALLOWED
+    ]
 
 
 @pytest.mark.parametrize("page", _pages())
@@ -69,32 +74,38 @@ def test_no_hand_typed_result_number(page):
     if page in KNOWN_UNCONVERTED:
         print(f"{page}: not converted yet, {len(found)} hand-typed numbers")
         assert len(found) <= KNOWN_UNCONVERTED[page], (
-            f"{page} gained hand-typed numbers ({len(found)} > {KNOWN_UNCONVERTED[page]}): "
-            f"{found}")
+            f"{page} gained hand-typed numbers ({len(found)} > {KNOWN_UNCONVERTED[page]}): {found}"
+        )
         assert found, f"{page} has no hand-typed number left: remove it from KNOWN_UNCONVERTED"
         return
-    assert not found, (f"{page} has hand-typed result numbers (line, number) {found}; insert "
-                       f"them from the key numbers. Rule: {HAND_TYPED_RULE}")
+    assert not found, (
+        f"{page} has hand-typed result numbers (line, number) {found}; insert "
+        f"them from the key numbers. Rule: {HAND_TYPED_RULE}"
+    )
 
 
 def test_known_unconverted_pages_exist():
     pages = set(_pages())
     assert set(KNOWN_UNCONVERTED) <= pages
-    print("pages not converted yet:\n" + "\n".join(
-        f"  {page} ({count})" for page, count in KNOWN_UNCONVERTED.items()))
+    print(
+        "pages not converted yet:\n"
+        + "\n".join(f"  {page} ({count})" for page, count in KNOWN_UNCONVERTED.items())
+    )
 
 
 @pytest.mark.parametrize("page", [p for p in _pages() if p.startswith("book/")])
 def test_chapter_substitutions_come_from_committed_key_numbers(page):
     text = (REPO / page).read_text()
-    values = substitutions_for(text, REPO)          # raises on a key that is not committed
+    values = substitutions_for(text, REPO)  # raises on a key that is not committed
     used = set(__import__("re").findall(r"\{\{\s*(\w+)\s*\}\}", text))
     assert used <= set(values), f"{page} uses undeclared substitutions {used - set(values)}"
     assert set(key_number_refs(text)) <= used, f"{page} declares key numbers it never uses"
 
 
 def test_the_rule_catches_what_it_names():
-    text = ("---\nkey_numbers: {}\n---\nOurs is 12.5 here, 7 of 10 splits, 30% better.\n"
-            "The paper reports 0.63% and Sec. 3.1 says so; with 20% label noise.\n"
-            "$x = 0.5$ and `1.5` and {{ a }} and {math}`2.5`.\n")
+    text = (
+        "---\nkey_numbers: {}\n---\nOurs is 12.5 here, 7 of 10 splits, 30% better.\n"
+        "The paper reports 0.63% and Sec. 3.1 says so; with 20% label noise.\n"
+        "$x = 0.5$ and `1.5` and {{ a }} and {math}`2.5`.\n"
+    )
     assert [n for _, n in hand_typed_numbers(text)] == ["12.5", "7 of 10", "30%"]

@@ -1,5 +1,6 @@
 """The registry of reproduced papers is the whole truth: notebooks, targets, chapters, results
 and protocol modules all follow it, and profiles are checked in one place."""
+
 from __future__ import annotations
 
 import importlib

@@ -1,4 +1,5 @@
 """AnyBoost protocols: the first-stump diagnosis of Figure 1's DOOM II (small sizes)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """DirectBoost protocols: data, splits, cells and tables of the notebooks (quick grids)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,9 +9,18 @@ from marginboost.experiments.protocols import directboost as D
 
 
 def test_table1_data_sets_and_substitutes():
-    assert list(D.DATASETS) == ["Tic-tac-toe", "Diabetes", "Australian", "Fourclass",
-                                "Ionosphere", "Splice", "Cancer-wdbc", "Cancer-wpbc", "Heart",
-                                "Adult"]
+    assert list(D.DATASETS) == [
+        "Tic-tac-toe",
+        "Diabetes",
+        "Australian",
+        "Fourclass",
+        "Ionosphere",
+        "Splice",
+        "Cancer-wdbc",
+        "Cancer-wpbc",
+        "Heart",
+        "Adult",
+    ]
     X, y = D.load_table1_data("Adult")
     assert X.shape == (6414, 14) and set(np.unique(y)) == {-1.0, 1.0}
     X2, _ = D.load_table1_data("Adult")

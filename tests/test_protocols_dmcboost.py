@@ -1,4 +1,5 @@
 """The DMCBoost protocol: cells, splits, label noise, model selection and the table frames."""
+
 from __future__ import annotations
 
 import os
@@ -11,16 +12,20 @@ import pytest
 from marginboost.experiments.protocols import dmcboost as P
 
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
-needs_mirror = pytest.mark.skipif(not MIRROR or not Path(MIRROR).is_dir(),
-                                  reason="MARGINBOOST_DATA_MIRROR does not point at the mirror")
+needs_mirror = pytest.mark.skipif(
+    not MIRROR or not Path(MIRROR).is_dir(),
+    reason="MARGINBOOST_DATA_MIRROR does not point at the mirror",
+)
 
 
 @needs_mirror
 @pytest.mark.parametrize("profile", ["quick", "full"])
 def test_cells_are_unique_and_cover_the_tables(profile):
     cells = P.grid_cells(profile)
-    keys = [(c["paper_dataset"], c["fold"], c["noise_rate"], c["params"]["depth"],
-             c["algorithm"]) for c in cells]
+    keys = [
+        (c["paper_dataset"], c["fold"], c["noise_rate"], c["params"]["depth"], c["algorithm"])
+        for c in cells
+    ]
     assert len(keys) == len(set(keys))
     s = P.grid_settings(profile)
     table2 = P.grid_cells(profile, tables=("table2",))
@@ -86,9 +91,22 @@ def test_foreign_specs_are_rejected():
 
 
 def _frame(rows):
-    return pd.DataFrame(rows, columns=["dataset", "fold", "noise_rate", "depth", "algorithm",
-                                       "test_error", "validation_error", "train_error",
-                                       "boosted", "chosen", "seconds"])
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "dataset",
+            "fold",
+            "noise_rate",
+            "depth",
+            "algorithm",
+            "test_error",
+            "validation_error",
+            "train_error",
+            "boosted",
+            "chosen",
+            "seconds",
+        ],
+    )
 
 
 def test_depth_is_chosen_by_mean_validation_error_and_m1_dash_is_missing():
@@ -109,16 +127,21 @@ def test_depth_is_chosen_by_mean_validation_error_and_m1_dash_is_missing():
 
 
 def test_fixed_split_depth_falls_back_to_training_error():
-    rows = [("Segmentation", 0, 0.0, 3, "SAMME", 9.0, np.nan, 4.0, True, 1, 0.0),
-            ("Segmentation", 0, 0.0, 8, "SAMME", 7.0, np.nan, 0.0, True, 1, 0.0)]
+    rows = [
+        ("Segmentation", 0, 0.0, 3, "SAMME", 9.0, np.nan, 4.0, True, 1, 0.0),
+        ("Segmentation", 0, 0.0, 8, "SAMME", 7.0, np.nan, 0.0, True, 1, 0.0),
+    ]
     t3 = P.table3_frame(_frame(rows)).set_index("algorithm")
     assert t3.loc["SAMME", "chosen_depth"] == 8 and t3.loc["SAMME", "mean"] == 7.0
 
 
 @needs_mirror
 def test_a_quick_cell_selects_n_prime_on_validation():
-    spec = [c for c in P.grid_cells("quick", tables=("table2",))
-            if c["paper_dataset"] == "Wine" and c["algorithm"] == "DMCBoost"][0]
+    spec = [
+        c
+        for c in P.grid_cells("quick", tables=("table2",))
+        if c["paper_dataset"] == "Wine" and c["algorithm"] == "DMCBoost"
+    ][0]
     record = P.grid_cell(spec)
     val = record["validation_errors"]
     best = spec["params"]["n_prime_grid"][int(np.argmin(val))]

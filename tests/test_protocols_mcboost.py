@@ -1,4 +1,5 @@
 """MCBoost Table 1/2 protocol: splits, cells, model selection rules and the Wilcoxon statistic."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -79,8 +80,11 @@ def test_cell_records_follow_the_selection_rules(quick_heart_cells):
     by_method = {c["algorithm"]: m for c, m in zip(cells, metrics)}
     mc = by_method["MC"]
     errs = np.asarray(mc["validation_errors"])
-    grid = cells[0]["params"]["E_grid"] if cells[0]["algorithm"] == "MC" else \
-        next(c for c in cells if c["algorithm"] == "MC")["params"]["E_grid"]
+    grid = (
+        cells[0]["params"]["E_grid"]
+        if cells[0]["algorithm"] == "MC"
+        else next(c for c in cells if c["algorithm"] == "MC")["params"]["E_grid"]
+    )
     # MCBoost: the largest E among the lowest validation errors
     assert mc["chosen"] == max(g for g, e in zip(grid, errs) if e == errs.min())
     for method in ("LP", "AB-CG", "MD"):

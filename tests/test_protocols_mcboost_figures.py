@@ -1,4 +1,5 @@
 """Protocols of Guo & Chen (MCBoost), Figures 1 and 2: cell lists, cell functions, claims."""
+
 from __future__ import annotations
 
 import os
@@ -14,13 +15,19 @@ from marginboost.experiments.protocols import mcboost_figures as mf
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_mirror = pytest.mark.skipif(
     not MIRROR or not Path(MIRROR).is_dir(),
-    reason="MARGINBOOST_DATA_MIRROR is unset or missing: Figure 2 needs ida_breast_cancer")
+    reason="MARGINBOOST_DATA_MIRROR is unset or missing: Figure 2 needs ida_breast_cancer",
+)
 
 
 def _tiny_figure1_spec(E=0.3, n_estimators=25, n_samples=120, seed=0):
     spec = mf.figure1_cells("quick")[0]
-    spec = {**spec, "params": {**spec["params"], "E": E, "n_estimators": n_estimators},
-            "n_samples": n_samples, "seed": seed, "fold": seed}
+    spec = {
+        **spec,
+        "params": {**spec["params"], "E": E, "n_estimators": n_estimators},
+        "n_samples": n_samples,
+        "seed": seed,
+        "fold": seed,
+    }
     return spec
 
 
@@ -54,8 +61,9 @@ def test_figure2_cells_are_keyed_and_deterministic(profile):
     assert max(settings["checkpoints"]) <= settings["n_rounds"]
 
 
-@pytest.mark.parametrize("builder", [mf.figure1_settings, mf.figure1_cells,
-                                     mf.figure2_settings, mf.figure2_cells])
+@pytest.mark.parametrize(
+    "builder", [mf.figure1_settings, mf.figure1_cells, mf.figure2_settings, mf.figure2_cells]
+)
 def test_bad_profile(builder):
     with pytest.raises(ValueError, match="unknown profile 'medium'"):
         builder("medium")
@@ -111,8 +119,12 @@ def test_figure2_cell_matches_recomputed_margins():
     from marginboost.margins import margin_mean_variance, normalized_margins
 
     spec = mf.figure2_cells("quick")[0]
-    spec = {**spec, "params": {"n_estimators": 30}, "checkpoints": [1, 2, 5, 10, 20, 30],
-            "n_path": 8}
+    spec = {
+        **spec,
+        "params": {"n_estimators": 30},
+        "checkpoints": [1, 2, 5, 10, 20, 30],
+        "n_path": 8,
+    }
     out = mf.figure2_cell(spec)
     assert out == mf.figure2_cell(spec)
     assert sorted(out["checkpoints"], key=int) == ["1", "2", "5", "10", "20", "30"]
@@ -152,12 +164,19 @@ def test_cell_function_dispatch_and_bad_specs():
 
 
 def test_figure1_claims_on_a_made_up_frame():
-    frame = pd.DataFrame({
-        "repetition": 0, "E": [0.1, 0.3, 0.5, 0.9],
-        "train_error": [2.0, 5.0, 9.0, 12.0], "test_error": [20.0, 15.0, 18.0, 25.0],
-        "n_iterations": [90, 40, 20, 21], "n_active": [80, 35, 18, 18],
-        "mean_margin": [0.05, 0.1, 0.12, 0.15], "margin_variance": [0.001, 0.01, 0.02, 0.03],
-        "min_margin": [-0.1, -0.2, -0.3, -0.4]})
+    frame = pd.DataFrame(
+        {
+            "repetition": 0,
+            "E": [0.1, 0.3, 0.5, 0.9],
+            "train_error": [2.0, 5.0, 9.0, 12.0],
+            "test_error": [20.0, 15.0, 18.0, 25.0],
+            "n_iterations": [90, 40, 20, 21],
+            "n_active": [80, 35, 18, 18],
+            "mean_margin": [0.05, 0.1, 0.12, 0.15],
+            "margin_variance": [0.001, 0.01, 0.02, 0.03],
+            "min_margin": [-0.1, -0.2, -0.3, -0.4],
+        }
+    )
     claims = mf.figure1_claims(frame.sample(frac=1.0, random_state=0))  # order-free
     assert claims["optimal_E"] == 0.3 and claims["test_error_at_optimum"] == 15.0
     assert not claims["iterations_nonincreasing"] and claims["iterations_max_increase"] == 1
@@ -171,11 +190,17 @@ def test_figure1_claims_on_a_made_up_frame():
 
 
 def test_figure2_claims_on_a_made_up_metric():
-    metric = {"checkpoints": {str(t): {"mean_margin": m, "margin_variance": v, "test_error": e}
-                              for t, m, v, e in [(10, 0.3, 0.2, 25.0), (1, 0.5, 0.7, 30.0),
-                                                 (100, 0.1, 0.05, 27.0)]},
-              "path": {"rounds": [1, 3, 10, 30, 100], "mean_margin": [0.5, 0.55, 0.3, 0.2, 0.1],
-                       "margin_variance": [0.7, 0.4, 0.2, 0.1, 0.05]}}
+    metric = {
+        "checkpoints": {
+            str(t): {"mean_margin": m, "margin_variance": v, "test_error": e}
+            for t, m, v, e in [(10, 0.3, 0.2, 25.0), (1, 0.5, 0.7, 30.0), (100, 0.1, 0.05, 27.0)]
+        },
+        "path": {
+            "rounds": [1, 3, 10, 30, 100],
+            "mean_margin": [0.5, 0.55, 0.3, 0.2, 0.1],
+            "margin_variance": [0.7, 0.4, 0.2, 0.1, 0.05],
+        },
+    }
     claims = mf.figure2_claims(metric)
     assert claims["mean_decreasing"] and claims["variance_decreasing"]
     assert claims["mean_path_increases"] == 1 and claims["mean_path_settled"] == 3

@@ -1,4 +1,5 @@
 """Protocols of Shen & Li (2010), Figures 3 and 4: cell lists, cell functions, summaries."""
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,8 @@ MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 pytestmark = pytest.mark.skipif(
     not MIRROR or not Path(MIRROR).is_dir(),
     reason="MARGINBOOST_DATA_MIRROR is unset or missing: the Shen & Li protocols need the "
-           "australian_scale and breast-cancer_scale data files")
+    "australian_scale and breast-cancer_scale data files",
+)
 
 from marginboost.experiments.protocols import shen_li  # noqa: E402
 
@@ -37,9 +39,13 @@ def test_figure3_cells(profile):
     assert cells[0]["protocol"] == f"{shen_li.PROTOCOL_VERSION}/whole-data"
     assert [c["fold"] for c in cells[1:]] == list(range(settings["n_repeats"]))
     assert all(c["protocol"].endswith("train-70-of-70-15-15") for c in cells[1:])
-    assert all(c["params"] == {"n_estimators": 1100} and c["profile"] == profile
-               and c["dataset"] == "australian_scale" and c["figure"] == "figure3"
-               for c in cells)
+    assert all(
+        c["params"] == {"n_estimators": 1100}
+        and c["profile"] == profile
+        and c["dataset"] == "australian_scale"
+        and c["figure"] == "figure3"
+        for c in cells
+    )
     assert len({repr(sorted(c.items())) for c in cells}) == len(cells)
 
 
@@ -61,8 +67,15 @@ def test_figure4_cells(profile):
         assert settings["inverse_T_grid"] == [10, 20, 30, 40, 50, 100, 200, 500]
 
 
-@pytest.mark.parametrize("builder", [shen_li.figure3_settings, shen_li.figure3_cells,
-                                     shen_li.figure4_settings, shen_li.figure4_cells])
+@pytest.mark.parametrize(
+    "builder",
+    [
+        shen_li.figure3_settings,
+        shen_li.figure3_cells,
+        shen_li.figure4_settings,
+        shen_li.figure4_cells,
+    ],
+)
 def test_bad_profile(builder):
     with pytest.raises(ValueError, match="unknown profile 'medium'"):
         builder("medium")
@@ -91,7 +104,8 @@ def test_figure3_cell_whole_data(figure3_quick):
     path = whole["kurtosis_path"]
     assert path["rounds"][0] == 1 and path["rounds"][-1] == 1100
     assert path["excess_kurtosis"][-1] == pytest.approx(
-        whole["checkpoints"]["1100"]["excess_kurtosis"])
+        whole["checkpoints"]["1100"]["excess_kurtosis"]
+    )
 
 
 def test_figure3_cell_training_subset(figure3_quick):
@@ -122,7 +136,8 @@ def test_figure4_cell_metrics(figure4_quick):
     assert qp["inverse_T"] in settings["inverse_T_grid"]
     assert len(qp["validation_errors"]) == len(settings["inverse_T_grid"])
     assert min(qp["validation_errors"]) == pytest.approx(
-        qp["validation_errors"][settings["inverse_T_grid"].index(qp["inverse_T"])])
+        qp["validation_errors"][settings["inverse_T_grid"].index(qp["inverse_T"])]
+    )
     assert qp["validation_error"] == pytest.approx(min(qp["validation_errors"]))
 
 
@@ -137,11 +152,13 @@ def test_figure4_summary_and_claims(figure4_quick):
         assert by_alg.loc[label, "test_error"] == pytest.approx(metric["test_error"])
     claims = shen_li.figure4_claims(cells, metrics)
     m = {c["algorithm"]: metric for c, metric in zip(cells, metrics)}
-    expected = float(m["ArcGv"]["min_margin"] > max(m["AdaBoost"]["min_margin"],
-                                                    m["AdaBoostQP"]["min_margin"]))
+    expected = float(
+        m["ArcGv"]["min_margin"] > max(m["AdaBoost"]["min_margin"], m["AdaBoostQP"]["min_margin"])
+    )
     assert claims["arcgv_largest_min_margin"] == expected
-    expected = float(m["AdaBoostQP"]["mean_margin"] > m["AdaBoost"]["mean_margin"]
-                     > m["ArcGv"]["mean_margin"])
+    expected = float(
+        m["AdaBoostQP"]["mean_margin"] > m["AdaBoost"]["mean_margin"] > m["ArcGv"]["mean_margin"]
+    )
     assert claims["mean_margin_qp_ab_arcgv"] == expected
     assert claims["n_splits"] == 1
     with pytest.raises(ValueError, match="no results for"):

@@ -1,4 +1,5 @@
 """Protocols of Shen & Li (2010), Tables II-VIII: helpers, cells and summaries."""
+
 from __future__ import annotations
 
 import os
@@ -12,7 +13,8 @@ from marginboost.experiments.protocols import shen_li_tables as st
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_data = pytest.mark.skipif(
     not MIRROR or not Path(MIRROR).is_dir(),
-    reason="MARGINBOOST_DATA_MIRROR is unset or missing: the Shen & Li tables need the data")
+    reason="MARGINBOOST_DATA_MIRROR is unset or missing: the Shen & Li tables need the data",
+)
 
 
 def test_mcnemar_by_hand():
@@ -34,8 +36,13 @@ def test_cost39_is_mean_over_T_minus_variance_over_2T2():
 
 
 def test_profiles_are_checked():
-    for settings in (st.table2_settings, st.table3_settings, st.table4_settings,
-                     st.table5_settings, st.table7_settings):
+    for settings in (
+        st.table2_settings,
+        st.table3_settings,
+        st.table4_settings,
+        st.table5_settings,
+        st.table7_settings,
+    ):
         with pytest.raises(ValueError, match="unknown profile"):
             settings("medium")
 
@@ -75,12 +82,20 @@ def test_table4_cell_carries_the_converged_cg_model_forward():
     assert len({cg["test_error"][i] for i in after}) == 1
     # T is 1/sum(w) of the cell's AdaBoost run
     from marginboost.boosting.corrective import adaboost_T_heuristic
+
     X, y, split = st.load_split("heart", cell["seed"])
-    assert metric["T"] == pytest.approx(adaboost_T_heuristic(X[split.train], y[split.train],
-                                                             100), rel=1e-12)
+    assert metric["T"] == pytest.approx(
+        adaboost_T_heuristic(X[split.train], y[split.train], 100), rel=1e-12
+    )
     frame = st.table4_frame([cell], [metric])
-    assert set(frame["metric"]) == {"test_10", "test_50", "test_100", "train_10", "train_50",
-                                    "train_100"}
+    assert set(frame["metric"]) == {
+        "test_10",
+        "test_50",
+        "test_100",
+        "train_10",
+        "train_50",
+        "train_100",
+    }
 
 
 @needs_data
@@ -108,8 +123,7 @@ def test_logitboost_cg_survives_small_T():
 
 
 def test_cells_refuse_foreign_specs():
-    for func in (st.table2_cell, st.table3_cell, st.table4_cell, st.table5_cell,
-                 st.table7_cell):
+    for func in (st.table2_cell, st.table3_cell, st.table4_cell, st.table5_cell, st.table7_cell):
         with pytest.raises(ValueError, match="spec is not"):
             func({"table": "tableX"})
     assert st.cell_function({"figure": "figure3"}) is None

@@ -1,4 +1,5 @@
 """Digests and key-number files used by the notebooks."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,8 +27,15 @@ def test_digest_is_short_rounded_and_changes_with_the_data():
 
 
 def test_key_numbers_round_trip_and_tolerances(tmp_path):
-    path = save_key_numbers("paper", "item", {"a": 1.0, "b": [1.0, 2.0]}, profile="quick",
-                            rtol=1e-3, tolerances={"b": {"atol": 0.5}}, root=tmp_path)
+    path = save_key_numbers(
+        "paper",
+        "item",
+        {"a": 1.0, "b": [1.0, 2.0]},
+        profile="quick",
+        rtol=1e-3,
+        tolerances={"b": {"atol": 0.5}},
+        root=tmp_path,
+    )
     assert path == key_numbers_path("paper", "item", "quick", root=tmp_path)
     ref = load_key_numbers(path)
     assert compare_key_numbers(ref, ref) == []
@@ -58,8 +66,14 @@ def test_table_shows_text_for_nbval_and_coloured_html_for_the_book():
 
     from marginboost.reporting import Table
 
-    frame = pd.DataFrame({"method": ["AB", "QP"], "paper": [0.15, 0.13],
-                          "ours": [0.126, float("nan")], "verdict": ["agrees", "not run"]})
+    frame = pd.DataFrame(
+        {
+            "method": ["AB", "QP"],
+            "paper": [0.15, 0.13],
+            "ours": [0.126, float("nan")],
+            "verdict": ["agrees", "not run"],
+        }
+    )
     table = Table(frame, bold={"paper": "min"}, caption="Table II")
     assert repr(table) == "Table II\n" + frame.to_string(index=False)
     html = table._repr_html_()
@@ -75,11 +89,18 @@ def test_table_bolds_the_best_of_each_group():
 
     from marginboost.reporting import Table
 
-    frame = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["X", "Y", "X", "Y"],
-                          "paper": [0.2, 0.1, 0.3, 0.4], "ours": [0.15, 0.25, 0.5, float("nan")]})
+    frame = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "b", "b"],
+            "method": ["X", "Y", "X", "Y"],
+            "paper": [0.2, 0.1, 0.3, 0.4],
+            "ours": [0.15, 0.25, 0.5, float("nan")],
+        }
+    )
     html = Table(frame, bold={"paper": "min", "ours": "min"}, group_by="dataset")._repr_html_()
     assert html.count("<strong>") == 4
     for best in ("0.1", "0.15", "0.3", "0.5"):
         assert f"<strong>{best}</strong>" in html
     assert repr(Table(frame, bold={"paper": "min"}, group_by="dataset")) == frame.to_string(
-        index=False)
+        index=False
+    )

@@ -4,6 +4,7 @@ Covers the layered result store (runs read the committed evidence, write elsewhe
 command's report (what changed and by how much), the per-profile executed notebooks, the
 progress events of grids and the data commands' summaries.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,6 +28,7 @@ def _square(spec):
 
 # -- where runs write -------------------------------------------------------------------------
 
+
 def test_runs_write_under_build_not_into_the_committed_results(monkeypatch):
     monkeypatch.delenv("MARGINBOOST_RESULTS_DIR", raising=False)
     assert results_dir() == ROOT / "_build" / "results"
@@ -39,7 +41,9 @@ def test_paper_store_reads_the_committed_evidence_and_writes_elsewhere(tmp_path,
     monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
     full = paper_store("shen_li", "full")
     assert full.path == tmp_path / "shen_li" / "store-full"
-    assert [f.path for f in full.fallbacks] == [ROOT / "data" / "results" / "shen_li" / "store-full"]
+    assert [f.path for f in full.fallbacks] == [
+        ROOT / "data" / "results" / "shen_li" / "store-full"
+    ]
     committed = ResultStore(ROOT / "data" / "results" / "shen_li" / "store-full")
     assert len(committed) > 0 and len(full) == len(committed)
     record = next(iter(committed))
@@ -49,6 +53,7 @@ def test_paper_store_reads_the_committed_evidence_and_writes_elsewhere(tmp_path,
 
 
 # -- the layered store ------------------------------------------------------------------------
+
 
 def test_store_with_fallback_reuses_its_records_and_writes_only_new_ones(tmp_path):
     evidence = ResultStore(tmp_path / "evidence")
@@ -69,14 +74,17 @@ def test_store_with_fallback_reuses_its_records_and_writes_only_new_ones(tmp_pat
 
 # -- marginboost results update ---------------------------------------------------------------
 
+
 def _layout(tmp_path):
     fresh, committed = tmp_path / "build", tmp_path / "data"
     save_key_numbers("p", "same", {"a": 1.0}, profile="full", root=committed)
     save_key_numbers("p", "same", {"a": 1.0}, profile="full", root=fresh)
-    save_key_numbers("p", "moved", {"a": 1.0, "b": [2.0, 3.0]}, profile="quick", rtol=1e-6,
-                     root=committed)
-    save_key_numbers("p", "moved", {"a": 1.0 + 1e-9, "b": [2.0, 3.5]}, profile="quick",
-                     rtol=1e-6, root=fresh)
+    save_key_numbers(
+        "p", "moved", {"a": 1.0, "b": [2.0, 3.0]}, profile="quick", rtol=1e-6, root=committed
+    )
+    save_key_numbers(
+        "p", "moved", {"a": 1.0 + 1e-9, "b": [2.0, 3.5]}, profile="quick", rtol=1e-6, root=fresh
+    )
     save_key_numbers("p", "new", {"a": 5.0}, profile="full", root=fresh)
     ResultStore(committed / "p" / "store-full").put({"x": 1}, {"value": 1}, elapsed=0.0)
     run = ResultStore(fresh / "p" / "store-full", fallbacks=[committed / "p" / "store-full"])
@@ -85,8 +93,11 @@ def _layout(tmp_path):
 
 
 def test_describe_key_number_change_says_how_much_and_against_which_tolerance():
-    old = {"tolerance": {"rtol": 1e-6, "atol": 0}, "tolerances": {},
-           "numbers": {"a": 1.0, "b": [2.0, 3.0], "c": 7}}
+    old = {
+        "tolerance": {"rtol": 1e-6, "atol": 0},
+        "tolerances": {},
+        "numbers": {"a": 1.0, "b": [2.0, 3.0], "c": 7},
+    }
     assert describe_key_number_change(old, json.loads(json.dumps(old))) is None
     within = {**old, "numbers": {"a": 1.0 + 1e-9, "b": [2.0, 3.0], "c": 7}}
     line = describe_key_number_change(old, within)
@@ -112,7 +123,9 @@ def test_update_reports_and_copies_what_runs_wrote(tmp_path):
     done = update_results(source=fresh, target=committed, pages=False)
     assert done.changed and len(done.changed_files) == 2
     assert json.loads((committed / "p" / "moved.quick.json").read_text())["numbers"]["b"] == [
-        2.0, 3.5]
+        2.0,
+        3.5,
+    ]
     assert len(ResultStore(committed / "p" / "store-full")) == 2
     again = update_results(source=fresh, target=committed, pages=False)
     assert not again.changed and again.unchanged == 3
@@ -142,6 +155,7 @@ def test_results_update_dry_run_on_the_checkout_writes_nothing(tmp_path, monkeyp
 
 # -- progress of grids ------------------------------------------------------------------------
 
+
 def test_grid_progress_counts_stored_and_computed_cells(tmp_path):
     from marginboost._progress import PROGRESS_ENV, GridProgress
 
@@ -161,7 +175,9 @@ def test_notebook_run_line_names_profile_seconds_and_cells(tmp_path):
 
     run = NotebookRun("p-item", "full", tmp_path, 12.34, 40, 2, 42)
     assert run.line() == "p-item (full): 12.3 s, grid cells: 40 from the store, 2 computed"
-    assert NotebookRun("p-x", "quick", tmp_path, 1.0, 0, 0, 0).line() == "p-x (quick): 1.0 s, no grid"
+    assert (
+        NotebookRun("p-x", "quick", tmp_path, 1.0, 0, 0, 0).line() == "p-x (quick): 1.0 s, no grid"
+    )
     assert executed_dir("quick", ROOT) != executed_dir("full", ROOT)
     with pytest.raises(ValueError, match="unknown profile"):
         executed_dir("medium", ROOT)
@@ -184,8 +200,8 @@ def test_executed_pages_say_which_profile_built_them(tmp_path):
 
 # -- data commands ----------------------------------------------------------------------------
 
-def test_data_verify_without_mirror_or_downloads_prints_one_summary(tmp_path, monkeypatch,
-                                                                    capsys):
+
+def test_data_verify_without_mirror_or_downloads_prints_one_summary(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("MARGINBOOST_DATA_MIRROR", raising=False)
     monkeypatch.setenv("MARGINBOOST_CACHE_DIR", str(tmp_path))
     assert main(["data", "verify"]) == 1

@@ -1,4 +1,5 @@
 """Tests of the claims scoreboard and of its MyST page."""
+
 from __future__ import annotations
 
 import importlib
@@ -42,13 +43,19 @@ def test_committed_verdicts_equal_their_predicates():
 
     committed = load_statuses(targets_directory=TARGETS)
     computed = evaluate_all()
-    differ = {k: (committed.get(k, {}).get("status"), c.status) for k, c in computed.items()
-              if committed.get(k, {}).get("status") != c.status}
-    assert not differ, (f"committed verdict != predicate (committed, computed): {differ}; "
-                        "run `marginboost scoreboard --update`")
+    differ = {
+        k: (committed.get(k, {}).get("status"), c.status)
+        for k, c in computed.items()
+        if committed.get(k, {}).get("status") != c.status
+    }
+    assert not differ, (
+        f"committed verdict != predicate (committed, computed): {differ}; "
+        "run `marginboost scoreboard --update`"
+    )
     generated = scoreboard_module.generated_scoreboard_files(REPO)
-    assert (REPO / "data/results/scoreboard.yaml").read_text() == \
-        generated["data/results/scoreboard.yaml"], "run `marginboost scoreboard --update`"
+    assert (REPO / "data/results/scoreboard.yaml").read_text() == generated[
+        "data/results/scoreboard.yaml"
+    ], "run `marginboost scoreboard --update`"
 
 
 def test_board_reports_the_predicates(tmp_path):
@@ -65,8 +72,11 @@ def test_a_verdict_follows_the_numbers(tmp_path):
 
     from marginboost.experiments.predicates import Evidence, evaluate
 
-    shutil.copytree(REPO / "data" / "results" / "shen_li", tmp_path / "data/results/shen_li",
-                    ignore=shutil.ignore_patterns("store-*"))
+    shutil.copytree(
+        REPO / "data" / "results" / "shen_li",
+        tmp_path / "data/results/shen_li",
+        ignore=shutil.ignore_patterns("store-*"),
+    )
     path = tmp_path / "data/results/shen_li/figure1.full.json"
     record = json.loads(path.read_text())
     record["numbers"]["breast_cancer_fraction_adaboost_lower"] = 1.0
@@ -98,16 +108,19 @@ def test_sign_test():
     assert sign_test_p(0, 0) == 1.0
 
 
-@pytest.mark.parametrize("data, match", [
-    ({"shen_li/C8": {"status": "done", "evidence": "x.md"}}, "unknown status 'done'"),
-    ({"shen_li/C99": {"status": "partly", "evidence": "x.md"}}, "has no claim 'C99'"),
-    ({"adaboost/C1": {"status": "partly", "evidence": "x.md"}}, "unknown paper 'adaboost'"),
-    ({"shen_li-C1": {"status": "partly", "evidence": "x.md"}}, "paper/claim_id"),
-    ({"shen_li/C1": {"status": "reproduced"}}, "needs an 'evidence' link"),
-    ({"shen_li/C1": {"status": "partly", "evidence": "x.md", "note": "me"}}, "unknown fields"),
-    ({"shen_li/C1": "reproduced"}, "needs at least a 'status'"),
-    (["shen_li/C1"], "must map"),
-])
+@pytest.mark.parametrize(
+    "data, match",
+    [
+        ({"shen_li/C8": {"status": "done", "evidence": "x.md"}}, "unknown status 'done'"),
+        ({"shen_li/C99": {"status": "partly", "evidence": "x.md"}}, "has no claim 'C99'"),
+        ({"adaboost/C1": {"status": "partly", "evidence": "x.md"}}, "unknown paper 'adaboost'"),
+        ({"shen_li-C1": {"status": "partly", "evidence": "x.md"}}, "paper/claim_id"),
+        ({"shen_li/C1": {"status": "reproduced"}}, "needs an 'evidence' link"),
+        ({"shen_li/C1": {"status": "partly", "evidence": "x.md", "note": "me"}}, "unknown fields"),
+        ({"shen_li/C1": "reproduced"}, "needs at least a 'status'"),
+        (["shen_li/C1"], "must map"),
+    ],
+)
 def test_invalid_status_files(tmp_path, data, match):
     path = write_statuses(tmp_path, data)
     with pytest.raises(ValueError, match=match):
@@ -116,8 +129,10 @@ def test_invalid_status_files(tmp_path, data, match):
 
 def test_default_status_file_is_in_the_checkout(monkeypatch, tmp_path):
     (tmp_path / "data" / "results").mkdir(parents=True)
-    write_statuses(tmp_path / "data" / "results",
-                   {"anyboost/C1": {"status": "not tested", "evidence": "anyboost.md"}})
+    write_statuses(
+        tmp_path / "data" / "results",
+        {"anyboost/C1": {"status": "not tested", "evidence": "anyboost.md"}},
+    )
     monkeypatch.setattr(scoreboard_module, "project_root", lambda: tmp_path)
     assert load_statuses(targets_directory=TARGETS)["anyboost/C1"]["status"] == "not tested"
     monkeypatch.setattr(scoreboard_module, "project_root", lambda: None)
@@ -142,11 +157,15 @@ def test_markdown_page_is_valid_myst():
     from myst_parser.parsers.mdit import create_md_parser
 
     page = scoreboard_markdown(targets_directory=TARGETS)
-    parser = create_md_parser(MdParserConfig(enable_extensions={"dollarmath", "amsmath"}),
-                              RendererHTML)
+    parser = create_md_parser(
+        MdParserConfig(enable_extensions={"dollarmath", "amsmath"}), RendererHTML
+    )
     tokens = parser.parse(page)
-    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"
-                and t.tag == "h1"]
+    headings = [
+        tokens[i + 1].content
+        for i, t in enumerate(tokens)
+        if t.type == "heading_open" and t.tag == "h1"
+    ]
     assert headings == ["Scoreboard"]
     assert not any(t.type.startswith("math") for t in tokens), "text was read as math"
     assert sum(t.type == "table_open" for t in tokens) == 1 + len(list_papers(TARGETS))
@@ -163,8 +182,11 @@ def test_markdown_page_is_valid_myst():
         elif token.type == "tr_close":
             rows.append(row)
             row = None
-    claim_rows = [r for r in rows if len(r) == 6 and _cell_text(r[0])[:1] == "C"
-                  and _cell_text(r[0])[1:].isdigit()]
+    claim_rows = [
+        r
+        for r in rows
+        if len(r) == 6 and _cell_text(r[0])[:1] == "C" and _cell_text(r[0])[1:].isdigit()
+    ]
     by_id = {(c["paper"], c["id"]): c for c in all_claims()}
     assert len(claim_rows) == len(by_id)
     statements = {_cell_text(r[1]) for r in claim_rows}
@@ -172,8 +194,9 @@ def test_markdown_page_is_valid_myst():
         assert " ".join(claim["statement"].split()) in statements
     board = scoreboard(targets_directory=TARGETS)
     # the status is a coloured badge: the role {bdg-...} with the status as its content
-    badges = [[t for t in r[3].children if t.type != "text" or t.content.strip()]
-              for r in claim_rows]
+    badges = [
+        [t for t in r[3].children if t.type != "text" or t.content.strip()] for r in claim_rows
+    ]
     assert all(b[0].type == "myst_role" and b[0].meta["name"].startswith("bdg-") for b in badges)
     assert sorted(b[0].content for b in badges) == sorted(board.status)
 

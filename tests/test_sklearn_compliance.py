@@ -4,6 +4,7 @@ The checks an estimator fails by design are listed, with their reasons, in one p
 :data:`marginboost._sklearn.EXPECTED_FAILED_CHECKS`; they run as expected failures (a check that
 starts passing shows as XPASS and should leave the list).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,24 +16,30 @@ import marginboost
 from marginboost._sklearn import EXPECTED_FAILED_CHECKS, expected_failed_checks
 
 #: Few rounds keep the checks fast; the fixed-pool methods have no round limit.
-ESTIMATORS = [getattr(marginboost, name)() if name in ("AdaBoostL1", "AdaBoostQP", "LPBoost")
-              else getattr(marginboost, name)(n_estimators=5)
-              for name in marginboost._ESTIMATORS]
+ESTIMATORS = [
+    getattr(marginboost, name)()
+    if name in ("AdaBoostL1", "AdaBoostQP", "LPBoost")
+    else getattr(marginboost, name)(n_estimators=5)
+    for name in marginboost._ESTIMATORS
+]
 
 
 def test_every_public_estimator_is_checked():
     assert sorted(type(e).__name__ for e in ESTIMATORS) == sorted(marginboost._ESTIMATORS)
     assert len(ESTIMATORS) == 24
     assert set(EXPECTED_FAILED_CHECKS) <= set(marginboost._ESTIMATORS)
-    assert all(reason.strip() for checks in EXPECTED_FAILED_CHECKS.values()
-               for reason in checks.values())
+    assert all(
+        reason.strip() for checks in EXPECTED_FAILED_CHECKS.values() for reason in checks.values()
+    )
 
 
 #: Parameter settings that take other code paths.
-VARIANTS = [marginboost.DoomII(n_estimators=5, sampling="reweight"),
-            marginboost.AnyBoost(cost="logistic", step="newton", n_estimators=5),
-            marginboost.RealAdaBoost(smoothing=0.01, n_estimators=5),
-            marginboost.BrownBoost(c=3.0, max_depth=2)]
+VARIANTS = [
+    marginboost.DoomII(n_estimators=5, sampling="reweight"),
+    marginboost.AnyBoost(cost="logistic", step="newton", n_estimators=5),
+    marginboost.RealAdaBoost(smoothing=0.01, n_estimators=5),
+    marginboost.BrownBoost(c=3.0, max_depth=2),
+]
 
 
 @parametrize_with_checks(ESTIMATORS + VARIANTS, expected_failed_checks=expected_failed_checks)
@@ -78,17 +85,23 @@ def test_pandas_input_records_feature_names():
         assert list(model.feature_names_in_) == ["a", "b", "c"], type(estimator).__name__
 
 
-@pytest.mark.parametrize("name, link", [("AdaBoost", lambda F: 1 / (1 + np.exp(-2 * F))),
-                                        ("LogitBoost", lambda F: 1 / (1 + np.exp(-2 * F))),
-                                        ("LogitBoostCG", lambda F: 1 / (1 + np.exp(-F)))])
+@pytest.mark.parametrize(
+    "name, link",
+    [
+        ("AdaBoost", lambda F: 1 / (1 + np.exp(-2 * F))),
+        ("LogitBoost", lambda F: 1 / (1 + np.exp(-2 * F))),
+        ("LogitBoostCG", lambda F: 1 / (1 + np.exp(-F))),
+    ],
+)
 def test_calibrated_probabilities_use_the_link_of_the_loss(name, link):
     """AdaBoost's exponential loss and LogitBoost's parametrisation p = e^F/(e^F + e^-F) give
     P(y=1|x) = 1/(1 + e^{-2F}) (Friedman, Hastie & Tibshirani 2000, eq. (5), Alg. 3);
     LogitBoost-CG minimizes log(1 + e^{-yF}), whose link is 1/(1 + e^{-F})."""
     X, y = _binary_data()
     model = getattr(marginboost, name)(n_estimators=10).fit(X, y)
-    np.testing.assert_allclose(model.predict_proba(X)[:, 1], link(model.decision_function(X)),
-                               rtol=1e-12, atol=0)
+    np.testing.assert_allclose(
+        model.predict_proba(X)[:, 1], link(model.decision_function(X)), rtol=1e-12, atol=0
+    )
 
 
 @pytest.mark.parametrize("name", ["SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost", "DMCBoost"])

@@ -15,6 +15,7 @@ the Frank-Wolfe gap bounds :math:`f(w) - \min f`, so each test
   last term being Clarabel's attainable accuracy on exponential cones, and
   :math:`f(w) \ge f_{\rm cvxpy} - 10^{-9}\max(1,|f|)` (no solver beats the optimum).
 """
+
 from __future__ import annotations
 
 import cvxpy as cp
@@ -49,8 +50,9 @@ def frank_wolfe_gap(grad: np.ndarray, w: np.ndarray, scale: float) -> tuple[floa
     return gap, rounding
 
 
-def check(value: float, grad: np.ndarray, w: np.ndarray, scale: float, rtol: float,
-          optimum: float) -> None:
+def check(
+    value: float, grad: np.ndarray, w: np.ndarray, scale: float, rtol: float, optimum: float
+) -> None:
     assert w.min() >= 0 and w.sum() == pytest.approx(scale, rel=4 * len(w) * EPS)
     size = max(1.0, abs(value))
     gap, rounding = frank_wolfe_gap(grad, w, scale)
@@ -81,8 +83,14 @@ def test_logitboost_master(seed, T):
     value = float(np.logaddexp(0.0, -z).sum())
     assert sol.objective == pytest.approx(value, rel=1e-13)
     w = cp.Variable(A.shape[1])
-    check(value, -(A.T @ expit(-z)), sol.w, 1 / T, 1e-10,
-          reference(cp.sum(cp.logistic(-(A @ w))), w, 1 / T))
+    check(
+        value,
+        -(A.T @ expit(-z)),
+        sol.w,
+        1 / T,
+        1e-10,
+        reference(cp.sum(cp.logistic(-(A @ w))), w, 1 / T),
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -110,8 +118,9 @@ def test_mcboost_master(seed, E):
     value = float(residual @ residual)
     assert sol.objective == pytest.approx(value, rel=1e-12, abs=1e-15)
     w = cp.Variable(A.shape[1])
-    check(value, 2 * A.T @ residual, sol.w, 1.0, 1e-10,
-          reference(cp.sum_squares(A @ w - E), w, 1.0))
+    check(
+        value, 2 * A.T @ residual, sol.w, 1.0, 1e-10, reference(cp.sum_squares(A @ w - E), w, 1.0)
+    )
 
 
 @pytest.mark.parametrize("rtol", [1e-3, 1e-5, 1e-12])

@@ -1,4 +1,5 @@
 """Behaviour of the AnyBoost engine: Theorems 1 and 2, stopping rules, numerics, members."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -47,9 +48,19 @@ def stump_pool(X):
     return np.array(columns).T
 
 
-ALL_ESTIMATORS = [AdaBoost(), ArcGv(), ArcX4(), ArcX4(variant="anyboost"), RealAdaBoost(),
-                  LogitBoost(), DoomII(), L2Boost(), L2Boost(form="regression"), MadaBoost(),
-                  AnyBoost(cost="logistic", step="lipschitz")]
+ALL_ESTIMATORS = [
+    AdaBoost(),
+    ArcGv(),
+    ArcX4(),
+    ArcX4(variant="anyboost"),
+    RealAdaBoost(),
+    LogitBoost(),
+    DoomII(),
+    L2Boost(),
+    L2Boost(form="regression"),
+    MadaBoost(),
+    AnyBoost(cost="logistic", step="lipschitz"),
+]
 
 
 # ---- Theorem 1 and 2 -----------------------------------------------------------------------------
@@ -75,8 +86,13 @@ def test_lipschitz_step_converges_to_the_convex_optimum_over_the_stump_hull():
     def gradient(w):
         return H.T @ (y * loss.derivative(y * (H @ w))) / len(y)
 
-    optimum = minimize(cost, np.zeros(H.shape[1]), jac=gradient, method="L-BFGS-B",
-                       options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 10000}).fun
+    optimum = minimize(
+        cost,
+        np.zeros(H.shape[1]),
+        jac=gradient,
+        method="L-BFGS-B",
+        options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 10000},
+    ).fun
     model = AnyBoost(cost="logistic", step="lipschitz", n_estimators=1500).fit(X, y)
     assert model.history_["objective"][-1] == pytest.approx(optimum, abs=1e-5)
     assert model.history_["objective"][-1] >= optimum - 1e-9
@@ -113,15 +129,17 @@ def test_explicit_validation_set_keeps_the_smallest_best_round():
     staged_errors = [np.mean(p != y_val) for p in full.staged_predict(X_val)]
     assert model.n_rounds_run_ == 40
     assert model.n_estimators_ == best_round(staged_errors)
-    np.testing.assert_array_equal(model.history_["validation_error"],
-                                  staged_errors[:model.n_estimators_])
-    np.testing.assert_allclose(model.alphas_, full.alphas_[:model.n_estimators_])
+    np.testing.assert_array_equal(
+        model.history_["validation_error"], staged_errors[: model.n_estimators_]
+    )
+    np.testing.assert_allclose(model.alphas_, full.alphas_[: model.n_estimators_])
 
 
 def test_n_iter_no_change_holds_out_a_validation_split_and_stops():
     X, y = noisy_problem(n=200, seed=8)
-    model = AdaBoost(n_estimators=2000, n_iter_no_change=10, validation_fraction=0.25,
-                     random_state=0).fit(X, y)
+    model = AdaBoost(
+        n_estimators=2000, n_iter_no_change=10, validation_fraction=0.25, random_state=0
+    ).fit(X, y)
     assert model.stop_reason_ == "early stopping"
     assert model.n_rounds_run_ < 2000
     errors = model.history_["validation_error"]
@@ -168,8 +186,9 @@ def test_100000_rounds_stay_finite():
 
 def test_convex_combinations_survive_many_rounds():
     X, y = noisy_problem(n=20)
-    model = AnyBoost(cost="logistic", step="fixed", learning_rate=0.05, normalization="convex",
-                     n_estimators=5000).fit(X, y)
+    model = AnyBoost(
+        cost="logistic", step="fixed", learning_rate=0.05, normalization="convex", n_estimators=5000
+    ).fit(X, y)
     assert model.n_estimators_ > 1000
     assert np.all(np.isfinite(model.alphas_)) and model.alphas_.sum() == pytest.approx(1.0)
     # the first learner has been shrunk by 1.05 every later round (in the log domain)
@@ -194,8 +213,9 @@ def test_perfect_weak_learner_gets_a_finite_weight_and_ends_training():
 # ---- members ------------------------------------------------------------------------------------
 def test_convex_normalization_follows_the_normalized_update():
     X, y = noisy_problem()
-    model = AnyBoost(cost="logistic", step="fixed", learning_rate=0.05, normalization="convex",
-                     n_estimators=60).fit(X, y)
+    model = AnyBoost(
+        cost="logistic", step="fixed", learning_rate=0.05, normalization="convex", n_estimators=60
+    ).fit(X, y)
     assert model.n_estimators_ == 60
     assert model.alphas_.min() >= 0 and model.alphas_.sum() == pytest.approx(1.0)
     staged = list(model.staged_decision_function(X))
@@ -204,7 +224,9 @@ def test_convex_normalization_follows_the_normalized_update():
     for t in range(1, len(staged)):
         expected = (staged[t - 1] + 0.05 * model.estimators_[t].predict(codes)) / 1.05
         np.testing.assert_allclose(staged[t], expected, atol=1e-12)
-    np.testing.assert_allclose(model.margins(X, y), np.where(y == 1, 1, -1) * staged[-1], atol=1e-12)
+    np.testing.assert_allclose(
+        model.margins(X, y), np.where(y == 1, 1, -1) * staged[-1], atol=1e-12
+    )
 
 
 def test_doom_ii_stops_at_its_first_stationary_point():
@@ -246,9 +268,12 @@ def test_arc_gv_step_follows_shen_li_eq_8():
 
 def test_user_supplied_cost():
     X, y = noisy_problem()
-    cubic = FunctionMarginCost("cubic_hinge", lambda m: np.maximum(0, 1 - m) ** 3,
-                               derivative_function=lambda m: -3 * np.maximum(0, 1 - m) ** 2,
-                               convex=True)
+    cubic = FunctionMarginCost(
+        "cubic_hinge",
+        lambda m: np.maximum(0, 1 - m) ** 3,
+        derivative_function=lambda m: -3 * np.maximum(0, 1 - m) ** 2,
+        convex=True,
+    )
     model = AnyBoost(cost=cubic, step="line_search", n_estimators=30).fit(X, y)
     y_signed = np.where(y == 1, 1.0, -1.0)
     expected = np.mean(np.maximum(0, 1 - y_signed * model.decision_function(X)) ** 3)
@@ -261,8 +286,15 @@ def test_history_staged_predictions_and_margins_are_consistent(model):
     X, y = noisy_problem()
     model.set_params(n_estimators=25).fit(X, y)
     T = model.n_estimators_
-    assert set(model.history_) >= {"train_error", "objective", "edge", "min_margin",
-                                   "mean_margin", "weight_entropy", "time"}
+    assert set(model.history_) >= {
+        "train_error",
+        "objective",
+        "edge",
+        "min_margin",
+        "mean_margin",
+        "weight_entropy",
+        "time",
+    }
     assert all(len(v) == T for v in model.history_.values())
     staged = list(model.staged_decision_function(X))
     assert len(staged) == T

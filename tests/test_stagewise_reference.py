@@ -10,6 +10,7 @@ learner are then compared round by round.
 Tolerance: 1e-10 relative, far above the ~1e-15 rounding differences between two summation
 orders over 40 examples and far below any change of a chosen stump.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -101,8 +102,13 @@ def problem():
 def assert_same_weights(engine_weights, reference_weights):
     assert len(engine_weights) == len(reference_weights) == N_ROUNDS
     for t, (ours, ref) in enumerate(zip(engine_weights, reference_weights)):
-        np.testing.assert_allclose(ours, ref / np.abs(ref).sum(), rtol=RTOL, atol=1e-300,
-                                   err_msg=f"example weights differ in round {t + 1}")
+        np.testing.assert_allclose(
+            ours,
+            ref / np.abs(ref).sum(),
+            rtol=RTOL,
+            atol=1e-300,
+            err_msg=f"example weights differ in round {t + 1}",
+        )
 
 
 # ---- Table 1 rows --------------------------------------------------------------------------------
@@ -158,12 +164,15 @@ def test_arc_x4_anyboost_form_is_cost_one_minus_margin_to_the_fifth_with_step_on
         assert D @ (y * h) == pytest.approx(D @ (y * best), rel=1e-12)
         if t > 0:  # -c'(yF) = 5 (2 k_i / t)^4 is proportional to Breiman's k_i^4 (no "+1")
             expected = s * mistakes**4
-            np.testing.assert_allclose(weights[t], expected / expected.sum(), rtol=RTOL, atol=1e-300)
+            np.testing.assert_allclose(
+                weights[t], expected / expected.sum(), rtol=RTOL, atol=1e-300
+            )
         hypotheses.append(h)
         mistakes += h != y
     assert_same_weights(weights, reference)
-    np.testing.assert_allclose(estimator.decision_function(X), np.mean(hypotheses, axis=0),
-                               rtol=RTOL, atol=1e-12)
+    np.testing.assert_allclose(
+        estimator.decision_function(X), np.mean(hypotheses, axis=0), rtol=RTOL, atol=1e-12
+    )
 
 
 def test_confidence_boost_is_exponential_cost_with_confidence_rated_leaves(problem):
@@ -210,8 +219,9 @@ def test_logitboost_fht_newton_steps_with_regression_stumps(problem):
     weights = fit_recording(estimator, X, y, s, criterion="squared_error")
     assert_same_weights(weights, reference)
     np.testing.assert_allclose(estimator.decision_function(X), F, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(estimator.history_["objective"][-1],
-                               s @ np.log1p(np.exp(-2 * y * F)), rtol=1e-9)
+    np.testing.assert_allclose(
+        estimator.history_["objective"][-1], s @ np.log1p(np.exp(-2 * y * F)), rtol=1e-9
+    )
 
 
 def test_logistic_cost_with_newton_raphson_step(problem):
@@ -269,13 +279,17 @@ def test_adaboost_matches_scikit_learn_samme_with_gini_stumps():
     n_rounds = 15
     ours = AdaBoost(n_estimators=n_rounds, estimator=DecisionTree(max_depth=1, criterion="gini"))
     ours.fit(X, y, sample_weight=s)
-    theirs = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=n_rounds,
-                                random_state=0).fit(X, y, sample_weight=s)
+    theirs = AdaBoostClassifier(
+        DecisionTreeClassifier(max_depth=1), n_estimators=n_rounds, random_state=0
+    ).fit(X, y, sample_weight=s)
     assert len(theirs.estimators_) == ours.n_estimators_ == n_rounds
     # SAMME with K = 2: alpha = log((1 - err) / err), twice AdaBoost's.
     np.testing.assert_allclose(theirs.estimator_weights_, 2 * ours.alphas_, rtol=1e-9)
     np.testing.assert_array_equal(theirs.predict(X_test), ours.predict(X_test))
     # scikit-learn's binary SAMME score adds the +-w codes of both class columns: twice the
     # normalized score sum_t alpha_t h_t(x) / sum_t alpha_t.
-    np.testing.assert_allclose(theirs.decision_function(X_test),
-                               2 * ours.decision_function(X_test) / ours.alphas_.sum(), atol=1e-12)
+    np.testing.assert_allclose(
+        theirs.decision_function(X_test),
+        2 * ours.decision_function(X_test) / ours.alphas_.sum(),
+        atol=1e-12,
+    )

@@ -6,6 +6,7 @@ derivative vanishes up to the rounding of its n terms) and no other step on a fi
 better; the Lipschitz and Newton steps are their formulas.  Tolerances are rounding bounds
 (a few ``n eps`` of the sums involved) or the documented Brent tolerance.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,8 +33,9 @@ def location_tolerance(cost, margins, a, s, w, bracket):
     values of phi stop resolving the minimum within sqrt(2 n eps phi / phi'')."""
     phi = float(s @ np.asarray(cost.value(margins + w * a)))
     curvature = float(s @ (np.asarray(cost.second_derivative(margins + w * a)) * a**2))
-    return (2 * (np.sqrt(EPS) * abs(w) + 1e-12 * bracket / 3)
-            + np.sqrt(2 * len(a) * EPS * phi / curvature))
+    return 2 * (np.sqrt(EPS) * abs(w) + 1e-12 * bracket / 3) + np.sqrt(
+        2 * len(a) * EPS * phi / curvature
+    )
 
 
 def derivative_at(cost, margins, a, s, w):
@@ -45,7 +47,9 @@ def derivative_at(cost, margins, a, s, w):
 def test_squared_cost_closed_form_is_the_stationary_point(seed):
     margins, a, s = data(seed, values=(-1.0, 0.5, 2.0))
     cost = SquaredLoss()
-    step, perfect = _steps.line_search_step(cost, margins, a, s, _steps.cost_weights(cost, margins, s))
+    step, perfect = _steps.line_search_step(
+        cost, margins, a, s, _steps.cost_weights(cost, margins, s)
+    )
     assert not perfect
     slope, size = derivative_at(cost, margins, a, s, step)
     assert abs(slope) <= 8 * len(a) * EPS * size
@@ -85,15 +89,21 @@ def test_lipschitz_and_newton_steps_follow_their_formulas():
     expected = descent / (0.25 * float(s @ a**2))
     assert _steps.lipschitz_step(cost, g, a, s) == pytest.approx(expected, rel=8 * len(a) * EPS)
     curvature = float((s * cost.second_derivative(margins)) @ a**2)
-    assert _steps.newton_step(cost, margins, g, a, s) == pytest.approx(descent / curvature,
-                                                                       rel=8 * len(a) * EPS)
+    assert _steps.newton_step(cost, margins, g, a, s) == pytest.approx(
+        descent / curvature, rel=8 * len(a) * EPS
+    )
 
 
 def test_steps_refuse_costs_without_curvature_or_lipschitz_constant():
     margins, a, s = data(4)
-    flat = FunctionMarginCost("linear", lambda m: -m, derivative_function=lambda m: -np.ones_like(m),
-                              second_derivative_function=lambda m: np.zeros_like(m),
-                              convex=True, derivative_lipschitz=0.0)
+    flat = FunctionMarginCost(
+        "linear",
+        lambda m: -m,
+        derivative_function=lambda m: -np.ones_like(m),
+        second_derivative_function=lambda m: np.zeros_like(m),
+        convex=True,
+        derivative_lipschitz=0.0,
+    )
     g = _steps.cost_weights(flat, margins, s)
     with pytest.raises(ValueError, match="Lipschitz"):
         _steps.lipschitz_step(flat, g, a, s)
@@ -110,5 +120,6 @@ def test_edge_and_entropy_values():
     # D = (1/2, 1/4, 1/4): H = (1/2) log 2 + 2 (1/4) log 4 = 1.5 log 2
     assert _steps.shannon_entropy(g) == pytest.approx(1.5 * np.log(2), rel=4 * EPS)
     assert _steps.shannon_entropy(np.array([3.0, 0.0, 1.0])) == pytest.approx(
-        -(0.75 * np.log(0.75) + 0.25 * np.log(0.25)), rel=4 * EPS)
+        -(0.75 * np.log(0.75) + 0.25 * np.log(0.25)), rel=4 * EPS
+    )
     assert _steps.shannon_entropy(np.zeros(2)) == 0.0

@@ -10,6 +10,7 @@ solver's tolerance, to 1e-8 absolute).  Set
 recorded computing time is at most ``MARGINBOOST_RESULTS_MAX_SECONDS`` (default 60 s) are drawn;
 the others are recomputed by rerunning their notebook (``marginboost reproduce``).
 """
+
 from __future__ import annotations
 
 import os
@@ -34,13 +35,20 @@ def _sampled_records():
         store_dir = ROOT / "data" / "results" / paper / "store-full"
         if not store_dir.is_dir():
             continue
-        records = sorted((r for r in ResultStore(store_dir)
-                          if float(r.get("elapsed_seconds", 0.0)) <= MAX_SECONDS),
-                         key=lambda r: r["key"])
+        records = sorted(
+            (
+                r
+                for r in ResultStore(store_dir)
+                if float(r.get("elapsed_seconds", 0.0)) <= MAX_SECONDS
+            ),
+            key=lambda r: r["key"],
+        )
         rng = np.random.default_rng(SEED)
         chosen = rng.choice(len(records), size=min(SAMPLE, len(records)), replace=False)
-        params += [pytest.param(paper, records[i], id=f"{paper}-{records[i]['key'][:10]}")
-                   for i in sorted(chosen)]
+        params += [
+            pytest.param(paper, records[i], id=f"{paper}-{records[i]['key'][:10]}")
+            for i in sorted(chosen)
+        ]
     return params
 
 
@@ -58,9 +66,13 @@ def _assert_same(stored, fresh, path=""):
             if key in TIMING_KEYS:
                 continue
             if key in SOLVER_TOLERANCE_KEYS:
-                np.testing.assert_allclose(np.asarray(fresh[key], dtype=float),
-                                           np.asarray(stored[key], dtype=float), rtol=0,
-                                           atol=SOLVER_TOLERANCE_KEYS[key], err_msg=f"{path}.{key}")
+                np.testing.assert_allclose(
+                    np.asarray(fresh[key], dtype=float),
+                    np.asarray(stored[key], dtype=float),
+                    rtol=0,
+                    atol=SOLVER_TOLERANCE_KEYS[key],
+                    err_msg=f"{path}.{key}",
+                )
                 continue
             _assert_same(stored[key], fresh[key], f"{path}.{key}")
     elif isinstance(stored, list) and any(isinstance(v, (dict, list, str)) for v in stored):
@@ -68,16 +80,23 @@ def _assert_same(stored, fresh, path=""):
         for k, (s_item, f_item) in enumerate(zip(stored, fresh)):
             _assert_same(s_item, f_item, f"{path}[{k}]")
     elif isinstance(stored, list):
-        np.testing.assert_allclose(np.asarray(fresh, dtype=float), np.asarray(stored, dtype=float),
-                                   rtol=1e-9, atol=1e-12, err_msg=path)
+        np.testing.assert_allclose(
+            np.asarray(fresh, dtype=float),
+            np.asarray(stored, dtype=float),
+            rtol=1e-9,
+            atol=1e-12,
+            err_msg=path,
+        )
     elif isinstance(stored, (int, float)) and not isinstance(stored, bool):
         assert fresh == pytest.approx(stored, rel=1e-9, abs=1e-12, nan_ok=True), path
     else:
         assert fresh == stored, path
 
 
-@pytest.mark.skipif(not MIRROR or not Path(MIRROR).is_dir(),
-                    reason="MARGINBOOST_DATA_MIRROR does not point at the data mirror")
+@pytest.mark.skipif(
+    not MIRROR or not Path(MIRROR).is_dir(),
+    reason="MARGINBOOST_DATA_MIRROR does not point at the data mirror",
+)
 @pytest.mark.parametrize(("paper", "record"), _sampled_records())
 def test_stored_full_profile_cell_reproduces(paper, record):
     spec = record["spec"]

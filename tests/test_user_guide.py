@@ -1,4 +1,5 @@
 """The user guide's code blocks run, in order, as one program (the page cannot fall behind)."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """Tests of marginboost.weak.binning: exact and quantile cut points, codes, errors."""
+
 from __future__ import annotations
 
 import numpy as np

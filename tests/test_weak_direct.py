@@ -1,4 +1,5 @@
 """Tests of marginboost.weak.direct: the objective-driven tree builder."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,7 +33,9 @@ def test_edge_objective_honours_min_samples_leaf_like_decision_tree():
     y = rng.choice([-1.0, 1.0], size=80)
     weight = rng.uniform(0.1, 1.0, size=80)
     expected = DecisionTree(max_depth=3, min_samples_leaf=7).fit_binary(codes, y, weight)
-    direct = DirectTreeBuilder(max_depth=3, min_samples_leaf=7).fit(codes, EdgeObjective(weight * y))
+    direct = DirectTreeBuilder(max_depth=3, min_samples_leaf=7).fit(
+        codes, EdgeObjective(weight * y)
+    )
     assert direct.splits() == expected.splits()
     assert np.bincount(direct.apply(codes)).min() >= 7
 
@@ -52,7 +55,11 @@ class VarianceObjective:
         t = self.target[node.samples]
         parent = ((t - t.mean()) ** 2).sum()
         shape = (codes.shape[1], N_CANDIDATE_BINS)
-        scores, left_values, right_values = np.full(shape, -np.inf), np.zeros(shape), np.zeros(shape)
+        scores, left_values, right_values = (
+            np.full(shape, -np.inf),
+            np.zeros(shape),
+            np.zeros(shape),
+        )
         for feature in range(codes.shape[1]):
             column = codes[node.samples, feature]
             for b in range(N_CANDIDATE_BINS):
@@ -60,7 +67,9 @@ class VarianceObjective:
                 if left.all() or not left.any():
                     continue
                 tl, tr = t[left], t[~left]
-                scores[feature, b] = parent - ((tl - tl.mean()) ** 2).sum() - ((tr - tr.mean()) ** 2).sum()
+                scores[feature, b] = (
+                    parent - ((tl - tl.mean()) ** 2).sum() - ((tr - tr.mean()) ** 2).sum()
+                )
                 left_values[feature, b], right_values[feature, b] = tl.mean(), tr.mean()
         return scores, left_values, right_values
 

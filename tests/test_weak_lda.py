@@ -1,4 +1,5 @@
 """Tests of marginboost.weak.lda: weighted Fisher LDA weak learner (Shen & Li 2010, Sec. 4.1)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -64,7 +65,9 @@ def test_threshold_maximizes_the_edge_brute_force(seed, n):
     threshold, polarity = best_threshold(z, y, weight)
     achieved = np.sum(weight * y * polarity * np.where(z > threshold, 1.0, -1.0))
     candidates = np.concatenate([[z.min() - 1.0], np.unique(z)])
-    best = max(np.sum(weight * y * s * np.where(z > t, 1.0, -1.0)) for t in candidates for s in (1, -1))
+    best = max(
+        np.sum(weight * y * s * np.where(z > t, 1.0, -1.0)) for t in candidates for s in (1, -1)
+    )
     assert achieved == pytest.approx(best, rel=1e-12, abs=1e-12)
 
 

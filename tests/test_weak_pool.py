@@ -1,4 +1,5 @@
 """Tests of marginboost.weak.pool: all distinct stumps, H matrix, best column."""
+
 from __future__ import annotations
 
 import pickle
@@ -87,8 +88,10 @@ def test_pool_from_hypotheses():
     rng = np.random.default_rng(2)
     codes = np.asfortranarray(rng.integers(0, 6, size=(80, 3)).astype(np.uint8))
     y = rng.choice([-1.0, 1.0], size=80)
-    trees = [DecisionTree(max_depth=depth).fit_binary(codes, y, rng.uniform(size=80))
-             for depth in (1, 2, 2)]
+    trees = [
+        DecisionTree(max_depth=depth).fit_binary(codes, y, rng.uniform(size=80))
+        for depth in (1, 2, 2)
+    ]
     pool = WeakPool.from_hypotheses(trees, codes)
     H = pool.matrix()
     assert H.shape == (80, 3)

@@ -1,4 +1,5 @@
 """Weak learners on raw features (LDA) inside the boosting engines."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """Tests of marginboost.weak.tree: histogram trees against scikit-learn, brute force, invariances."""
+
 from __future__ import annotations
 
 import pickle
@@ -56,8 +57,9 @@ def test_classifier_matches_sklearn(criterion, max_depth, n_classes):
         y = rng.integers(0, n_classes, size=X.shape[0])
         mapper = BinMapper().fit(X)
         codes = mapper.transform(X)
-        reference = DecisionTreeClassifier(max_depth=max_depth, criterion=criterion,
-                                           random_state=seed).fit(X, y, sample_weight=weight)
+        reference = DecisionTreeClassifier(
+            max_depth=max_depth, criterion=criterion, random_state=seed
+        ).fit(X, y, sample_weight=weight)
         learner = DecisionTree(max_depth=max_depth, criterion=criterion)
         if n_classes == 2:
             tree = learner.fit_binary(codes, np.where(y == 1, 1, -1), weight)
@@ -66,7 +68,8 @@ def test_classifier_matches_sklearn(criterion, max_depth, n_classes):
             tree = learner.fit_multiclass(codes, y, weight)
             ours = tree.predict(codes).astype(int)
         assert_same_partition_up_to_pure_splits(
-            reference.apply(X), tree.apply(codes), lambda mask: len(set(y[mask].tolist())) == 1)
+            reference.apply(X), tree.apply(codes), lambda mask: len(set(y[mask].tolist())) == 1
+        )
         np.testing.assert_array_equal(ours, reference.predict(X))
 
 
@@ -77,17 +80,25 @@ def test_leaf_constraints_match_sklearn(min_samples_leaf, min_weight_fraction):
         y = rng.integers(0, 2, size=X.shape[0])
         codes = BinMapper().fit_transform(X)
         reference = DecisionTreeClassifier(
-            max_depth=3, min_samples_leaf=min_samples_leaf,
-            min_weight_fraction_leaf=min_weight_fraction, random_state=0,
+            max_depth=3,
+            min_samples_leaf=min_samples_leaf,
+            min_weight_fraction_leaf=min_weight_fraction,
+            random_state=0,
         ).fit(X, y, sample_weight=weight)
-        tree = DecisionTree(max_depth=3, criterion="gini", min_samples_leaf=min_samples_leaf,
-                            min_weight_leaf=min_weight_fraction * weight.sum()
-                            ).fit_binary(codes, 2 * y - 1, weight)
+        tree = DecisionTree(
+            max_depth=3,
+            criterion="gini",
+            min_samples_leaf=min_samples_leaf,
+            min_weight_leaf=min_weight_fraction * weight.sum(),
+        ).fit_binary(codes, 2 * y - 1, weight)
         assert_same_partition_up_to_pure_splits(
-            reference.apply(X), tree.apply(codes), lambda mask: len(set(y[mask].tolist())) == 1)
+            reference.apply(X), tree.apply(codes), lambda mask: len(set(y[mask].tolist())) == 1
+        )
         leaves = tree.apply(codes)
         assert np.bincount(leaves).min() >= min_samples_leaf
-        assert np.bincount(leaves, weights=weight).min() >= min_weight_fraction * weight.sum() - 1e-12
+        assert (
+            np.bincount(leaves, weights=weight).min() >= min_weight_fraction * weight.sum() - 1e-12
+        )
 
 
 @pytest.mark.parametrize("max_depth", [1, 3, 5])
@@ -97,22 +108,30 @@ def test_regressor_matches_sklearn(max_depth):
         target = X[:, 0] - 2 * X[:, 1] + rng.normal(size=X.shape[0])
         codes = BinMapper().fit_transform(X)
         reference = DecisionTreeRegressor(max_depth=max_depth, random_state=seed).fit(
-            X, target, sample_weight=weight)
+            X, target, sample_weight=weight
+        )
         tree = DecisionTree(max_depth=max_depth, criterion="squared_error").fit_regression(
-            codes, target, weight)
+            codes, target, weight
+        )
         assert same_partition(reference.apply(X), tree.apply(codes)), seed
-        np.testing.assert_allclose(tree.predict(codes), reference.predict(X), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            tree.predict(codes), reference.predict(X), rtol=1e-12, atol=1e-12
+        )
 
 
 def test_vector_tree_matches_sklearn_multioutput():
     for seed in range(6):
         rng, X, weight = small_integer_data(seed, n=100)
-        targets = np.column_stack([X[:, 0] + rng.normal(size=100), X[:, 2] * rng.normal(size=100),
-                                   rng.normal(size=100)])
+        targets = np.column_stack(
+            [X[:, 0] + rng.normal(size=100), X[:, 2] * rng.normal(size=100), rng.normal(size=100)]
+        )
         codes = BinMapper().fit_transform(X)
         reference = DecisionTreeRegressor(max_depth=3, random_state=seed).fit(
-            X, targets, sample_weight=weight)
-        tree = DecisionTree(max_depth=3, criterion="squared_error").fit_vector(codes, targets, weight)
+            X, targets, sample_weight=weight
+        )
+        tree = DecisionTree(max_depth=3, criterion="squared_error").fit_vector(
+            codes, targets, weight
+        )
         assert same_partition(reference.apply(X), tree.apply(codes)), seed
         assert tree.leaf_values_.shape == (tree.n_leaves_, 3)
         np.testing.assert_allclose(tree.predict_vector(codes), reference.predict(X), atol=1e-12)
@@ -165,7 +184,7 @@ def test_multiclass_stump_gain_brute_force(criterion):
         def score_fn(sums):
             total = sums.sum()
             if criterion == "gini":
-                return float((sums ** 2).sum() / total) if total > 0 else 0.0
+                return float((sums**2).sum() / total) if total > 0 else 0.0
             if criterion == "entropy":
                 positive = sums[sums > 0]
                 return float((positive * np.log(positive / total)).sum())
@@ -174,7 +193,9 @@ def test_multiclass_stump_gain_brute_force(criterion):
         tree = DecisionTree(max_depth=1, criterion=criterion).fit_multiclass(codes, y, class_weight)
         leaves = tree.apply(codes)
         achieved = sum(score_fn(stats_fn(leaves == leaf)) for leaf in range(tree.n_leaves_))
-        best = brute_force_stump_gain(codes, stats_fn, score_fn) + score_fn(stats_fn(np.ones(n, bool)))
+        best = brute_force_stump_gain(codes, stats_fn, score_fn) + score_fn(
+            stats_fn(np.ones(n, bool))
+        )
         if criterion == "multiclass_error" and tree.n_leaves_ == 1:
             assert best <= achieved + 1e-12  # no split increases the objective
         else:
@@ -187,6 +208,7 @@ def test_multiclass_stump_gain_brute_force(criterion):
 
 def greedy_error_tree_edge(codes, g, max_depth):
     """Reference greedy depth-k tree for the edge criterion, from scratch in numpy."""
+
     def grow(mask, depth):
         parent = abs(g[mask].sum())
         if depth == max_depth:
@@ -203,6 +225,7 @@ def greedy_error_tree_edge(codes, g, max_depth):
         if best_split is None:
             return parent
         return grow(best_split[0], depth + 1) + grow(best_split[1], depth + 1)
+
     return grow(np.ones(codes.shape[0], bool), 0)
 
 
@@ -293,22 +316,27 @@ def test_histogram_matches_bincount_and_subtraction(n_channels):
     stats = rng.normal(size=(n, n_channels))
     parent = _kernels.build_histogram(codes, stats)
     for feature in range(d):
-        np.testing.assert_array_equal(parent[feature, :, n_channels],
-                                      np.bincount(codes[:, feature], minlength=256))
-        np.testing.assert_allclose(parent[feature, :, 0],
-                                   np.bincount(codes[:, feature], weights=stats[:, 0], minlength=256),
-                                   atol=1e-12)
+        np.testing.assert_array_equal(
+            parent[feature, :, n_channels], np.bincount(codes[:, feature], minlength=256)
+        )
+        np.testing.assert_allclose(
+            parent[feature, :, 0],
+            np.bincount(codes[:, feature], weights=stats[:, 0], minlength=256),
+            atol=1e-12,
+        )
     subset = np.sort(rng.choice(n, 201, replace=False))
     child = _kernels.build_histogram(codes, stats, subset)
     rest = np.setdiff1d(np.arange(n), subset)
     sibling = _kernels.build_histogram(codes, stats, rest)
     for feature in range(d):
         for channel in range(n_channels):
-            expected = np.bincount(codes[subset, feature], weights=stats[subset, channel],
-                                   minlength=256)
+            expected = np.bincount(
+                codes[subset, feature], weights=stats[subset, channel], minlength=256
+            )
             np.testing.assert_allclose(child[feature, :, channel], expected, atol=1e-12)
-        np.testing.assert_array_equal(child[feature, :, n_channels],
-                                      np.bincount(codes[subset, feature], minlength=256))
+        np.testing.assert_array_equal(
+            child[feature, :, n_channels], np.bincount(codes[subset, feature], minlength=256)
+        )
     np.testing.assert_allclose(parent - child, sibling, atol=1e-12)
 
 
@@ -374,7 +402,8 @@ def test_ties_go_to_lowest_feature_then_lowest_bin():
     assert tree.splits() == [(0, 0)]
     # ... and for squared error (mirror-symmetric targets)
     tree = DecisionTree(max_depth=1, criterion="squared_error").fit_regression(
-        alternating, np.array([0.0, 1.0, 1.0, 0.0]))
+        alternating, np.array([0.0, 1.0, 1.0, 0.0])
+    )
     assert tree.splits() == [(0, 0)]
 
 
@@ -407,8 +436,10 @@ def test_fitted_tree_api_and_pickle():
     assert f"{'abcd'[feature]} <= {mapper.bin_thresholds_[feature][split_bin]:.6g}" in text
     assert text.count("leaf") == tree.n_leaves_
     # leaf statistics are the per-leaf sums of [|w|, w y]
-    np.testing.assert_allclose(tree.leaf_statistics_[:, 1],
-                               np.bincount(leaves, weights=weight * y, minlength=tree.n_leaves_))
+    np.testing.assert_allclose(
+        tree.leaf_statistics_[:, 1],
+        np.bincount(leaves, weights=weight * y, minlength=tree.n_leaves_),
+    )
 
 
 def test_bad_inputs_raise_clear_errors():
@@ -438,7 +469,9 @@ def test_bad_inputs_raise_clear_errors():
     with pytest.raises(ValueError, match="min_weight_leaf"):
         DecisionTree(min_weight_leaf=-1.0).fit_binary(codes, y)
     with pytest.raises(ValueError, match="class_weight"):
-        DecisionTree(criterion="gini").fit_multiclass(codes, np.array([0, 1, 2, 0]), np.ones((4, 2)))
+        DecisionTree(criterion="gini").fit_multiclass(
+            codes, np.array([0, 1, 2, 0]), np.ones((4, 2))
+        )
     tree = learner.fit_binary(codes, y)
     with pytest.raises(ValueError, match="fitted on 2"):
         tree.predict(np.zeros((3, 5), dtype=np.uint8))

@@ -26,6 +26,7 @@ Usage::
     python benchmarks/mutation/run.py [--modules boosting/_steps.py weak/binning.py]
                                       [--budget-minutes 60] [--rerun-survivors] [--summary-only]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,12 +46,25 @@ BUILD = ROOT / "_build" / "mutation"
 TREE = BUILD / "tree"
 PACKAGE = "src/marginboost"
 
-STAGEWISE = ["tests/test_steps.py", "tests/test_arcgv.py", "tests/test_stagewise.py", "tests/test_stagewise_reference.py"]
-MASTERS = ["tests/test_solver_tolerances.py", "tests/test_lpboost_master.py",
-           "tests/test_corrective.py", "tests/test_mdboost.py", "tests/test_mcboost.py",
-           "tests/test_mcboost_lasso.py"]
-DIRECT = ["tests/test_directboost.py", "tests/test_direct_line_search.py",
-          "tests/test_direct_figures.py"]
+STAGEWISE = [
+    "tests/test_steps.py",
+    "tests/test_arcgv.py",
+    "tests/test_stagewise.py",
+    "tests/test_stagewise_reference.py",
+]
+MASTERS = [
+    "tests/test_solver_tolerances.py",
+    "tests/test_lpboost_master.py",
+    "tests/test_corrective.py",
+    "tests/test_mdboost.py",
+    "tests/test_mcboost.py",
+    "tests/test_mcboost_lasso.py",
+]
+DIRECT = [
+    "tests/test_directboost.py",
+    "tests/test_direct_line_search.py",
+    "tests/test_direct_figures.py",
+]
 DMC = ["tests/test_dmcboost.py", "tests/test_dmcboost_search.py"]
 DUALITY = ["tests/test_duality_pairs.py", "tests/test_duality_conjugates.py"]
 
@@ -61,8 +75,11 @@ GROUPS: dict[str, list[str]] = {
     "weak/binning.py": ["tests/test_binning_cuts.py", "tests/test_weak_binning.py"],
     "margins.py": ["tests/test_margins.py"],
     "boosting/_engine.py": STAGEWISE,
-    "weak/_kernels.py": ["tests/test_binning_cuts.py", "tests/test_weak_trees.py",
-                         "tests/test_weak_raw_features.py"],
+    "weak/_kernels.py": [
+        "tests/test_binning_cuts.py",
+        "tests/test_weak_trees.py",
+        "tests/test_weak_raw_features.py",
+    ],
     "weak/tree.py": ["tests/test_weak_trees.py", "tests/test_weak_raw_features.py"],
     "losses.py": ["tests/test_losses.py", "tests/test_duality_conjugates.py"],
     "boosting/stagewise.py": STAGEWISE,
@@ -115,8 +132,11 @@ def sync_tree() -> None:
     TREE.mkdir(parents=True, exist_ok=True)
     for name in ("src", "tests"):
         shutil.rmtree(TREE / name, ignore_errors=True)
-        shutil.copytree(ROOT / name, TREE / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+        shutil.copytree(
+            ROOT / name,
+            TREE / name,
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
+        )
     shutil.copy2(ROOT / "pyproject.toml", TREE / "pyproject.toml")
     data = TREE / "data"
     if not data.exists():
@@ -142,7 +162,8 @@ def write_config(module: str) -> Path:
         "[cosmic-ray.distributor]\n"
         'name = "local"\n\n'
         "[cosmic-ray.filters.operators-filter]\n"
-        f"exclude-operators = [{excluded}]\n")
+        f"exclude-operators = [{excluded}]\n"
+    )
     return config
 
 
@@ -158,33 +179,41 @@ def prepare(module: str) -> tuple[Path, Path]:
     if not session.exists() or not stamp.exists() or stamp.read_text().strip() != digest:
         session.unlink(missing_ok=True)
         subprocess.run(cosmic("init", str(config), str(session)), cwd=TREE, check=True)
-        subprocess.run([str(Path(sys.executable).with_name("cr-filter-operators")),
-                        str(session), str(config)], cwd=TREE, check=True)
+        subprocess.run(
+            [str(Path(sys.executable).with_name("cr-filter-operators")), str(session), str(config)],
+            cwd=TREE,
+            check=True,
+        )
         stamp.write_text(digest + "\n")
     return config, session
 
 
 def rerun_survivors(session: Path) -> int:
     with sqlite3.connect(session) as db:
-        cursor = db.execute("DELETE FROM work_results WHERE worker_outcome = 'NORMAL' "
-                            "AND test_outcome = 'SURVIVED'")
+        cursor = db.execute(
+            "DELETE FROM work_results WHERE worker_outcome = 'NORMAL' AND test_outcome = 'SURVIVED'"
+        )
         return cursor.rowcount
 
 
 def warm_shared_cache() -> None:
     """Fill the shared numba cache from the unmutated kernels (one quick fit)."""
-    env = dict(os.environ, PYTHONPATH=str(TREE / "src"),
-               NUMBA_CACHE_DIR=str(BUILD / "numba-shared"))
-    code = ("import numpy as np; from marginboost.boosting import AdaBoost; "
-            "X = np.random.default_rng(0).normal(size=(40, 3)); "
-            "AdaBoost(n_estimators=3).fit(X, X[:, 0] > 0)")
+    env = dict(
+        os.environ, PYTHONPATH=str(TREE / "src"), NUMBA_CACHE_DIR=str(BUILD / "numba-shared")
+    )
+    code = (
+        "import numpy as np; from marginboost.boosting import AdaBoost; "
+        "X = np.random.default_rng(0).normal(size=(40, 3)); "
+        "AdaBoost(n_estimators=3).fit(X, X[:, 0] > 0)"
+    )
     subprocess.run([sys.executable, "-c", code], cwd=TREE, env=env, check=True)
 
 
 def execute(config: Path, session: Path, deadline: float | None) -> bool:
     """Run the pending mutants; False when the deadline stopped the run."""
-    proc = subprocess.Popen(cosmic("exec", str(config), str(session)), cwd=TREE,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cosmic("exec", str(config), str(session)), cwd=TREE, start_new_session=True
+    )
     try:
         proc.wait(timeout=None if deadline is None else max(1.0, deadline - time.time()))
         return True
@@ -202,8 +231,12 @@ def execute(config: Path, session: Path, deadline: float | None) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--modules", nargs="*", default=None,
-                        help="modules relative to src/marginboost (default: all core modules)")
+    parser.add_argument(
+        "--modules",
+        nargs="*",
+        default=None,
+        help="modules relative to src/marginboost (default: all core modules)",
+    )
     parser.add_argument("--budget-minutes", type=float, default=None)
     parser.add_argument("--rerun-survivors", action="store_true")
     parser.add_argument("--summary-only", action="store_true")

@@ -1,4 +1,5 @@
 """Write ``SUMMARY.md`` from the cosmic-ray sessions of ``run.py``."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -8,10 +9,16 @@ from pathlib import Path
 
 
 def _changed_lines(diff: str) -> tuple[str, str]:
-    before = [line[1:].strip() for line in diff.splitlines()
-              if line.startswith("-") and not line.startswith("---")]
-    after = [line[1:].strip() for line in diff.splitlines()
-             if line.startswith("+") and not line.startswith("+++")]
+    before = [
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("-") and not line.startswith("---")
+    ]
+    after = [
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    ]
     return " ".join(before), " ".join(after)
 
 
@@ -32,14 +39,16 @@ def session_rows(session: Path) -> list[tuple]:
         return db.execute(
             "SELECT s.operator_name, s.start_pos_row, r.worker_outcome, r.test_outcome, r.diff "
             "FROM mutation_specs s LEFT JOIN work_results r ON r.job_id = s.job_id "
-            "ORDER BY s.start_pos_row, s.operator_name").fetchall()
+            "ORDER BY s.start_pos_row, s.operator_name"
+        ).fetchall()
 
 
 def write_summary(build: Path, modules: list[str], equivalent_file: Path, out: Path) -> Path:
     equivalents = load_equivalents(equivalent_file)
     table, survivors, equivalent_rows, missing = [], [], [], []
-    totals = dict.fromkeys(("mutants", "killed", "survived", "equivalent", "incompetent",
-                            "pending"), 0)
+    totals = dict.fromkeys(
+        ("mutants", "killed", "survived", "equivalent", "incompetent", "pending"), 0
+    )
     for module in modules:
         session = build / (module.replace("/", "__").removesuffix(".py") + ".sqlite")
         if not session.exists():
@@ -69,9 +78,11 @@ def write_summary(build: Path, modules: list[str], equivalent_file: Path, out: P
             totals[key] += counts[key]
         tested = counts["killed"] + counts["survived"]
         score = f"{100 * counts['killed'] / tested:.1f}%" if tested else "-"
-        table.append(f"| `{module}` | {counts['mutants']} | {counts['killed']} | "
-                     f"{counts['survived']} | {counts['equivalent']} | {counts['incompetent']} | "
-                     f"{counts['pending']} | {score} |")
+        table.append(
+            f"| `{module}` | {counts['mutants']} | {counts['killed']} | "
+            f"{counts['survived']} | {counts['equivalent']} | {counts['incompetent']} | "
+            f"{counts['pending']} | {score} |"
+        )
     tested = totals["killed"] + totals["survived"]
     score = f"{100 * totals['killed'] / tested:.1f}%" if tested else "-"
     lines = [
@@ -92,19 +103,22 @@ def write_summary(build: Path, modules: list[str], equivalent_file: Path, out: P
         "",
     ]
     if missing:
-        lines += ["**Not run yet** (no session): " + ", ".join(f"`{m}`" for m in missing) + ".",
-                  ""]
+        lines += ["**Not run yet** (no session): " + ", ".join(f"`{m}`" for m in missing) + ".", ""]
     lines += ["## Survivors", ""]
     if survivors:
         lines += ["| module | line | operator | original | mutant |", "|---|---:|---|---|---|"]
-        lines += [f"| `{m}` | {r} | {o.removeprefix('core/')} | `{b}` | `{a}` |"
-                  for m, r, o, b, a in survivors]
+        lines += [
+            f"| `{m}` | {r} | {o.removeprefix('core/')} | `{b}` | `{a}` |"
+            for m, r, o, b, a in survivors
+        ]
     else:
         lines += ["None."]
     lines += ["", "## Equivalent mutants", ""]
     if equivalent_rows:
-        lines += ["| module | line | original | mutant | why it cannot change a result |",
-                  "|---|---:|---|---|---|"]
+        lines += [
+            "| module | line | original | mutant | why it cannot change a result |",
+            "|---|---:|---|---|---|",
+        ]
         lines += [f"| `{m}` | {r} | `{b}` | `{a}` | {why} |" for m, r, b, a, why in equivalent_rows]
     else:
         lines += ["None."]

@@ -8,6 +8,7 @@ for the narrative and the reproductions.
 The estimators are imported lazily, so ``import marginboost`` (and the command line) does not
 load numba until an estimator is used.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -23,17 +24,34 @@ __version__ = "0.1.0"
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 #: Public estimator name -> module that defines it.
-_ESTIMATORS = {name: "marginboost.boosting.stagewise" for name in (
-    "AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII", "L2Boost",
-    "MadaBoost")}
-_ESTIMATORS |= {name: "marginboost.boosting.corrective" for name in (
-    "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG", "MCBoost", "MDBoost")}
+_ESTIMATORS = {
+    name: "marginboost.boosting.stagewise"
+    for name in (
+        "AnyBoost",
+        "AdaBoost",
+        "ArcGv",
+        "ArcX4",
+        "RealAdaBoost",
+        "LogitBoost",
+        "DoomII",
+        "L2Boost",
+        "MadaBoost",
+    )
+}
+_ESTIMATORS |= {
+    name: "marginboost.boosting.corrective"
+    for name in ("LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG", "MCBoost", "MDBoost")
+}
 _ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
-_ESTIMATORS |= {name: "marginboost.boosting.multiclass" for name in (
-    "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost")}
-_ESTIMATORS |= {"BrownBoost": "marginboost.boosting.brownboost",
-                "DirectBoost": "marginboost.boosting.direct",
-                "DMCBoost": "marginboost.boosting.dmcboost"}
+_ESTIMATORS |= {
+    name: "marginboost.boosting.multiclass"
+    for name in ("AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost")
+}
+_ESTIMATORS |= {
+    "BrownBoost": "marginboost.boosting.brownboost",
+    "DirectBoost": "marginboost.boosting.direct",
+    "DMCBoost": "marginboost.boosting.dmcboost",
+}
 
 __all__ = ["__version__", *_ESTIMATORS]
 

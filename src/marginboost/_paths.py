@@ -16,13 +16,20 @@ MARGINBOOST_DATA_MIRROR
 MARGINBOOST_CACHE_DIR
     Folder for downloaded data files (default: the platform's user cache folder).
 """
+
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["project_root", "results_dir", "committed_results_dir", "build_dir", "cache_dir",
-           "require_project_root"]
+__all__ = [
+    "project_root",
+    "results_dir",
+    "committed_results_dir",
+    "build_dir",
+    "cache_dir",
+    "require_project_root",
+]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 

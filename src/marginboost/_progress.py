@@ -9,6 +9,7 @@ command line around each notebook, reads the file while the notebook runs: it dr
 when standard error is a terminal and returns the counts (cells loaded from a store, cells
 computed) for the one-line summary printed after each notebook.
 """
+
 from __future__ import annotations
 
 import json
@@ -74,8 +75,14 @@ class GridProgress:
         if self.bar:
             from tqdm import tqdm
 
-            self._tqdm = tqdm(total=0, desc=self.label, unit="cell", leave=False,
-                              file=sys.stderr, dynamic_ncols=True)
+            self._tqdm = tqdm(
+                total=0,
+                desc=self.label,
+                unit="cell",
+                leave=False,
+                file=sys.stderr,
+                dynamic_ncols=True,
+            )
         self._thread = threading.Thread(target=self._follow, daemon=True)
         self._thread.start()
         return self

@@ -11,6 +11,7 @@ the parameter, the estimator and the allowed values.
 :func:`sklearn.utils.estimator_checks.parametrize_with_checks` that an estimator fails by
 design, with the reason; ``tests/test_sklearn_compliance.py`` passes it to the checks.
 """
+
 from __future__ import annotations
 
 from numbers import Integral, Real
@@ -18,8 +19,13 @@ from typing import Any
 
 from sklearn.utils._param_validation import Interval
 
-__all__ = ["PARAMETERS", "EXPECTED_FAILED_CHECKS", "constraints", "expected_failed_checks",
-           "examples_section"]
+__all__ = [
+    "PARAMETERS",
+    "EXPECTED_FAILED_CHECKS",
+    "constraints",
+    "expected_failed_checks",
+    "examples_section",
+]
 
 #: Constraints of the parameters shared by several estimators.
 PARAMETERS: dict[str, Any] = {
@@ -52,52 +58,62 @@ _UNWEIGHTED = {
     "AdaBoostL1": "its pool problem (Shen & Li 2010, eq. (5))",
     "AdaBoostQP": "its pool problem (Shen & Li 2010, eq. (10))",
     "DirectBoost": "its objectives, counts of training errors and averages of the smallest "
-                   "margins (Zhai et al. 2013, eqs. (2), (5))",
+    "margins (Zhai et al. 2013, eqs. (2), (5))",
     "DMCBoost": "its objectives, counts of training errors and averages of the smallest "
-                "margins (Zhai et al. 2014, eqs. (2), (5))",
+    "margins (Zhai et al. 2014, eqs. (2), (5))",
 }
 
 #: Multi-class estimators: decision_function is the class scores f(x, k).
-_CLASS_SCORES = ("decision_function returns the class scores f(x, k), shape (n_samples, K), also "
-                 "for K = 2 (scikit-learn expects shape (n_samples,) for two classes); the "
-                 "multi-class margins f(x, y) - max_{k != y} f(x, k) of DMCBoost's eq. (4) are "
-                 "defined on them")
-_ZERO_WEIGHT_BINS = ("rows of weight 0 take part in the binning of the features, so removing "
-                     "them can move a bin boundary between two training values")
+_CLASS_SCORES = (
+    "decision_function returns the class scores f(x, k), shape (n_samples, K), also "
+    "for K = 2 (scikit-learn expects shape (n_samples,) for two classes); the "
+    "multi-class margins f(x, y) - max_{k != y} f(x, k) of DMCBoost's eq. (4) are "
+    "defined on them"
+)
+_ZERO_WEIGHT_BINS = (
+    "rows of weight 0 take part in the binning of the features, so removing "
+    "them can move a bin boundary between two training values"
+)
 
 #: class name -> {check name: why the estimator fails it by design}.
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
     "RealAdaBoost": {
-        "check_sample_weight_equivalence_on_dense_data":
-            "the default smoothing 1/(2m) of the leaf values depends on the number of rows m, "
-            "so repeating a row is not the same as doubling its weight"},
+        "check_sample_weight_equivalence_on_dense_data": "the default smoothing 1/(2m) of the leaf values depends on the number of rows m, "
+        "so repeating a row is not the same as doubling its weight"
+    },
     "DoomII": {
-        "check_sample_weight_equivalence_on_dense_data":
-            "boosting by resampling (the default) draws m rows from the weights; with repeated "
-            "rows m changes, so the random draws (and the fitted stumps) differ"},
-    **{name: {
-        "check_sample_weights_not_overwritten":
-            f"non-uniform sample_weight is refused with a ValueError: every example weighs the "
+        "check_sample_weight_equivalence_on_dense_data": "boosting by resampling (the default) draws m rows from the weights; with repeated "
+        "rows m changes, so the random draws (and the fitted stumps) differ"
+    },
+    **{
+        name: {
+            "check_sample_weights_not_overwritten": f"non-uniform sample_weight is refused with a ValueError: every example weighs the "
             f"same in {where}",
-        "check_sample_weight_equivalence_on_dense_data":
-            f"non-uniform sample_weight is refused with a ValueError: every example weighs the "
-            f"same in {where}"} for name, where in _UNWEIGHTED.items()},
-    **{name: {
-        "check_classifiers_train": _CLASS_SCORES,
-        "check_classifiers_classes": _CLASS_SCORES,
-        "check_decision_proba_consistency": _CLASS_SCORES,
-        "check_sample_weight_equivalence_on_dense_data": _ZERO_WEIGHT_BINS,
-    } for name in ("AdaBoostM1", "SAMME")},
+            "check_sample_weight_equivalence_on_dense_data": f"non-uniform sample_weight is refused with a ValueError: every example weighs the "
+            f"same in {where}",
+        }
+        for name, where in _UNWEIGHTED.items()
+    },
+    **{
+        name: {
+            "check_classifiers_train": _CLASS_SCORES,
+            "check_classifiers_classes": _CLASS_SCORES,
+            "check_decision_proba_consistency": _CLASS_SCORES,
+            "check_sample_weight_equivalence_on_dense_data": _ZERO_WEIGHT_BINS,
+        }
+        for name in ("AdaBoostM1", "SAMME")
+    },
     "GDMCBoost": {
         "check_classifiers_train": _CLASS_SCORES,
         "check_classifiers_classes": _CLASS_SCORES,
-        "check_sample_weight_equivalence_on_dense_data": _ZERO_WEIGHT_BINS},
+        "check_sample_weight_equivalence_on_dense_data": _ZERO_WEIGHT_BINS,
+    },
     "AdaBoostMH": {
         "check_classifiers_train": _CLASS_SCORES,
         "check_classifiers_classes": _CLASS_SCORES,
-        "check_sample_weight_equivalence_on_dense_data":
-            "the default smoothing 1/(2mK) of the leaf values depends on the number of rows m, "
-            "so repeating a row is not the same as doubling its weight"},
+        "check_sample_weight_equivalence_on_dense_data": "the default smoothing 1/(2mK) of the leaf values depends on the number of rows m, "
+        "so repeating a row is not the same as doubling its weight",
+    },
 }
 EXPECTED_FAILED_CHECKS["DMCBoost"] = {
     **EXPECTED_FAILED_CHECKS["DMCBoost"],
@@ -115,8 +131,9 @@ def expected_failed_checks(estimator: Any) -> dict[str, str]:
     weight like a repeated row.
     """
     failures = dict(EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {}))
-    if ((type(estimator).__name__ == "DoomII" and estimator.sampling == "reweight")
-            or (type(estimator).__name__ == "RealAdaBoost" and estimator.smoothing is not None)):
+    if (type(estimator).__name__ == "DoomII" and estimator.sampling == "reweight") or (
+        type(estimator).__name__ == "RealAdaBoost" and estimator.smoothing is not None
+    ):
         failures.pop("check_sample_weight_equivalence_on_dense_data", None)
     return failures
 

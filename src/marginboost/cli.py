@@ -13,6 +13,7 @@ Examples
     marginboost book --profile quick
     marginboost bench adaboost
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,17 +58,20 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     out_dir = notebooks.executed_dir(args.profile, root)
     changed = False
     for nb in chosen:
-        run = notebooks.run_notebook(nb, out_dir / f"{nb.name}.ipynb", profile=args.profile,
-                                     parameters=params)
+        run = notebooks.run_notebook(
+            nb, out_dir / f"{nb.name}.ipynb", profile=args.profile, parameters=params
+        )
         print(run.line(), flush=True)
         print(f"  executed notebook: {run.output.relative_to(root)}")
         numbers = key_numbers_path(nb.paper, nb.item, args.profile)
         if numbers.exists():
-            committed = key_numbers_path(nb.paper, nb.item, args.profile,
-                                         root=root / "data" / "results")
+            committed = key_numbers_path(
+                nb.paper, nb.item, args.profile, root=root / "data" / "results"
+            )
             if committed.exists():
-                change = describe_key_number_change(load_key_numbers(committed),
-                                                    load_key_numbers(numbers))
+                change = describe_key_number_change(
+                    load_key_numbers(committed), load_key_numbers(numbers)
+                )
                 verdict = "same as the committed ones" if change is None else change
             else:
                 change, verdict = "new", "not committed yet"
@@ -81,8 +85,9 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 def _cmd_results_update(args: argparse.Namespace) -> int:
     from .experiments.update import update_results
 
-    report = update_results(paper=args.paper, profile=args.profile, dry_run=args.dry_run,
-                            exact=args.exact)
+    report = update_results(
+        paper=args.paper, profile=args.profile, dry_run=args.dry_run, exact=args.exact
+    )
     print("\n".join(report.lines))
     return 0
 
@@ -115,8 +120,9 @@ def _cmd_scoreboard(args: argparse.Namespace) -> int:
 def _cmd_book(args: argparse.Namespace) -> int:
     from ._repo.notebooks import build_book
 
-    index = build_book(profile=args.profile, warnings_as_errors=args.strict,
-                       execute=not args.no_execute)
+    index = build_book(
+        profile=args.profile, warnings_as_errors=args.strict, execute=not args.no_execute
+    )
     print(f"\nThe book is at {index}")
     return 0
 
@@ -132,7 +138,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     names = [args.name] if args.name else sorted(scripts)
     unknown = [n for n in names if n not in scripts]
     if unknown:
-        raise ValueError(f"unknown benchmark {unknown[0]!r}; benchmarks: {', '.join(sorted(scripts))}")
+        raise ValueError(
+            f"unknown benchmark {unknown[0]!r}; benchmarks: {', '.join(sorted(scripts))}"
+        )
     for name in names:
         cmd = [sys.executable, str(scripts[name])] + (["--quick"] if args.quick else [])
         subprocess.run(cmd, check=True, cwd=root)
@@ -150,15 +158,21 @@ def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
     chosen = [nb for nb in list_notebooks() if not args.names or nb.name in args.names]
     unknown = sorted(set(args.names) - {nb.name for nb in chosen})
     if unknown:
-        raise ValueError(f"no notebook named {', '.join(unknown)}; names look like "
-                         "'shen_li-figure2'")
+        raise ValueError(
+            f"no notebook named {', '.join(unknown)}; names look like 'shen_li-figure2'"
+        )
     for i, nb in enumerate(chosen, 1):
         start = time.perf_counter()
         refresh_reference_notebook(nb)
-        print(f"[{i}/{len(chosen)}] refreshed {nb.paired_ipynb.name} "
-              f"({time.perf_counter() - start:.1f} s)", flush=True)
-    print("their quick-profile key numbers are in _build/results; "
-          "`marginboost results update --profile quick` records them")
+        print(
+            f"[{i}/{len(chosen)}] refreshed {nb.paired_ipynb.name} "
+            f"({time.perf_counter() - start:.1f} s)",
+            flush=True,
+        )
+    print(
+        "their quick-profile key numbers are in _build/results; "
+        "`marginboost results update --profile quick` records them"
+    )
     return 0
 
 
@@ -170,23 +184,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="marginboost",
-        description="Margin-based boosting: data, reproductions of five papers, and the book.")
+        description="Margin-based boosting: data, reproductions of five papers, and the book.",
+    )
     parser.add_argument("--version", action="version", version=f"marginboost {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     data = sub.add_parser("data", help="the dataset registry")
     data_sub = data.add_subparsers(dest="data_command", required=True)
     data_sub.add_parser("list", help="print the registry as a table").set_defaults(
-        func=_cmd_data_list)
-    verify = data_sub.add_parser("verify", help="check every data file's sha256; exit 1 on problems")
-    verify.add_argument("--mirror", default=None,
-                        help="mirror folder (default: $MARGINBOOST_DATA_MIRROR, then the cache)")
+        func=_cmd_data_list
+    )
+    verify = data_sub.add_parser(
+        "verify", help="check every data file's sha256; exit 1 on problems"
+    )
+    verify.add_argument(
+        "--mirror",
+        default=None,
+        help="mirror folder (default: $MARGINBOOST_DATA_MIRROR, then the cache)",
+    )
     verify.set_defaults(func=_cmd_data_verify)
     fetch = data_sub.add_parser(
-        "fetch", help="download data files into the cache (checked against their sha256)")
+        "fetch", help="download data files into the cache (checked against their sha256)"
+    )
     fetch.add_argument("names", nargs="*", help="dataset names (default: every registered file)")
-    fetch.add_argument("--mirror", default=None,
-                       help="mirror folder to take files from (default: $MARGINBOOST_DATA_MIRROR)")
+    fetch.add_argument(
+        "--mirror",
+        default=None,
+        help="mirror folder to take files from (default: $MARGINBOOST_DATA_MIRROR)",
+    )
     fetch.set_defaults(func=_cmd_data_fetch)
 
     rep = sub.add_parser("reproduce", help="execute a paper's notebooks (one item or all)")
@@ -194,36 +219,49 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("item", nargs="?", default=None, help="table/figure id, e.g. table1")
     rep.add_argument("--profile", choices=PROFILES, default="quick")
     rep.add_argument("--jobs", type=int, default=1, help="parallel workers for grids")
-    rep.add_argument("--scheduler", default=None,
-                     help="address of a running dask.distributed scheduler (tcp://host:port)")
+    rep.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a running dask.distributed scheduler (tcp://host:port)",
+    )
     rep.set_defaults(func=_cmd_reproduce)
 
     results = sub.add_parser("results", help="the committed results under data/results")
     results_sub = results.add_subparsers(dest="results_command", required=True)
     update = results_sub.add_parser(
-        "update", help="copy the results of runs (_build/results) into data/results, saying "
-                       "what changed and by how much; regenerate the generated pages")
+        "update",
+        help="copy the results of runs (_build/results) into data/results, saying "
+        "what changed and by how much; regenerate the generated pages",
+    )
     update.add_argument("paper", nargs="?", default=None, help="only this paper")
-    update.add_argument("--profile", choices=PROFILES, default=None,
-                        help="only this profile")
+    update.add_argument("--profile", choices=PROFILES, default=None, help="only this profile")
     update.add_argument("--dry-run", action="store_true", help="report only; write nothing")
-    update.add_argument("--exact", action="store_true",
-                        help="also write numbers that moved only within their committed "
-                             "tolerances (kept by default)")
+    update.add_argument(
+        "--exact",
+        action="store_true",
+        help="also write numbers that moved only within their committed "
+        "tolerances (kept by default)",
+    )
     update.set_defaults(func=_cmd_results_update)
 
     score = sub.add_parser("scoreboard", help="status of every claim of the five papers")
     score.add_argument("--output", default=None, help="write the MyST page to this file")
-    score.add_argument("--update", action="store_true",
-                       help="regenerate data/results/scoreboard.yaml, book/scoreboard.md and "
-                            "book/not_reproduced.md from the claims' predicates")
+    score.add_argument(
+        "--update",
+        action="store_true",
+        help="regenerate data/results/scoreboard.yaml, book/scoreboard.md and "
+        "book/not_reproduced.md from the claims' predicates",
+    )
     score.set_defaults(func=_cmd_scoreboard)
 
     book = sub.add_parser("book", help="execute the notebooks and build the HTML book")
     book.add_argument("--profile", choices=PROFILES, default="quick")
     book.add_argument("--strict", action="store_true", help="treat Sphinx warnings as errors")
-    book.add_argument("--no-execute", action="store_true",
-                      help="reuse the executed notebooks in _build/executed/<profile>")
+    book.add_argument(
+        "--no-execute",
+        action="store_true",
+        help="reuse the executed notebooks in _build/executed/<profile>",
+    )
     book.set_defaults(func=_cmd_book)
 
     bench = sub.add_parser("bench", help="run speed benchmarks and regenerate the performance page")
@@ -234,7 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
     nbs = sub.add_parser("notebooks", help="maintain the committed reference notebooks")
     nbs_sub = nbs.add_subparsers(dest="notebooks_command", required=True)
     refresh = nbs_sub.add_parser(
-        "refresh", help="re-execute notebooks (quick profile) into their paired .ipynb")
+        "refresh", help="re-execute notebooks (quick profile) into their paired .ipynb"
+    )
     refresh.add_argument("names", nargs="*", help="notebook names (default: all)")
     refresh.set_defaults(func=_cmd_notebooks_refresh)
     return parser

@@ -58,6 +58,7 @@ Fig. 2.  Mason, Baxter, Bartlett & Frean (1999), "Boosting algorithms as gradien
 NIPS 12, Table 1 and eq. (4).  Friedman, Hastie & Tibshirani (2000), "Additive logistic
 regression".  Domingo & Watanabe (2000), "MadaBoost: a modification of AdaBoost".
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -73,9 +74,19 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, xlogy
 
 __all__ = [
-    "MarginCost", "ExponentialLoss", "LogisticLoss", "HingeLoss", "SquaredHingeLoss",
-    "GeneralizedHingeLoss", "SquaredLoss", "NormalizedSigmoidLoss", "MadaBoostLoss",
-    "ZeroOneLoss", "FunctionMarginCost", "LOSSES", "get_loss",
+    "MarginCost",
+    "ExponentialLoss",
+    "LogisticLoss",
+    "HingeLoss",
+    "SquaredHingeLoss",
+    "GeneralizedHingeLoss",
+    "SquaredLoss",
+    "NormalizedSigmoidLoss",
+    "MadaBoostLoss",
+    "ZeroOneLoss",
+    "FunctionMarginCost",
+    "LOSSES",
+    "get_loss",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -86,7 +97,9 @@ def _as_float_array(values: ArrayLike, what: str) -> FloatArray:
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"{what} must be real numbers (array-like of float); got {values!r}") from exc
+        raise TypeError(
+            f"{what} must be real numbers (array-like of float); got {values!r}"
+        ) from exc
     return arr
 
 
@@ -119,7 +132,9 @@ def _wrap_array_method(method: Callable, what: str) -> Callable:
     return wrapper
 
 
-def _conjugate_on_interval(u: FloatArray, finite: FloatArray, low: float, high: float) -> FloatArray:
+def _conjugate_on_interval(
+    u: FloatArray, finite: FloatArray, low: float, high: float
+) -> FloatArray:
     """Return ``finite`` where ``low <= u <= high`` and ``+inf`` elsewhere."""
     return np.where((u >= low) & (u <= high), finite, np.inf)
 
@@ -201,8 +216,12 @@ class MarginCost(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Methods defined by subclasses receive float64 arrays and may return any array-like.
         super().__init_subclass__(**kwargs)
-        for method, what in (("value", "margins"), ("derivative", "margins"),
-                             ("second_derivative", "margins"), ("conjugate", "conjugate arguments")):
+        for method, what in (
+            ("value", "margins"),
+            ("derivative", "margins"),
+            ("second_derivative", "margins"),
+            ("conjugate", "conjugate arguments"),
+        ):
             if method in cls.__dict__:
                 setattr(cls, method, _wrap_array_method(cls.__dict__[method], what))
 
@@ -235,7 +254,9 @@ class MarginCost(ABC):
 
         Equals :math:`c^*(-u)`; ``+inf`` outside the domain (see the module docstring).
         """
-        raise NotImplementedError(f"no closed-form conjugate is implemented for the {self.name!r} cost")
+        raise NotImplementedError(
+            f"no closed-form conjugate is implemented for the {self.name!r} cost"
+        )
 
     def margin_conjugate(self, v: ArrayLike) -> Any:
         r"""Fenchel conjugate in the margin variable, :math:`c^*(v) = \sup_m v m - c(m)`."""
@@ -249,6 +270,7 @@ class MarginCost(ABC):
 
 
 # ---- convex costs with closed-form conjugates -----------------------------------------------
+
 
 @dataclass(frozen=True)
 class ExponentialLoss(MarginCost):
@@ -519,7 +541,9 @@ class GeneralizedHingeLoss(MarginCost):
 
     def __post_init__(self) -> None:
         hint = " (p = 1 is the plain hinge loss: use get_loss('hinge'))" if self.p == 1 else ""
-        object.__setattr__(self, "p", _real_above(self.p, 1.0, "generalized hinge exponent p", hint))
+        object.__setattr__(
+            self, "p", _real_above(self.p, 1.0, "generalized hinge exponent p", hint)
+        )
 
     @property
     def formula(self) -> str:  # type: ignore[override]
@@ -744,6 +768,7 @@ class MadaBoostLoss(MarginCost):
 
 # ---- non-convex costs ----------------------------------------------------------------------
 
+
 def _bounded_cost_conjugate(u: FloatArray) -> Any:
     """Conjugate of a cost with infimum 0 and bounded range: 0 at u = 0, +inf elsewhere."""
     return np.where(u == 0.0, 0.0, np.inf)
@@ -804,8 +829,9 @@ class NormalizedSigmoidLoss(MarginCost):
     is_convex: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "steepness",
-                           _real_above(self.steepness, 0.0, "normalized sigmoid steepness"))
+        object.__setattr__(
+            self, "steepness", _real_above(self.steepness, 0.0, "normalized sigmoid steepness")
+        )
 
     @property
     def formula(self) -> str:  # type: ignore[override]
@@ -883,7 +909,8 @@ class ZeroOneLoss(MarginCost):
     def derivative(self, m: FloatArray) -> Any:
         raise NotImplementedError(
             "the 0-1 loss is discontinuous at m = 0 and flat elsewhere; it has no useful "
-            "derivative (use a surrogate such as 'exponential' or 'normalized_sigmoid')")
+            "derivative (use a surrogate such as 'exponential' or 'normalized_sigmoid')"
+        )
 
     def second_derivative(self, m: FloatArray) -> Any:
         self.derivative(m)
@@ -893,6 +920,7 @@ class ZeroOneLoss(MarginCost):
 
 
 # ---- user-supplied costs and the registry --------------------------------------------------
+
 
 @dataclass(frozen=True)
 class FunctionMarginCost(MarginCost):
@@ -1005,8 +1033,17 @@ class FunctionMarginCost(MarginCost):
 #: Registry of the built-in margin costs, name -> class.
 LOSSES: dict[str, type[MarginCost]] = {
     cls.name: cls
-    for cls in (ExponentialLoss, LogisticLoss, HingeLoss, SquaredHingeLoss, GeneralizedHingeLoss,
-                SquaredLoss, NormalizedSigmoidLoss, MadaBoostLoss, ZeroOneLoss)
+    for cls in (
+        ExponentialLoss,
+        LogisticLoss,
+        HingeLoss,
+        SquaredHingeLoss,
+        GeneralizedHingeLoss,
+        SquaredLoss,
+        NormalizedSigmoidLoss,
+        MadaBoostLoss,
+        ZeroOneLoss,
+    )
 }
 
 
@@ -1060,10 +1097,14 @@ def get_loss(name: str | MarginCost, **params: Any) -> MarginCost:
     """
     if isinstance(name, MarginCost):
         if params:
-            raise TypeError(f"parameters {sorted(params)} cannot be applied to the existing cost {name!r}")
+            raise TypeError(
+                f"parameters {sorted(params)} cannot be applied to the existing cost {name!r}"
+            )
         return name
     if not isinstance(name, str):
-        raise TypeError(f"loss must be a registry name (str) or a MarginCost instance; got {name!r}")
+        raise TypeError(
+            f"loss must be a registry name (str) or a MarginCost instance; got {name!r}"
+        )
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     if key not in LOSSES:
         raise ValueError(f"unknown loss {name!r}; known losses: {', '.join(sorted(LOSSES))}")
@@ -1072,6 +1113,8 @@ def get_loss(name: str | MarginCost, **params: Any) -> MarginCost:
     accepted = [f.name for f in dataclasses.fields(cls)]
     unknown = sorted(set(params) - set(accepted))
     if unknown:
-        takes = f"its parameters are: {', '.join(accepted)}" if accepted else "it takes no parameters"
+        takes = (
+            f"its parameters are: {', '.join(accepted)}" if accepted else "it takes no parameters"
+        )
         raise TypeError(f"loss {key!r} got unexpected parameter(s) {unknown}; {takes}")
     return cls(**params)

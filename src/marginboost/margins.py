@@ -16,6 +16,7 @@ mean and variance of the margins (:func:`margin_mean_variance`; Shen & Li, eq. (
 Chen's split of the mean squared distance from a target margin into variance and squared bias
 (:func:`margin_bias_variance`; their eqs. (10)-(11)).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -24,9 +25,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
-    "binary_margins", "normalized_margins", "multiclass_margins", "bottom_margin_indices",
-    "bottom_margin_average", "margin_order_statistic", "cumulative_margin_distribution",
-    "margin_mean_variance", "margin_bias_variance",
+    "binary_margins",
+    "normalized_margins",
+    "multiclass_margins",
+    "bottom_margin_indices",
+    "bottom_margin_average",
+    "margin_order_statistic",
+    "cumulative_margin_distribution",
+    "margin_mean_variance",
+    "margin_bias_variance",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -50,14 +57,18 @@ def _signed_labels(y: ArrayLike, n: int) -> FloatArray:
     if arr.shape[0] != n:
         raise ValueError(f"labels y have {arr.shape[0]} entries but the scores have {n}")
     if not np.all(np.isin(arr, (-1.0, 1.0))):
-        raise ValueError(f"binary margins need labels in {{-1, +1}}; got values {np.unique(arr)[:5]}")
+        raise ValueError(
+            f"binary margins need labels in {{-1, +1}}; got values {np.unique(arr)[:5]}"
+        )
     return arr
 
 
 def _l1_normalizer(alphas: ArrayLike | float) -> float:
     arr = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
     if arr.ndim != 1 or not np.all(np.isfinite(arr)):
-        raise ValueError(f"alphas must be a finite 1-D array of weak-learner weights; got {alphas!r}")
+        raise ValueError(
+            f"alphas must be a finite 1-D array of weak-learner weights; got {alphas!r}"
+        )
     total = float(np.abs(arr).sum())
     if total <= 0.0:
         raise ValueError("normalized margins need sum |alphas| > 0; all weights are zero")
@@ -68,7 +79,9 @@ def _check_n_bottom(n_bottom: int, n: int) -> int:
     if isinstance(n_bottom, bool) or not isinstance(n_bottom, (int, np.integer)):
         raise TypeError(f"n_bottom must be an integer; got {n_bottom!r}")
     if not 1 <= n_bottom <= n:
-        raise ValueError(f"n_bottom must be between 1 and the number of margins ({n}); got {n_bottom}")
+        raise ValueError(
+            f"n_bottom must be between 1 and the number of margins ({n}); got {n_bottom}"
+        )
     return int(n_bottom)
 
 
@@ -178,8 +191,9 @@ def normalized_margins(y: ArrayLike, scores: ArrayLike, alphas: ArrayLike | floa
     return binary_margins(y, scores) / _l1_normalizer(alphas)
 
 
-def multiclass_margins(scores: ArrayLike, y: ArrayLike,
-                       alphas: ArrayLike | float | None = None) -> FloatArray:
+def multiclass_margins(
+    scores: ArrayLike, y: ArrayLike, alphas: ArrayLike | float | None = None
+) -> FloatArray:
     r"""Multi-class margins :math:`f_{y_i}(x_i) - \max_{k \ne y_i} f_k(x_i)` (Zhai et al. 2014, eq. (4)).
 
     Parameters
@@ -241,10 +255,15 @@ def multiclass_margins(scores: ArrayLike, y: ArrayLike,
     labels = np.asarray(y)
     if labels.shape != (f.shape[0],):
         raise ValueError(f"y must have shape ({f.shape[0]},) to match scores; got {labels.shape}")
-    if labels.size and (not np.issubdtype(labels.dtype, np.integer)
-                        or labels.min() < 0 or labels.max() >= f.shape[1]):
-        raise ValueError(f"y must hold integer class indices in 0..{f.shape[1] - 1}; "
-                         f"got values {np.unique(labels)[:5]}")
+    if labels.size and (
+        not np.issubdtype(labels.dtype, np.integer)
+        or labels.min() < 0
+        or labels.max() >= f.shape[1]
+    ):
+        raise ValueError(
+            f"y must hold integer class indices in 0..{f.shape[1] - 1}; "
+            f"got values {np.unique(labels)[:5]}"
+        )
     rows = np.arange(f.shape[0])
     own = f[rows, labels]
     others = f.copy()
@@ -411,8 +430,10 @@ def margin_order_statistic(margins: ArrayLike, order: int) -> float:
     return float(np.partition(m, k - 1)[k - 1])
 
 
-def cumulative_margin_distribution(margins: ArrayLike, grid: ArrayLike | None = None,
-                                   ) -> tuple[FloatArray, FloatArray]:
+def cumulative_margin_distribution(
+    margins: ArrayLike,
+    grid: ArrayLike | None = None,
+) -> tuple[FloatArray, FloatArray]:
     r"""Fraction of examples with margin at most ``x``, for every ``x`` of ``grid``.
 
     Parameters

@@ -22,6 +22,7 @@ Two mechanisms insert a result number into text:
 :data:`HAND_TYPED_RULE`); ``tests/test_prose_numbers.py`` applies it to every chapter and every
 notebook's markdown.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,14 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["HAND_TYPED_RULE", "hand_typed_numbers", "prose_text", "key_number_refs",
-           "fill_substitutions", "substitutions_for"]
+__all__ = [
+    "HAND_TYPED_RULE",
+    "hand_typed_numbers",
+    "prose_text",
+    "key_number_refs",
+    "fill_substitutions",
+    "substitutions_for",
+]
 
 #: What counts as a hand-typed result number in prose.
 HAND_TYPED_RULE = (
@@ -52,17 +59,19 @@ _REMOVE = [
     re.compile(r"<!--.*?-->", re.S),
     re.compile(r"\$\$.*?\$\$", re.S),
     re.compile(r"(?<!\\)\$[^$\n]+?(?<!\\)\$"),
-    re.compile(r"\{[\w:.-]+\}`[^`]*`"),          # MyST roles with their content
-    re.compile(r"``[^`]*``|`[^`\n]*`"),          # inline code
-    re.compile(r"\{\{.*?\}\}", re.S),            # substitutions
-    re.compile(r"\]\([^)]*\)"),                  # link targets
+    re.compile(r"\{[\w:.-]+\}`[^`]*`"),  # MyST roles with their content
+    re.compile(r"``[^`]*``|`[^`\n]*`"),  # inline code
+    re.compile(r"\{\{.*?\}\}", re.S),  # substitutions
+    re.compile(r"\]\([^)]*\)"),  # link targets
     re.compile(r"https?://\S+"),
     re.compile(r"\\begin\{(\w+\*?)\}.*?\\end\{\1\}", re.S),
 ]
 _NUMBER = re.compile(r"(?<![\w.])(\d+ of \d+|\d+(?:\.\d+)?\s?%|\d+\.\d+)(?![\w])")
-_REFERENCE = re.compile(r"(Sec\.|Section|Sections|Table|Tables|Fig\.|Figs\.|Figure|Figures|eq\.|"
-                        r"eqs\.|Eq\.|Algorithm|Theorem|Lemma|Proposition|Corollary|version|"
-                        r"Python|v)\s*\(?$")
+_REFERENCE = re.compile(
+    r"(Sec\.|Section|Sections|Table|Tables|Fig\.|Figs\.|Figure|Figures|eq\.|"
+    r"eqs\.|Eq\.|Algorithm|Theorem|Lemma|Proposition|Corollary|version|"
+    r"Python|v)\s*\(?$"
+)
 _NOISE_RATE = re.compile(r"^\s*(label\s+)?noise\b")
 _PAPER = re.compile(r"\bpapers?('s)?\b[^.;\n]*$", re.I)
 
@@ -70,6 +79,7 @@ _PAPER = re.compile(r"\bpapers?('s)?\b[^.;\n]*$", re.I)
 def prose_text(markdown: str) -> str:
     """The prose of a MyST page: ``markdown`` with front matter, code, math, roles,
     substitutions, link targets and comments blanked out (line numbers are kept)."""
+
     def blank(match: re.Match) -> str:
         return re.sub(r"[^\n]", " ", match.group(0))
 
@@ -85,12 +95,12 @@ def hand_typed_numbers(markdown: str) -> list[tuple[int, str]]:
     text = prose_text(markdown)
     found = []
     for match in _NUMBER.finditer(text):
-        before = text[max(0, match.start() - 60):match.start()]
+        before = text[max(0, match.start() - 60) : match.start()]
         if _REFERENCE.search(before.rstrip()) or _REFERENCE.search(before):
             continue
         if _PAPER.search(before):
             continue
-        if match.group(1).endswith("%") and _NOISE_RATE.match(text[match.end():match.end() + 20]):
+        if match.group(1).endswith("%") and _NOISE_RATE.match(text[match.end() : match.end() + 20]):
             continue
         line = text.count("\n", 0, match.start()) + 1
         found.append((line, match.group(1)))
@@ -109,8 +119,9 @@ def key_number_refs(markdown: str) -> dict[str, tuple[str, str, str, str]]:
         parts = str(spec).split()
         fmt = parts.pop() if len(parts) > 2 and parts[-1].startswith("{") else "{}"
         if len(parts) < 2 or "/" not in parts[0]:
-            raise ValueError(f"key_numbers entry {name!r}: expected 'paper/item key [format]', "
-                             f"got {spec!r}")
+            raise ValueError(
+                f"key_numbers entry {name!r}: expected 'paper/item key [format]', got {spec!r}"
+            )
         paper, item = parts[0].split("/", 1)
         refs[name] = (paper, item, " ".join(parts[1:]), fmt)
     return refs
@@ -146,7 +157,8 @@ def fill_substitutions(root: str | Path, book: str | Path, profile: str = "full"
         meta.pop("key_numbers", None)
         meta.setdefault("myst", {}).setdefault("substitutions", {}).update(values)
         body = _FRONT_MATTER.sub("", markdown, count=1)
-        page.write_text("---\n" + yaml.safe_dump(meta, sort_keys=False) + "---\n" + body,
-                        encoding="utf-8")
+        page.write_text(
+            "---\n" + yaml.safe_dump(meta, sort_keys=False) + "---\n" + body, encoding="utf-8"
+        )
         changed.append(page)
     return changed

@@ -8,6 +8,7 @@ Two mechanisms make a figure evidence by its numbers rather than its pixels:
   ``<results>/<paper>/<item>.<profile>.json``.  ``tests/test_notebooks.py`` executes each
   notebook and compares the fresh file with the committed one within the tolerances stored in it.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,16 @@ import numpy as np
 
 from ._paths import results_dir
 
-__all__ = ["digest", "print_digest", "save_key_numbers", "load_key_numbers", "key_numbers_path",
-           "compare_key_numbers", "Table", "show_table"]
+__all__ = [
+    "digest",
+    "print_digest",
+    "save_key_numbers",
+    "load_key_numbers",
+    "key_numbers_path",
+    "compare_key_numbers",
+    "Table",
+    "show_table",
+]
 
 #: Default tolerances of key numbers: relative and absolute, as in ``numpy.isclose``.
 DEFAULT_RTOL = 1e-6
@@ -48,8 +57,11 @@ def digest(values, decimals: int = 4) -> str:
         r = round(float(x), decimals)
         return f"{r:.{decimals}f}" if r != 0 else f"{0:.{decimals}f}"
 
-    stats = (f"min={fmt(finite.min())} max={fmt(finite.max())} mean={fmt(finite.mean())}"
-             if finite.size else "no finite values")
+    stats = (
+        f"min={fmt(finite.min())} max={fmt(finite.max())} mean={fmt(finite.mean())}"
+        if finite.size
+        else "no finite values"
+    )
     samples = " ".join(fmt(v) for v in arr[idx])
     return f"n={arr.size} {stats} samples=[{samples}]"
 
@@ -69,8 +81,11 @@ def _plain(value):
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in np.asarray(value, dtype=object).tolist()] if isinstance(
-            value, np.ndarray) else [_plain(v) for v in value]
+        return (
+            [_plain(v) for v in np.asarray(value, dtype=object).tolist()]
+            if isinstance(value, np.ndarray)
+            else [_plain(v) for v in value]
+        )
     if isinstance(value, (np.integer,)):
         return int(value)
     if isinstance(value, (np.floating, float)):
@@ -78,10 +93,17 @@ def _plain(value):
     return value
 
 
-def save_key_numbers(paper: str, item: str, numbers: Mapping, *, profile: str,
-                     rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
-                     tolerances: Mapping[str, Mapping[str, float]] | None = None,
-                     root: Path | None = None) -> Path:
+def save_key_numbers(
+    paper: str,
+    item: str,
+    numbers: Mapping,
+    *,
+    profile: str,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+    tolerances: Mapping[str, Mapping[str, float]] | None = None,
+    root: Path | None = None,
+) -> Path:
     """Write a notebook's key numbers (atomically) and return the file path.
 
     Parameters
@@ -142,8 +164,9 @@ def compare_key_numbers(reference: Mapping, fresh: Mapping) -> list[str]:
         if a.shape != b.shape:
             problems.append(f"{name}: shape {a.shape} != {b.shape}")
         elif not np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True):
-            problems.append(f"{name}: committed {a.tolist()} vs fresh {b.tolist()} "
-                            f"(rtol={rtol}, atol={atol})")
+            problems.append(
+                f"{name}: committed {a.tolist()} vs fresh {b.tolist()} (rtol={rtol}, atol={atol})"
+            )
     return problems
 
 
@@ -177,8 +200,16 @@ class Table:
         Show the frame's index.
     """
 
-    def __init__(self, frame, *, verdict_columns=("verdict",), bold=None, group_by=None,
-                 caption=None, index: bool = False):
+    def __init__(
+        self,
+        frame,
+        *,
+        verdict_columns=("verdict",),
+        bold=None,
+        group_by=None,
+        caption=None,
+        index: bool = False,
+    ):
         self.frame = frame
         self.verdict_columns = [c for c in verdict_columns if c in frame.columns]
         self.bold = dict(bold or {})
@@ -196,8 +227,11 @@ class Table:
 
         cells = set()
         frame = self.frame.reset_index(drop=True)
-        groups = (frame.groupby(self.group_by, sort=False, dropna=False).indices.values()
-                  if self.group_by else [np.arange(len(frame))])
+        groups = (
+            frame.groupby(self.group_by, sort=False, dropna=False).indices.values()
+            if self.group_by
+            else [np.arange(len(frame))]
+        )
         for column, how in self.bold.items():
             values = frame[column]
             for rows in groups:
@@ -218,17 +252,22 @@ class Table:
             cells = [f"<th>{html.escape(str(label))}</th>"] if self.index else []
             for column, value in row.items():
                 text = "" if (isinstance(value, float) and math.isnan(value)) else str(value)
-                attrs = (f' class="{_css_class(value)}"' if column in self.verdict_columns
-                         and text else "")
+                attrs = (
+                    f' class="{_css_class(value)}"'
+                    if column in self.verdict_columns and text
+                    else ""
+                )
                 body = html.escape(text)
                 if (position, column) in bold:
                     body = f"<strong>{body}</strong>"
                 cells.append(f"<td{attrs}>{body}</td>")
             rows.append("<tr>" + "".join(cells) + "</tr>")
         head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-        caption = (f"<caption>{html.escape(self.caption)}</caption>" if self.caption else "")
-        return (f'<table class="table mb-table">{caption}<thead><tr>{head}</tr></thead>'
-                f"<tbody>{''.join(rows)}</tbody></table>")
+        caption = f"<caption>{html.escape(self.caption)}</caption>" if self.caption else ""
+        return (
+            f'<table class="table mb-table">{caption}<thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>"
+        )
 
 
 def show_table(frame, **kwargs) -> Table:

@@ -58,16 +58,31 @@ them (each is restated where it is used):
   with relaxation after ``patience`` rounds without a new best value, and the ensemble is cut
   back to its best round.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["margin_values", "Pool", "stump_pool", "tree_pool_depth2", "interval_points", "zero_one_line",
-           "exp_loss_step",
-           "zero_one_errors_direct", "pool_zero_one", "phase1", "margin_value",
-           "margin_line", "phase2", "greedy_tree", "Round", "Path"]
+__all__ = [
+    "margin_values",
+    "Pool",
+    "stump_pool",
+    "tree_pool_depth2",
+    "interval_points",
+    "zero_one_line",
+    "exp_loss_step",
+    "zero_one_errors_direct",
+    "pool_zero_one",
+    "phase1",
+    "margin_value",
+    "margin_line",
+    "phase2",
+    "greedy_tree",
+    "Round",
+    "Path",
+]
 
 
 # ---- pools of weak classifiers ----------------------------------------------------------------
@@ -230,14 +245,15 @@ def pool_zero_one(a, y, H, step="midpoint"):
     onehot = np.zeros((n, m + 2))
     onehot[np.arange(n), r + 1] = 1.0  # example i is counted from interval r_i + 1 on
     bad = (y[None, :] * H < 0).astype(np.float64)
-    crossed = np.cumsum(bad @ onehot, axis=1)[:, :m + 1]
+    crossed = np.cumsum(bad @ onehot, axis=1)[:, : m + 1]
     errors = base[None, :] + np.rint(crossed).astype(np.int64)
     best = np.argmin(errors, axis=1)
     lows = np.concatenate([[0.0], V])
     highs = np.concatenate([V, [np.inf]])
     if step == "exp-loss":
-        alphas = np.array([_exp_loss_alpha(a, y * h, lows, highs, e == e.min())
-                           for h, e in zip(H, errors)])
+        alphas = np.array(
+            [_exp_loss_alpha(a, y * h, lows, highs, e == e.min()) for h, e in zip(H, errors)]
+        )
     elif step == "midpoint":
         alphas = np.array([_alpha_in(lows[j], highs[j]) for j in best])
     else:
@@ -285,8 +301,7 @@ def phase1_tie_tolerance(n, log_losses, reference):
     return np.pi * (1.0 + x * x) * 1e-10 * (n + 1) + 4 * n * eps * (1.0 + abs(reference))
 
 
-def phase1(y, pool, max_rounds=2000, patience=None, choose=None, step="exp-loss",
-           loss_tol=1e-6):
+def phase1(y, pool, max_rounds=2000, patience=None, choose=None, step="exp-loss", loss_tol=1e-6):
     """Algorithm 1 over ``pool`` (see the module docstring for the rules).
 
     ``choose(round_number, ties)``, when given, picks the candidate among ``ties`` (indices
@@ -352,8 +367,7 @@ def _rising_in_bottom(a, b, n_prime, alpha):
     return int(np.count_nonzero(b[order[:n_prime]] > 0))
 
 
-def margin_line(a, b, c, n_prime, objective, relaxed_epsilon=0.0, restricted=True,
-                end_gap=0.01):
+def margin_line(a, b, c, n_prime, objective, relaxed_epsilon=0.0, restricted=True, end_gap=0.01):
     """``(q, step, value at step)`` for one weak classifier.
 
     The bottom-n' set and the order of the margins change only where two lines with
@@ -367,18 +381,21 @@ def margin_line(a, b, c, n_prime, objective, relaxed_epsilon=0.0, restricted=Tru
     # a crossing within rounding of d (a_j = -d up to the last bits) is the end d itself:
     # |a_i - a_j| / 2 carries an error of up to one unit of 2^-52 relative to max |a|
     cross = cross[cross < d - 4 * np.finfo(float).eps * max(float(np.abs(a).max()), c)]
-    points = np.unique(np.concatenate([[0.0], cross[cross > 0],
-                                       [d] if np.isfinite(d) else []]))
+    points = np.unique(np.concatenate([[0.0], cross[cross > 0], [d] if np.isfinite(d) else []]))
     values = margin_values(a, b, c, n_prime, objective, points)
     best = int(np.argmax(values))  # the first maximum: the smallest alpha
     q, value = float(points[best]), float(values[best])
     if not np.isfinite(d) and margin_value(a, b, c, n_prime, objective, np.inf) > value:
         # the supremum is the limit alpha -> inf: step to twice the last point where the
         # make-up of the bottom-n' set changes (at least c)
-        before = [_rising_in_bottom(a, b, n_prime, x) for x in np.concatenate(
-            [[points[0]], 0.5 * (points[:-1] + points[1:])])]
-        after = [_rising_in_bottom(a, b, n_prime, x) for x in np.concatenate(
-            [0.5 * (points[:-1] + points[1:]), [points[-1] + 1.0]])]
+        before = [
+            _rising_in_bottom(a, b, n_prime, x)
+            for x in np.concatenate([[points[0]], 0.5 * (points[:-1] + points[1:])])
+        ]
+        after = [
+            _rising_in_bottom(a, b, n_prime, x)
+            for x in np.concatenate([0.5 * (points[:-1] + points[1:]), [points[-1] + 1.0]])
+        ]
         changes = [x for x, u, v in zip(points, before, after) if u != v and x > 0]
         last = max(changes) if changes else 0.0
         step = max(2.0 * last, c)
@@ -398,9 +415,21 @@ def phase2_tie_tolerance(values):
     return 1e-10 * float(np.max(np.abs(values))) + 1e-12
 
 
-def phase2(y, pool, a, c, n_prime, objective="average", epsilon=0.0, restricted=None,
-           max_rounds=2000, patience=50, improvement_tol=1e-6, choose=None,
-           keep_all_rounds=False):
+def phase2(
+    y,
+    pool,
+    a,
+    c,
+    n_prime,
+    objective="average",
+    epsilon=0.0,
+    restricted=None,
+    max_rounds=2000,
+    patience=50,
+    improvement_tol=1e-6,
+    choose=None,
+    keep_all_rounds=False,
+):
     """Algorithm 2 (``objective="average"``) or its n'-th order variant (``"order"``) from the
     state ``(a, c)`` that phase 1 left, over ``pool``.  ``restricted`` defaults to "no
     relaxation".  Returns the :class:`Path`, cut back to its best round under relaxation
@@ -488,8 +517,9 @@ def greedy_tree(codes, a, y, max_depth, split_rule="improve", step="exp-loss"):
                         s = score(g)
                         if best is None or better(s, best):
                             best, best_h, best_children = s, g, (left, right)
-            if best_h is not None and (split_rule == "always" or samples.size == n
-                                       or better(best, score(h))):
+            if best_h is not None and (
+                split_rule == "always" or samples.size == n or better(best, score(h))
+            ):
                 h = best_h
                 next_level += list(best_children)
         level = next_level

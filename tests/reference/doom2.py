@@ -27,6 +27,7 @@ weights ``D``): the estimator's boosting by resampling draws a sample from ``D``
 to it, which this reference does not reimplement; a test hands the reference the estimator's
 choices and compares everything else round by round.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -49,9 +50,17 @@ def weights(F: np.ndarray, y: np.ndarray, lam: float, s: np.ndarray | None = Non
     return D / D.sum()
 
 
-def doom2(H: np.ndarray, y: np.ndarray, lam: float, *, eps: float = 0.05, n_rounds: int = 100,
-          s: np.ndarray | None = None, stop: str = "moved",
-          choose: Callable[[int, np.ndarray], int] | None = None) -> dict:
+def doom2(
+    H: np.ndarray,
+    y: np.ndarray,
+    lam: float,
+    *,
+    eps: float = 0.05,
+    n_rounds: int = 100,
+    s: np.ndarray | None = None,
+    stop: str = "moved",
+    choose: Callable[[int, np.ndarray], int] | None = None,
+) -> dict:
     """Run DOOM II on the pool ``H``; return the per-round record.
 
     The record holds, for each accepted round ``t``: ``D`` (the weights the learner was given),
@@ -60,8 +69,15 @@ def doom2(H: np.ndarray, y: np.ndarray, lam: float, *, eps: float = 0.05, n_roun
     """
     m, K = H.shape
     w = np.zeros(K)
-    record: dict = {"D": [], "chosen": [], "edge": [], "w": [], "F": [], "cost": [],
-                    "stop": "n_rounds"}
+    record: dict = {
+        "D": [],
+        "chosen": [],
+        "edge": [],
+        "w": [],
+        "F": [],
+        "cost": [],
+        "stop": "n_rounds",
+    }
     for t in range(n_rounds):
         F = H @ w
         D = weights(F, y, lam, s)
@@ -88,13 +104,15 @@ def doom2(H: np.ndarray, y: np.ndarray, lam: float, *, eps: float = 0.05, n_roun
     return record
 
 
-def step_cost_changes(H: np.ndarray, y: np.ndarray, lam: float, k: int, *,
-                      eps: float = 0.05) -> np.ndarray:
+def step_cost_changes(
+    H: np.ndarray, y: np.ndarray, lam: float, k: int, *, eps: float = 0.05
+) -> np.ndarray:
     """``C((h_k + eps h_j) / (1 + eps)) - C(h_k)`` for every column ``j``: the change of the cost
     of one DOOM II step away from the single hypothesis ``F = h_k``."""
     base = cost(H[:, k], y, lam)
-    return np.array([cost((H[:, k] + eps * H[:, j]) / (1.0 + eps), y, lam) - base
-                     for j in range(H.shape[1])])
+    return np.array(
+        [cost((H[:, k] + eps * H[:, j]) / (1.0 + eps), y, lam) - base for j in range(H.shape[1])]
+    )
 
 
 def stump_pool(X: np.ndarray) -> tuple[np.ndarray, list[tuple[int, float, float, float]]]:

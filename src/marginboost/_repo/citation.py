@@ -6,6 +6,7 @@ original papers, with their DOIs where they have one), so a citation never disag
 release it cites. The page is committed with the other generated pages; the blocks are appended
 to the chapters in the staged copy the book is built from.
 """
+
 from __future__ import annotations
 
 import re
@@ -62,8 +63,9 @@ def _year(cff: dict) -> str:
 def _paper_line(entry: str) -> str:
     authors = _field(entry, "author") or ""
     surnames = [a.split(",")[0].strip() for a in authors.split(" and ")]
-    who = surnames[0] + (" et al." if len(surnames) > 2 else
-                         f" and {surnames[1]}" if len(surnames) == 2 else "")
+    who = surnames[0] + (
+        " et al." if len(surnames) > 2 else f" and {surnames[1]}" if len(surnames) == 2 else ""
+    )
     title = _field(entry, "title") or ""
     venue = _field(entry, "journal") or _field(entry, "booktitle") or _field(entry, "note") or ""
     year = _field(entry, "year") or ""
@@ -97,20 +99,26 @@ def cite_chapter_block(root: Path, stem: str, markdown: str) -> str:
     title, year, version = _title(markdown), _year(cff), cff["version"]
     url = f"{_docs_url(root)}/book/{stem}.html"
     book = yaml.safe_load((root / "_config.yml").read_text())["title"]
-    bibtex = (f"@incollection{{marginboost-{stem.replace('_', '-')},\n"
-              f"  author    = {{{{{_authors(cff)}}}}},\n"
-              f"  title     = {{{title}}},\n"
-              f"  booktitle = {{{book}}},\n"
-              f"  year      = {{{year}}},\n"
-              f"  edition   = {{version {version}}},\n"
-              f"  url       = {{{url}}}\n}}")
+    bibtex = (
+        f"@incollection{{marginboost-{stem.replace('_', '-')},\n"
+        f"  author    = {{{{{_authors(cff)}}}}},\n"
+        f"  title     = {{{title}}},\n"
+        f"  booktitle = {{{book}}},\n"
+        f"  year      = {{{year}}},\n"
+        f"  edition   = {{version {version}}},\n"
+        f"  url       = {{{url}}}\n}}"
+    )
     paper = bib.get(CHAPTER_PAPERS[stem])
-    text = ("\n\n## Cite this chapter\n\n"
-            f"{_authors(cff)} ({year}). \"{title}\". In *{book}*, version {version}. <{url}>\n\n"
-            f"```bibtex\n{bibtex}\n```\n")
+    text = (
+        "\n\n## Cite this chapter\n\n"
+        f'{_authors(cff)} ({year}). "{title}". In *{book}*, version {version}. <{url}>\n\n'
+        f"```bibtex\n{bibtex}\n```\n"
+    )
     if paper:
-        text += ("\nPlease cite the original paper as well: " + _paper_line(paper) + "\n\n"
-                 f"```bibtex\n{paper}\n```\n")
+        text += (
+            "\nPlease cite the original paper as well: " + _paper_line(paper) + "\n\n"
+            f"```bibtex\n{paper}\n```\n"
+        )
     return text
 
 
@@ -118,22 +126,37 @@ def how_to_cite_page(root: Path) -> str:
     """The book's "How to cite" page (generated; see the module docstring)."""
     cff, bib = _cff(root), bib_entries(root)
     year, version = _year(cff), cff["version"]
-    software = (f"@software{{marginboost,\n"
-                f"  author  = {{{{{_authors(cff)}}}}},\n"
-                f"  title   = {{{cff['title']}}},\n"
-                f"  version = {{{version}}},\n"
-                f"  year    = {{{year}}},\n"
-                f"  url     = {{{cff['repository-code']}}}\n}}")
-    lines = ["# How to cite", "",
-             f"{cff['message']} The metadata are in `CITATION.cff` of the repository; everything on "
-             "this page is generated from it and from the book's bibliography.", "",
-             "## The software and the book", "",
-             f"{_authors(cff)} ({year}). *{cff['title']}*, version {version}. "
-             f"<{cff['repository-code']}>", "", "```bibtex", software, "```", "",
-             "## A chapter", "",
-             "Each chapter ends with a *Cite this chapter* block: the chapter as part of the book, "
-             "and the original paper it reproduces.", "",
-             "| chapter | part | original paper |", "|---|---|---|"]
+    software = (
+        f"@software{{marginboost,\n"
+        f"  author  = {{{{{_authors(cff)}}}}},\n"
+        f"  title   = {{{cff['title']}}},\n"
+        f"  version = {{{version}}},\n"
+        f"  year    = {{{year}}},\n"
+        f"  url     = {{{cff['repository-code']}}}\n}}"
+    )
+    lines = [
+        "# How to cite",
+        "",
+        f"{cff['message']} The metadata are in `CITATION.cff` of the repository; everything on "
+        "this page is generated from it and from the book's bibliography.",
+        "",
+        "## The software and the book",
+        "",
+        f"{_authors(cff)} ({year}). *{cff['title']}*, version {version}. "
+        f"<{cff['repository-code']}>",
+        "",
+        "```bibtex",
+        software,
+        "```",
+        "",
+        "## A chapter",
+        "",
+        "Each chapter ends with a *Cite this chapter* block: the chapter as part of the book, "
+        "and the original paper it reproduces.",
+        "",
+        "| chapter | part | original paper |",
+        "|---|---|---|",
+    ]
     for stem, caption in _chapters(root):
         paper: str | None = bib.get(CHAPTER_PAPERS[stem], "")
         doi = _field(paper, "doi") if paper else None
@@ -143,6 +166,12 @@ def how_to_cite_page(root: Path) -> str:
     for stem, _ in _chapters(root):
         paper = bib.get(CHAPTER_PAPERS[stem])
         if paper:
-            lines += [f"- {_paper_line(paper)}", "", "  ```bibtex",
-                      *[f"  {line}" for line in paper.splitlines()], "  ```", ""]
+            lines += [
+                f"- {_paper_line(paper)}",
+                "",
+                "  ```bibtex",
+                *[f"  {line}" for line in paper.splitlines()],
+                "  ```",
+                "",
+            ]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -17,6 +17,7 @@ source).  Each has a cell tagged ``parameters`` with ``profile = "quick"``.  Thi
 The command line front-end is ``marginboost book`` / ``marginboost reproduce`` (see
 :mod:`marginboost.cli`), and ``make book`` calls it.
 """
+
 from __future__ import annotations
 
 import os
@@ -31,10 +32,23 @@ from pathlib import Path
 from .._paths import require_project_root
 from ..prose import fill_substitutions
 
-__all__ = ["NotebookSource", "list_notebooks", "find_notebooks", "execute_notebook",
-           "run_notebook", "NotebookRun", "executed_dir", "declared_parameters",
-           "NotebookExecutionError", "refresh_reference_notebook", "generated_pages",
-           "write_generated_pages", "build_book", "PROFILES", "PROFILE_NOTES"]
+__all__ = [
+    "NotebookSource",
+    "list_notebooks",
+    "find_notebooks",
+    "execute_notebook",
+    "run_notebook",
+    "NotebookRun",
+    "executed_dir",
+    "declared_parameters",
+    "NotebookExecutionError",
+    "refresh_reference_notebook",
+    "generated_pages",
+    "write_generated_pages",
+    "build_book",
+    "PROFILES",
+    "PROFILE_NOTES",
+]
 
 #: Execution profiles understood by every notebook's ``parameters`` cell.
 PROFILES = ("quick", "full")
@@ -52,13 +66,18 @@ KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL"]
 
 #: What each profile means, shown at the top of every notebook page of the book.
 PROFILE_NOTES = {
-    "full": ("This page was executed with the **full** profile: the paper's protocol, with any "
-             "reduction of it stated on the page. Its grid cells are loaded from the committed "
-             "results under `data/results/`."),
-    "quick": ("This page was executed with the **quick** profile: small grids that run in "
-              "seconds, for tests. Its numbers are not the paper's protocol; the published book "
-              "uses the full profile."),
+    "full": (
+        "This page was executed with the **full** profile: the paper's protocol, with any "
+        "reduction of it stated on the page. Its grid cells are loaded from the committed "
+        "results under `data/results/`."
+    ),
+    "quick": (
+        "This page was executed with the **quick** profile: small grids that run in "
+        "seconds, for tests. Its numbers are not the paper's protocol; the published book "
+        "uses the full profile."
+    ),
 }
+
 
 class NotebookExecutionError(RuntimeError):
     """A notebook raised an exception while it was executed."""
@@ -94,8 +113,9 @@ def list_notebooks(root: Path | None = None) -> list[NotebookSource]:
     return [NotebookSource(p) for p in sorted((root / "notebooks").glob("*-*.md"))]
 
 
-def find_notebooks(paper: str, item: str | None = None, root: Path | None = None
-                   ) -> list[NotebookSource]:
+def find_notebooks(
+    paper: str, item: str | None = None, root: Path | None = None
+) -> list[NotebookSource]:
     """Notebooks of one paper (and optionally one item); a clear error when there are none."""
     from ..experiments.protocols import protocol
 
@@ -105,8 +125,9 @@ def find_notebooks(paper: str, item: str | None = None, root: Path | None = None
     notebooks = list_notebooks(root)
     chosen = [nb for nb in notebooks if nb.paper == paper and (item is None or nb.item == item)]
     if not chosen:
-        raise ValueError(f"no notebook of {paper!r}"
-                         + (f" item {item!r}" if item else "") + " in this checkout")
+        raise ValueError(
+            f"no notebook of {paper!r}" + (f" item {item!r}" if item else "") + " in this checkout"
+        )
     return chosen
 
 
@@ -114,8 +135,9 @@ def _read_as_notebook(source: Path):
     import jupytext
 
     nb = jupytext.read(source)
-    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3",
-                                          "language": "python"})
+    nb.metadata.setdefault(
+        "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}
+    )
     return nb
 
 
@@ -169,13 +191,22 @@ class NotebookRun:
 
     def line(self) -> str:
         """One line for a build log: name, profile, seconds, cells from the store vs computed."""
-        grid = (f"grid cells: {self.stored} from the store, {self.computed} computed"
-                if self.total else "no grid")
+        grid = (
+            f"grid cells: {self.stored} from the store, {self.computed} computed"
+            if self.total
+            else "no grid"
+        )
         return f"{self.name} ({self.profile}): {self.seconds:.1f} s, {grid}"
 
 
-def run_notebook(source: NotebookSource, output: Path, *, profile: str = "quick",
-                 parameters: dict | None = None, progress: bool | None = None) -> NotebookRun:
+def run_notebook(
+    source: NotebookSource,
+    output: Path,
+    *,
+    profile: str = "quick",
+    parameters: dict | None = None,
+    progress: bool | None = None,
+) -> NotebookRun:
     """Execute one notebook (see :func:`execute_notebook`) and return a :class:`NotebookRun`.
 
     ``progress`` draws a bar of the notebook's grid cells on standard error (default: only when
@@ -186,12 +217,25 @@ def run_notebook(source: NotebookSource, output: Path, *, profile: str = "quick"
     start = time.perf_counter()
     with GridProgress(source.name, bar=progress) as grid:
         _execute(source, output, profile=profile, parameters=parameters)
-    return NotebookRun(source.name, profile, Path(output), time.perf_counter() - start,
-                       grid.stored, grid.computed, grid.total)
+    return NotebookRun(
+        source.name,
+        profile,
+        Path(output),
+        time.perf_counter() - start,
+        grid.stored,
+        grid.computed,
+        grid.total,
+    )
 
 
-def execute_notebook(source: NotebookSource, output: Path, *, profile: str = "quick",
-                     parameters: dict | None = None, progress: bool | None = False) -> Path:
+def execute_notebook(
+    source: NotebookSource,
+    output: Path,
+    *,
+    profile: str = "quick",
+    parameters: dict | None = None,
+    progress: bool | None = False,
+) -> Path:
     """Execute one notebook with papermill and write the executed ``.ipynb`` to ``output``.
 
     Parameters
@@ -209,12 +253,14 @@ def execute_notebook(source: NotebookSource, output: Path, *, profile: str = "qu
     """
     if progress is False:
         return _execute(source, output, profile=profile, parameters=parameters)
-    return run_notebook(source, output, profile=profile, parameters=parameters,
-                        progress=progress).output
+    return run_notebook(
+        source, output, profile=profile, parameters=parameters, progress=progress
+    ).output
 
 
-def _execute(source: NotebookSource, output: Path, *, profile: str,
-             parameters: dict | None) -> Path:
+def _execute(
+    source: NotebookSource, output: Path, *, profile: str, parameters: dict | None
+) -> Path:
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {PROFILES}")
     import nbformat
@@ -235,14 +281,20 @@ def _execute(source: NotebookSource, output: Path, *, profile: str,
     saved_env = _enter_kernel_environment()
     try:
         papermill.execute_notebook(
-            str(staged), str(output), parameters=params, kernel_name="python3",
-            cwd=str(source.path.parent), progress_bar=False, log_output=False,
+            str(staged),
+            str(output),
+            parameters=params,
+            kernel_name="python3",
+            cwd=str(source.path.parent),
+            progress_bar=False,
+            log_output=False,
             extra_arguments=KERNEL_ARGUMENTS,
         )
     except papermill.PapermillExecutionError as exc:
         raise NotebookExecutionError(
             f"{source.path.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue} "
-            f"(the executed copy with the traceback is {output})") from exc
+            f"(the executed copy with the traceback is {output})"
+        ) from exc
     finally:
         os.environ.clear()
         os.environ.update(saved_env)
@@ -260,9 +312,14 @@ def refresh_reference_notebook(source: NotebookSource, timeout: int = 1800) -> P
     from nbclient import NotebookClient
 
     nb = _read_as_notebook(source.path)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                            extra_arguments=KERNEL_ARGUMENTS,
-                            resources={"metadata": {"path": str(source.path.parent)}})
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,
+        extra_arguments=KERNEL_ARGUMENTS,
+        resources={"metadata": {"path": str(source.path.parent)}},
+    )
     saved_env = _enter_kernel_environment()
     try:
         client.execute()
@@ -287,12 +344,14 @@ def generated_pages(root: Path | None = None) -> dict[str, str]:
     from .citation import how_to_cite_page
     from .performance import performance_page_markdown
 
-    return {"datasets.md": datasets_page_markdown(),
-            "scoreboard.md": scoreboard_markdown(root=root),
-            "performance.md": performance_page_markdown(root),
-            "how-to-cite.md": how_to_cite_page(root),
-            "not_reproduced.md": not_reproduced_markdown(root=root),
-            **api_pages()}
+    return {
+        "datasets.md": datasets_page_markdown(),
+        "scoreboard.md": scoreboard_markdown(root=root),
+        "performance.md": performance_page_markdown(root),
+        "how-to-cite.md": how_to_cite_page(root),
+        "not_reproduced.md": not_reproduced_markdown(root=root),
+        **api_pages(),
+    }
 
 
 def write_generated_pages(root: Path | None = None, book_dir: Path | None = None) -> list[Path]:
@@ -311,8 +370,11 @@ def write_generated_pages(root: Path | None = None, book_dir: Path | None = None
 
 
 #: A line that :func:`marginboost.reporting.print_digest` prints (for nbval, not for readers).
-_DIGEST_LINE = re.compile(r"^[^\n]*: n=(?:0|\d+ (?:min=\S+ max=\S+ mean=\S+|no finite values) "
-                          r"samples=\[[^\n]*\])$\n?", flags=re.M)
+_DIGEST_LINE = re.compile(
+    r"^[^\n]*: n=(?:0|\d+ (?:min=\S+ max=\S+ mean=\S+|no finite values) "
+    r"samples=\[[^\n]*\])$\n?",
+    flags=re.M,
+)
 
 
 def _tag(cell, tag: str) -> None:
@@ -361,8 +423,8 @@ def _mark_profile(notebook_path: Path, target: Path) -> None:
     profile = (nb.metadata.get("papermill", {}).get("parameters", {}) or {}).get("profile")
     if profile in PROFILE_NOTES:
         note = nbformat.v4.new_markdown_cell(
-            f":::{{note}}\n{PROFILE_NOTES[profile]}\n:::",
-            metadata={"tags": ["profile-note"]})
+            f":::{{note}}\n{PROFILE_NOTES[profile]}\n:::", metadata={"tags": ["profile-note"]}
+        )
         note.id = "profile-note"
         first_markdown = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), -1)
         nb.cells.insert(first_markdown + 1, note)
@@ -379,12 +441,16 @@ def _append_cite_blocks(root: Path, book_dir: Path) -> None:
         page = book_dir / f"{stem}.md"
         if page.exists():
             text = page.read_text()
-            page.write_text(text.rstrip("\n") + chapter_api_block(stem).rstrip("\n")
-                            + cite_chapter_block(root, stem, text))
+            page.write_text(
+                text.rstrip("\n")
+                + chapter_api_block(stem).rstrip("\n")
+                + cite_chapter_block(root, stem, text)
+            )
 
 
-def _stage_source_tree(root: Path, executed: Path, stage: Path,
-                       regenerate_pages: bool = True) -> None:
+def _stage_source_tree(
+    root: Path, executed: Path, stage: Path, regenerate_pages: bool = True
+) -> None:
     if stage.exists():
         shutil.rmtree(stage)
     stage.mkdir(parents=True)
@@ -402,10 +468,16 @@ def _stage_source_tree(root: Path, executed: Path, stage: Path,
             _mark_profile(nb, stage / "notebooks" / nb.name)
 
 
-def build_book(*, profile: str = "quick", warnings_as_errors: bool = False,
-               execute: bool = True, use_reference_notebooks: bool = False,
-               build_dir: Path | None = None, regenerate_pages: bool = True,
-               root: Path | None = None) -> Path:
+def build_book(
+    *,
+    profile: str = "quick",
+    warnings_as_errors: bool = False,
+    execute: bool = True,
+    use_reference_notebooks: bool = False,
+    build_dir: Path | None = None,
+    regenerate_pages: bool = True,
+    root: Path | None = None,
+) -> Path:
     """Execute every notebook, regenerate generated pages and build the HTML book.
 
     Parameters
@@ -443,19 +515,26 @@ def build_book(*, profile: str = "quick", warnings_as_errors: bool = False,
             for i, nb in enumerate(notebooks, 1):
                 run = run_notebook(nb, executed / f"{nb.name}.ipynb", profile=profile)
                 print(f"[{i}/{len(notebooks)}] {run.line()}", flush=True)
-            print(f"executed {len(notebooks)} notebooks in "
-                  f"{time.perf_counter() - start_all:.0f} s", flush=True)
+            print(
+                f"executed {len(notebooks)} notebooks in {time.perf_counter() - start_all:.0f} s",
+                flush=True,
+            )
     missing = [nb.name for nb in notebooks if not (executed / f"{nb.name}.ipynb").exists()]
     if missing:
-        raise FileNotFoundError(f"no executed copy of {', '.join(missing)} in {executed}; "
-                                "run the build with execution on")
+        raise FileNotFoundError(
+            f"no executed copy of {', '.join(missing)} in {executed}; "
+            "run the build with execution on"
+        )
     stage = build / "source"
     _stage_source_tree(root, executed, stage, regenerate_pages)
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent)) or shutil.which(
-        "jupyter-book")
+        "jupyter-book"
+    )
     if jb is None:
-        raise FileNotFoundError("jupyter-book is not installed; install the [book] extra "
-                                "(pip install -e '.[book]') or run `make book`")
+        raise FileNotFoundError(
+            "jupyter-book is not installed; install the [book] extra "
+            "(pip install -e '.[book]') or run `make book`"
+        )
     cmd = [jb, "build", str(stage), "--path-output", str(build / "book")]
     if warnings_as_errors:
         cmd += ["-W", "--keep-going"]

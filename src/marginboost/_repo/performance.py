@@ -4,6 +4,7 @@ Each benchmark script in ``benchmarks/`` writes one JSON file of measured cases;
 them into a MyST page.  Nothing here measures anything: the page shows what the last run of
 ``marginboost bench`` measured, with the machine it ran on.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,14 @@ from pathlib import Path
 
 from .._paths import require_project_root
 
-__all__ = ["performance_page_markdown", "load_benchmark_results", "ADABOOST_GOALS",
-           "COLUMN_GENERATION_GOALS", "DIRECTBOOST_GOALS", "MULTICLASS_GOALS"]
+__all__ = [
+    "performance_page_markdown",
+    "load_benchmark_results",
+    "ADABOOST_GOALS",
+    "COLUMN_GENERATION_GOALS",
+    "DIRECTBOOST_GOALS",
+    "MULTICLASS_GOALS",
+]
 
 #: Speed goals of the AdaBoost benchmark (ratios against scikit-learn measured in the same run).
 ADABOOST_GOALS = {"speedup_per_round": 10.0, "adult_depth3_round_ms": 8.0}
@@ -42,18 +49,23 @@ def _ms(seconds: float | None) -> str:
 def _adaboost_section(record: dict) -> list[str]:
     env = record["environment"]
     cases = {c["case"]: c for c in record["cases"]}
-    lines = ["## AdaBoost: marginboost vs scikit-learn", "",
-             f"Measured by `benchmarks/bench_adaboost.py` on {env['cpu_count']} CPU cores "
-             f"({env['machine']}), Python {env['python']}, numba {env['numba']}, scikit-learn "
-             f"{env['sklearn']}, marginboost {env['marginboost']}"
-             + (" (quick smoke run: few rounds)" if record.get("quick") else "") + ".",
-             "Both sides grow the same trees (Gini criterion) on the same data in the same run. "
-             "Our round time is the median duration of a round of one fit (after a warm-up fit "
-             "that loads the compiled kernels); scikit-learn's is its fit time divided by the "
-             "number of rounds.", "",
-             "| case | n | d | depth | ours ms/round | scikit-learn ms/round | speed-up | "
-             "goal | peak RSS (MB) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "## AdaBoost: marginboost vs scikit-learn",
+        "",
+        f"Measured by `benchmarks/bench_adaboost.py` on {env['cpu_count']} CPU cores "
+        f"({env['machine']}), Python {env['python']}, numba {env['numba']}, scikit-learn "
+        f"{env['sklearn']}, marginboost {env['marginboost']}"
+        + (" (quick smoke run: few rounds)" if record.get("quick") else "")
+        + ".",
+        "Both sides grow the same trees (Gini criterion) on the same data in the same run. "
+        "Our round time is the median duration of a round of one fit (after a warm-up fit "
+        "that loads the compiled kernels); scikit-learn's is its fit time divided by the "
+        "number of rounds.",
+        "",
+        "| case | n | d | depth | ours ms/round | scikit-learn ms/round | speed-up | "
+        "goal | peak RSS (MB) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     goal = ADABOOST_GOALS["speedup_per_round"]
     for name, case in cases.items():
         if "sklearn_round_s" not in case:
@@ -63,49 +75,71 @@ def _adaboost_section(record: dict) -> list[str]:
             ms_goal = ADABOOST_GOALS["adult_depth3_round_ms"]
             ok = 1000 * case["ours_round_s"] <= ms_goal
             met += f"; {ms_goal:g} ms/round: " + ("met" if ok else "not met")
-        lines.append(f"| {name} | {case['n']} | {case['d']} | {case['depth']} | "
-                     f"{_ms(case['ours_round_s'])} | {_ms(case['sklearn_round_s'])} | "
-                     f"{case['speedup']:.1f}x | {met} | {case['peak_rss_mb']:.0f} |")
-    missed = [name for name, case in cases.items()
-              if "speedup" in case and case["speedup"] < goal]
-    if missed or ("adult-d3" in cases and 1000 * cases["adult-d3"]["ours_round_s"]
-                  > ADABOOST_GOALS["adult_depth3_round_ms"]):
-        lines += ["", "**Where a goal is not met, and why.** Adult's 108 columns are mostly one-hot "
-                  "0/1 indicators. scikit-learn's exact splitter is cheap on such columns (two "
-                  "distinct values, nothing to sort), while a histogram pass costs the same per "
-                  "row and column whatever the number of distinct values; a round is dominated by "
-                  "the root histogram (one pass over all n·d codes with three accumulators). On "
-                  "continuous features (the synthetic cases) the histogram approach is far ahead. "
-                  "Closing the gap on sparse one-hot data would need a sparse histogram path, "
-                  "which is not implemented."]
-    lines += ["", "### How a round's time grows with n and d (depth 3, ours)", "",
-              "| case | n | d | ms/round | ms/round per 10^5 n·d |", "|---|---|---|---|---|"]
+        lines.append(
+            f"| {name} | {case['n']} | {case['d']} | {case['depth']} | "
+            f"{_ms(case['ours_round_s'])} | {_ms(case['sklearn_round_s'])} | "
+            f"{case['speedup']:.1f}x | {met} | {case['peak_rss_mb']:.0f} |"
+        )
+    missed = [name for name, case in cases.items() if "speedup" in case and case["speedup"] < goal]
+    if missed or (
+        "adult-d3" in cases
+        and 1000 * cases["adult-d3"]["ours_round_s"] > ADABOOST_GOALS["adult_depth3_round_ms"]
+    ):
+        lines += [
+            "",
+            "**Where a goal is not met, and why.** Adult's 108 columns are mostly one-hot "
+            "0/1 indicators. scikit-learn's exact splitter is cheap on such columns (two "
+            "distinct values, nothing to sort), while a histogram pass costs the same per "
+            "row and column whatever the number of distinct values; a round is dominated by "
+            "the root histogram (one pass over all n·d codes with three accumulators). On "
+            "continuous features (the synthetic cases) the histogram approach is far ahead. "
+            "Closing the gap on sparse one-hot data would need a sparse histogram path, "
+            "which is not implemented.",
+        ]
+    lines += [
+        "",
+        "### How a round's time grows with n and d (depth 3, ours)",
+        "",
+        "| case | n | d | ms/round | ms/round per 10^5 n·d |",
+        "|---|---|---|---|---|",
+    ]
     for name, case in cases.items():
         if name.startswith("scale-"):
             per = 1000 * case["ours_round_s"] / (case["n"] * case["d"] / 1e5)
-            lines.append(f"| {name} | {case['n']} | {case['d']} | {_ms(case['ours_round_s'])} "
-                         f"| {per:.3f} |")
+            lines.append(
+                f"| {name} | {case['n']} | {case['d']} | {_ms(case['ours_round_s'])} | {per:.3f} |"
+            )
     if "jit" in cases:
         jit = cases["jit"]
-        lines += ["", "### Compilation",
-                  "", f"First fit in a fresh process (import, numba compilation or cache load, "
-                  f"a 3-round fit): **{jit['cold_first_fit_s']:.1f} s** with an empty numba "
-                  f"cache, **{jit['warm_first_fit_s']:.1f} s** once the cache "
-                  "(`NUMBA_CACHE_DIR`) is filled."]
+        lines += [
+            "",
+            "### Compilation",
+            "",
+            f"First fit in a fresh process (import, numba compilation or cache load, "
+            f"a 3-round fit): **{jit['cold_first_fit_s']:.1f} s** with an empty numba "
+            f"cache, **{jit['warm_first_fit_s']:.1f} s** once the cache "
+            "(`NUMBA_CACHE_DIR`) is filled.",
+        ]
     return lines
 
 
 def _column_generation_section(record: dict) -> list[str]:
     env = record["environment"]
     goal = COLUMN_GENERATION_GOALS["master_speedup"]
-    lines = ["", "## Column generation: restricted masters and LPBoost", "",
-             f"Measured by `benchmarks/bench_column_generation.py` on {env['cpu_count']} CPU cores, "
-             f"scipy {env['scipy']}, cvxpy {env['cvxpy']}"
-             + (" (quick smoke run)" if record.get("quick") else "") + ". The reference is cvxpy "
-             "(Clarabel) solving the same restricted master from scratch; columns come from a real "
-             "AdaBoost-CG run on australian with stumps.", "",
-             "| master | M | J | ours (ms) | cvxpy (ms) | speed-up | goal | objective difference (abs) |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "",
+        "## Column generation: restricted masters and LPBoost",
+        "",
+        f"Measured by `benchmarks/bench_column_generation.py` on {env['cpu_count']} CPU cores, "
+        f"scipy {env['scipy']}, cvxpy {env['cvxpy']}"
+        + (" (quick smoke run)" if record.get("quick") else "")
+        + ". The reference is cvxpy "
+        "(Clarabel) solving the same restricted master from scratch; columns come from a real "
+        "AdaBoost-CG run on australian with stumps.",
+        "",
+        "| master | M | J | ours (ms) | cvxpy (ms) | speed-up | goal | objective difference (abs) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for case in record["cases"]:
         if case["case"].startswith("master-adaboost"):
             ours, speedup = case["ours_warm_s"], case["speedup_warm"]
@@ -113,35 +147,50 @@ def _column_generation_section(record: dict) -> list[str]:
         elif case["case"].startswith("master-lpboost"):
             ours, speedup = case["ours_s"], case["speedup"]
             label = "soft-margin LPBoost (22), HiGHS, one warm iteration" + (
-                " (Adult run)" if case["case"].startswith("master-lpboost-adult") else "")
+                " (Adult run)" if case["case"].startswith("master-lpboost-adult") else ""
+            )
         else:
             continue
         met = "met" if speedup >= goal else f"not met ({goal:g}x)"
-        lines.append(f"| {label} | {case['M']} | {case['J']} | {_ms(ours)} | "
-                     f"{_ms(case['cvxpy_s'])} | {speedup:.1f}x | {met} | "
-                     f"{case['objective_difference']:.1e} |")
-    lines += ["", "The LPBoost master is one HiGHS model per fit (`_masters.LPBoostMaster`): each "
-              "column-generation iteration adds the new column as one row of the dual (22) and "
-              "re-solves from the previous basis with the dual simplex method. A row of "
-              "\"one warm iteration\" is that step with the J-th column; the rows marked Adult "
-              "run are timed inside the Adult run below (M = 10,000)."]
+        lines.append(
+            f"| {label} | {case['M']} | {case['J']} | {_ms(ours)} | "
+            f"{_ms(case['cvxpy_s'])} | {speedup:.1f}x | {met} | "
+            f"{case['objective_difference']:.1e} |"
+        )
+    lines += [
+        "",
+        "The LPBoost master is one HiGHS model per fit (`_masters.LPBoostMaster`): each "
+        "column-generation iteration adds the new column as one row of the dual (22) and "
+        "re-solves from the previous basis with the dual simplex method. A row of "
+        '"one warm iteration" is that step with the J-th column; the rows marked Adult '
+        "run are timed inside the Adult run below (M = 10,000).",
+    ]
     adult = next((c for c in record["cases"] if c["case"] == "lpboost-adult"), None)
     if adult:
         limit = COLUMN_GENERATION_GOALS["lpboost_adult_seconds"]
         finished = adult["converged"] or adult["iterations"] >= adult["paper_iterations"]
-        lines += ["", f"Soft-margin LPBoost (nu = 0.1) with depth-3 trees on {adult['n']:,} Adult "
-                  f"rows: **{adult['total_s']:.0f} s** for {adult['iterations']} iterations "
-                  f"({'converged' if adult['converged'] else 'iteration cap reached'})"
-                  + (f", of which {adult['master_s']:.0f} s in the restricted master"
-                     if "master_s" in adult else "")
-                  + f"; the paper's run took {adult['paper_total_s']:,.0f} s for "
-                  f"{adult['paper_iterations']} iterations on a Core2 Duo. Goal (under {limit:g} s "
-                  f"to convergence or the paper's {adult['paper_iterations']} iterations): "
-                  + ("met." if finished and adult["total_s"] <= limit else "not met.")]
+        lines += [
+            "",
+            f"Soft-margin LPBoost (nu = 0.1) with depth-3 trees on {adult['n']:,} Adult "
+            f"rows: **{adult['total_s']:.0f} s** for {adult['iterations']} iterations "
+            f"({'converged' if adult['converged'] else 'iteration cap reached'})"
+            + (
+                f", of which {adult['master_s']:.0f} s in the restricted master"
+                if "master_s" in adult
+                else ""
+            )
+            + f"; the paper's run took {adult['paper_total_s']:,.0f} s for "
+            f"{adult['paper_iterations']} iterations on a Core2 Duo. Goal (under {limit:g} s "
+            f"to convergence or the paper's {adult['paper_iterations']} iterations): "
+            + ("met." if finished and adult["total_s"] <= limit else "not met."),
+        ]
         if not adult["converged"] and "last_duality_gap" in adult:
-            lines += ["", f"The run stops at the iteration cap with a duality gap (edge of the "
-                      f"next column minus r) of {adult['last_duality_gap']:.3g}, i.e. not yet at "
-                      "the optimum over all depth-3 trees."]
+            lines += [
+                "",
+                f"The run stops at the iteration cap with a duality gap (edge of the "
+                f"next column minus r) of {adult['last_duality_gap']:.3g}, i.e. not yet at "
+                "the optimum over all depth-3 trees.",
+            ]
     return lines
 
 
@@ -153,138 +202,186 @@ def _margin_masters_section(record: dict) -> list[str]:
     params = record["parameters"]
     masters = [c for c in record["cases"] if "J" in c]
     fits = [c for c in record["cases"] if c["case"].startswith("fit-")]
-    lines = ["", "## Column generation: the MCBoost and MDBoost masters", "",
-             f"Measured by `benchmarks/bench_margin_masters.py` on {env['cpu_count']} CPU cores, "
-             f"cvxpy {env['cvxpy']} with OSQP {env['osqp']} and Clarabel {env['clarabel']}"
-             + (" (quick smoke run)" if record.get("quick") else "") + ". Both masters are "
-             "convex QPs over the simplex. The restricted masters hold the first J columns of "
-             f"real column-generation runs, MCBoost with E = {params['mcboost']['E']:g} and "
-             f"MDBoost with D = {params['mdboost']['D']:g}, on the training part (60%) of the "
-             "first repetition of the MCBoost protocol. Ours is warm-started from its optimum "
-             "with J - 1 columns, as column generation calls it, or cold; OSQP (cvxpy's "
-             "settings, with solution polishing) and Clarabel are called through cvxpy on the "
-             "same QP from scratch, and \"solver only\" is the time inside the solver, without "
-             "cvxpy's model building. Speed-ups are against our warm start; the difference is "
-             "|ours - theirs| / |theirs| of the optimal values.", "",
-             "| master | data | M | J | ours warm (ms) | ours cold (ms) | OSQP (ms) | "
-             "OSQP solver only (ms) | Clarabel (ms) | Clarabel solver only (ms) | speed-up vs "
-             "OSQP | speed-up vs Clarabel | difference OSQP / Clarabel |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "",
+        "## Column generation: the MCBoost and MDBoost masters",
+        "",
+        f"Measured by `benchmarks/bench_margin_masters.py` on {env['cpu_count']} CPU cores, "
+        f"cvxpy {env['cvxpy']} with OSQP {env['osqp']} and Clarabel {env['clarabel']}"
+        + (" (quick smoke run)" if record.get("quick") else "")
+        + ". Both masters are "
+        "convex QPs over the simplex. The restricted masters hold the first J columns of "
+        f"real column-generation runs, MCBoost with E = {params['mcboost']['E']:g} and "
+        f"MDBoost with D = {params['mdboost']['D']:g}, on the training part (60%) of the "
+        "first repetition of the MCBoost protocol. Ours is warm-started from its optimum "
+        "with J - 1 columns, as column generation calls it, or cold; OSQP (cvxpy's "
+        "settings, with solution polishing) and Clarabel are called through cvxpy on the "
+        'same QP from scratch, and "solver only" is the time inside the solver, without '
+        "cvxpy's model building. Speed-ups are against our warm start; the difference is "
+        "|ours - theirs| / |theirs| of the optimal values.",
+        "",
+        "| master | data | M | J | ours warm (ms) | ours cold (ms) | OSQP (ms) | "
+        "OSQP solver only (ms) | Clarabel (ms) | Clarabel solver only (ms) | speed-up vs "
+        "OSQP | speed-up vs Clarabel | difference OSQP / Clarabel |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for case in masters:
-        lines.append(f"| {_MARGIN_MASTER_LABELS[case['algorithm']]} | {case['dataset']} | "
-                     f"{case['M']} | {case['J']} | {_ms(case['ours_warm_s'])} | "
-                     f"{_ms(case['ours_cold_s'])} | {_ms(case['osqp_s'])} | "
-                     f"{_ms(case['osqp_solver_s'])} | {_ms(case['clarabel_s'])} | "
-                     f"{_ms(case['clarabel_solver_s'])} | {case['speedup_osqp']:.1f}x | "
-                     f"{case['speedup_clarabel']:.1f}x | {case['osqp_relative_difference']:.0e} / "
-                     f"{case['clarabel_relative_difference']:.0e} |")
-    lines += ["", "| run | data | M | iterations | total (s) | in the master (s) | share |",
-              "|---|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {_MARGIN_MASTER_LABELS[case['algorithm']]} | {case['dataset']} | "
+            f"{case['M']} | {case['J']} | {_ms(case['ours_warm_s'])} | "
+            f"{_ms(case['ours_cold_s'])} | {_ms(case['osqp_s'])} | "
+            f"{_ms(case['osqp_solver_s'])} | {_ms(case['clarabel_s'])} | "
+            f"{_ms(case['clarabel_solver_s'])} | {case['speedup_osqp']:.1f}x | "
+            f"{case['speedup_clarabel']:.1f}x | {case['osqp_relative_difference']:.0e} / "
+            f"{case['clarabel_relative_difference']:.0e} |"
+        )
+    lines += [
+        "",
+        "| run | data | M | iterations | total (s) | in the master (s) | share |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for fit in fits:
-        lines.append(f"| {_MARGIN_MASTER_LABELS[fit['algorithm']].split()[0]} | "
-                     f"{fit['dataset']} | {fit['M']} | {fit['iterations']}"
-                     f"{'' if fit['converged'] else ' (cap)'} | {fit['total_s']:.2f} | "
-                     f"{fit['master_s']:.2f} | {fit['master_s'] / fit['total_s']:.0%} |")
+        lines.append(
+            f"| {_MARGIN_MASTER_LABELS[fit['algorithm']].split()[0]} | "
+            f"{fit['dataset']} | {fit['M']} | {fit['iterations']}"
+            f"{'' if fit['converged'] else ' (cap)'} | {fit['total_s']:.2f} | "
+            f"{fit['master_s']:.2f} | {fit['master_s'] / fit['total_s']:.0%} |"
+        )
     if masters:
+
         def span(key: str) -> str:
             values = [c[key] for c in masters]
             return f"{min(values):.1f}x to {max(values):.1f}x"
 
-        solver_only = [min(c["osqp_solver_s"], c["clarabel_solver_s"]) / c["ours_warm_s"]
-                       for c in masters]
-        worst = max(max(c["osqp_relative_difference"], c["clarabel_relative_difference"])
-                    for c in masters)
+        solver_only = [
+            min(c["osqp_solver_s"], c["clarabel_solver_s"]) / c["ours_warm_s"] for c in masters
+        ]
+        worst = max(
+            max(c["osqp_relative_difference"], c["clarabel_relative_difference"]) for c in masters
+        )
         osqp_faster = sum(c["osqp_s"] < c["clarabel_s"] for c in masters)
-        lines += ["", "**Which solver, and why.** MCBoost's master is `_masters.solve_mcboost` and "
-                  "MDBoost's is `_masters.solve_mdboost` (through `solve_adaboost_qp`): a "
-                  "dedicated simplex-constrained solver, projected accelerated gradient "
-                  "steps and active-set Newton steps on the support with the exact Hessian, "
-                  "which end at the exact optimum of the final support. On these masters it is "
-                  f"{span('speedup_osqp')} faster than OSQP and {span('speedup_clarabel')} "
-                  "faster than Clarabel through cvxpy, and "
-                  f"{min(solver_only):.1f}x to {max(solver_only):.1f}x faster than the faster "
-                  "of the two solvers' own times"
-                  + (", so calling a solver without cvxpy would not close the gap"
-                     if min(solver_only) > 1 else "")
-                  + f"; the optimal values agree to {worst:.0e} relative or better. Of the "
-                  f"general solvers OSQP is the faster on {osqp_faster} of {len(masters)} "
-                  "masters."]
+        lines += [
+            "",
+            "**Which solver, and why.** MCBoost's master is `_masters.solve_mcboost` and "
+            "MDBoost's is `_masters.solve_mdboost` (through `solve_adaboost_qp`): a "
+            "dedicated simplex-constrained solver, projected accelerated gradient "
+            "steps and active-set Newton steps on the support with the exact Hessian, "
+            "which end at the exact optimum of the final support. On these masters it is "
+            f"{span('speedup_osqp')} faster than OSQP and {span('speedup_clarabel')} "
+            "faster than Clarabel through cvxpy, and "
+            f"{min(solver_only):.1f}x to {max(solver_only):.1f}x faster than the faster "
+            "of the two solvers' own times"
+            + (
+                ", so calling a solver without cvxpy would not close the gap"
+                if min(solver_only) > 1
+                else ""
+            )
+            + f"; the optimal values agree to {worst:.0e} relative or better. Of the "
+            f"general solvers OSQP is the faster on {osqp_faster} of {len(masters)} "
+            "masters.",
+        ]
         shares = [fit["master_s"] / fit["total_s"] for fit in fits]
         if shares:
-            lines[-1] += (f" The master takes {min(shares):.0%} to {max(shares):.0%} of a "
-                          "fit's time (the table of runs); the weak learner and the bookkeeping "
-                          "take the rest.")
+            lines[-1] += (
+                f" The master takes {min(shares):.0%} to {max(shares):.0%} of a "
+                "fit's time (the table of runs); the weak learner and the bookkeeping "
+                "take the rest."
+            )
         warm_wins = sum(c["ours_warm_s"] < c["ours_cold_s"] for c in masters)
-        lines[-1] += (f" The warm start is the faster start on {warm_wins} of {len(masters)} "
-                      "masters" + (": the first Newton polish usually ends at the optimum from "
-                                   "either start, and when the support changes it can take "
-                                   "more iterations from the previous optimum than from the "
-                                   "uniform weights." if 2 * warm_wins <= len(masters) else "."))
+        lines[-1] += (
+            f" The warm start is the faster start on {warm_wins} of {len(masters)} "
+            "masters"
+            + (
+                ": the first Newton polish usually ends at the optimum from "
+                "either start, and when the support changes it can take "
+                "more iterations from the previous optimum than from the "
+                "uniform weights."
+                if 2 * warm_wins <= len(masters)
+                else "."
+            )
+        )
     return lines
 
 
 def _directboost_section(record: dict) -> list[str]:
     env = record["environment"]
     goal = DIRECTBOOST_GOALS["eps_avg_speedup_total"]
-    lines = ["", "## DirectBoost's Table 2: AdaBoost, LPBoost and DirectBoost on Adult", "",
-             f"Measured by `benchmarks/bench_directboost.py` on {env['cpu_count']} CPU cores "
-             f"({env['machine']}), Python {env['python']}, numba {env['numba']} with "
-             f"{env.get('numba_threads', 1)} thread(s)"
-             + (" (quick smoke run)" if record.get("quick") else "")
-             + f": the three methods one after the other in one run, on the same "
-             f"{record['n_train']:,} Adult rows (one-hot encoded), depth-3 trees, each to its own "
-             "stopping rule with the paper's iteration counts as caps. The reference is the "
-             "paper's Table 2 (a 2.6 GHz Core2 Duo).", "",
-             "| method | iterations | paper iterations | total (s) | paper total (s) | "
-             "speed-up, total | speed-up per iteration | stop |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "",
+        "## DirectBoost's Table 2: AdaBoost, LPBoost and DirectBoost on Adult",
+        "",
+        f"Measured by `benchmarks/bench_directboost.py` on {env['cpu_count']} CPU cores "
+        f"({env['machine']}), Python {env['python']}, numba {env['numba']} with "
+        f"{env.get('numba_threads', 1)} thread(s)"
+        + (" (quick smoke run)" if record.get("quick") else "")
+        + f": the three methods one after the other in one run, on the same "
+        f"{record['n_train']:,} Adult rows (one-hot encoded), depth-3 trees, each to its own "
+        "stopping rule with the paper's iteration counts as caps. The reference is the "
+        "paper's Table 2 (a 2.6 GHz Core2 Duo).",
+        "",
+        "| method | iterations | paper iterations | total (s) | paper total (s) | "
+        "speed-up, total | speed-up per iteration | stop |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for case in record["cases"]:
-        stop = case.get("stop_reason") or ("converged" if case.get("converged") else
-                                           "iteration cap")
-        lines.append(f"| {case['algorithm']} | {case['iterations']:,} | "
-                     f"{case['paper_iterations']:,} | {case['total_s']:.1f} | "
-                     f"{case['paper_total_s']:,.0f} | {case['speedup_total']:.1f}x | "
-                     f"{case['speedup_per_iteration']:.1f}x | {stop} |")
+        stop = case.get("stop_reason") or (
+            "converged" if case.get("converged") else "iteration cap"
+        )
+        lines.append(
+            f"| {case['algorithm']} | {case['iterations']:,} | "
+            f"{case['paper_iterations']:,} | {case['total_s']:.1f} | "
+            f"{case['paper_total_s']:,.0f} | {case['speedup_total']:.1f}x | "
+            f"{case['speedup_per_iteration']:.1f}x | {stop} |"
+        )
     db = next((c for c in record["cases"] if c["case"] == "directboost-eps-avg"), None)
     if db:
         met = db["speedup_total"] >= goal
-        lines += ["", f"DirectBoost^eps_avg: {db['phase1_iterations']} phase-1 rounds in "
-                  f"{db['phase1_s']:.1f} s, {db['phase2_iterations']} phase-2 rounds in "
-                  f"{db['phase2_s']:.1f} s ({1000 * db['phase2_s'] / max(db['phase2_iterations'], 1):.0f}"
-                  f" ms per round). Goal (total training time at least {goal:g}x below the "
-                  f"paper's {db['paper_total_s']:.0f} s): "
-                  + ("met" if met else "**not met**") + f" ({db['speedup_total']:.1f}x). "
-                  "The split searches share the features out among the numba threads (the paper's "
-                  "machine had two cores as well); the results do not depend on the number of "
-                  "threads."]
+        lines += [
+            "",
+            f"DirectBoost^eps_avg: {db['phase1_iterations']} phase-1 rounds in "
+            f"{db['phase1_s']:.1f} s, {db['phase2_iterations']} phase-2 rounds in "
+            f"{db['phase2_s']:.1f} s ({1000 * db['phase2_s'] / max(db['phase2_iterations'], 1):.0f}"
+            f" ms per round). Goal (total training time at least {goal:g}x below the "
+            f"paper's {db['paper_total_s']:.0f} s): "
+            + ("met" if met else "**not met**")
+            + f" ({db['speedup_total']:.1f}x). "
+            "The split searches share the features out among the numba threads (the paper's "
+            "machine had two cores as well); the results do not depend on the number of "
+            "threads.",
+        ]
     return lines
 
 
 def _multiclass_section(record: dict | None) -> list[str]:
     title = ["", "## Multi-class boosting (DMCBoost paper)", ""]
-    what = ("AdaBoost.M1, SAMME, AdaBoost.MH, GD-MCBoost and DMCBoost with depth-3 trees, and "
-            "scikit-learn's `AdaBoostClassifier` (SAMME, `DecisionTreeClassifier(max_depth=3)`) "
-            "as the named reference, on the training part of Poker525k (525,010 hands, 10 "
-            "classes) and on Letter (20,000 rows, 26 classes), one after the other in one run. "
-            "Each method runs in a fresh process: it loads the data, is warmed up on small "
-            "subsets (numba compilation is not timed), then fitted once. Seconds per round are "
-            "the fit time (validation and binning included) over the rounds fitted (AdaBoost.M1 "
-            "stops when a tree's weighted error reaches 1/2: that tree is fitted, not kept, "
-            "and cannot boost means it stopped in round 1); DMCBoost's "
-            "come from its own per-round clock, phase I (P rounds, `max_phase1_rounds`) and "
-            "phase II (up to Q rounds, the rounds the epsilon-relaxation cuts back included) "
-            "separately. Peak RSS is the peak "
-            "resident memory of the method's process during the timed fit (the peak reset just "
-            "before it), next to the RSS after loading the data (interpreter, libraries and "
-            "data). The paper (C++ on a 2.6 GHz Core2 Duo) reports about 10 s per round for "
-            "AdaBoost.M1 and SAMME and about 90 s for DMCBoost on Poker525k; it gives no time for "
-            "Letter, AdaBoost.MH or GD-MCBoost. Goals: a DMCBoost round under 9 s (at least "
-            f"{MULTICLASS_GOALS['dmcboost_speedup']:g}x below the paper's), AdaBoost.M1 and "
-            "SAMME rounds under the paper's 10 s.")
+    what = (
+        "AdaBoost.M1, SAMME, AdaBoost.MH, GD-MCBoost and DMCBoost with depth-3 trees, and "
+        "scikit-learn's `AdaBoostClassifier` (SAMME, `DecisionTreeClassifier(max_depth=3)`) "
+        "as the named reference, on the training part of Poker525k (525,010 hands, 10 "
+        "classes) and on Letter (20,000 rows, 26 classes), one after the other in one run. "
+        "Each method runs in a fresh process: it loads the data, is warmed up on small "
+        "subsets (numba compilation is not timed), then fitted once. Seconds per round are "
+        "the fit time (validation and binning included) over the rounds fitted (AdaBoost.M1 "
+        "stops when a tree's weighted error reaches 1/2: that tree is fitted, not kept, "
+        "and cannot boost means it stopped in round 1); DMCBoost's "
+        "come from its own per-round clock, phase I (P rounds, `max_phase1_rounds`) and "
+        "phase II (up to Q rounds, the rounds the epsilon-relaxation cuts back included) "
+        "separately. Peak RSS is the peak "
+        "resident memory of the method's process during the timed fit (the peak reset just "
+        "before it), next to the RSS after loading the data (interpreter, libraries and "
+        "data). The paper (C++ on a 2.6 GHz Core2 Duo) reports about 10 s per round for "
+        "AdaBoost.M1 and SAMME and about 90 s for DMCBoost on Poker525k; it gives no time for "
+        "Letter, AdaBoost.MH or GD-MCBoost. Goals: a DMCBoost round under 9 s (at least "
+        f"{MULTICLASS_GOALS['dmcboost_speedup']:g}x below the paper's), AdaBoost.M1 and "
+        "SAMME rounds under the paper's 10 s."
+    )
     if record is None:
-        return title + [f"Measured by `benchmarks/bench_multiclass.py`: {what}", "",
-                        "Not measured yet: run `marginboost bench multiclass` to fill this "
-                        "section from `benchmarks/results/multiclass.json`."]
+        return title + [
+            f"Measured by `benchmarks/bench_multiclass.py`: {what}",
+            "",
+            "Not measured yet: run `marginboost bench multiclass` to fill this "
+            "section from `benchmarks/results/multiclass.json`.",
+        ]
     env, quick = record["environment"], record.get("quick")
     data = record["data"]
     lines = title + [
@@ -292,15 +389,22 @@ def _multiclass_section(record: dict | None) -> list[str]:
         f"({env['machine']}), Python {env['python']}, numba {env['numba']} with "
         f"{env.get('numba_threads', 1)} thread(s), scikit-learn {env['sklearn']}, marginboost "
         f"{env['marginboost']}"
-        + (" (quick smoke run: random subsamples and few rounds, not comparable with the "
-           "paper)" if quick else "") + f": {what}", "",
+        + (
+            " (quick smoke run: random subsamples and few rounds, not comparable with the paper)"
+            if quick
+            else ""
+        )
+        + f": {what}",
+        "",
         f"Poker: {data['poker']['n']:,} x {data['poker']['d']}, {data['poker']['n_classes']} "
         f"classes ({data['poker']['source']}); Letter: {data['letter']['n']:,} x "
         f"{data['letter']['d']}, {data['letter']['n_classes']} classes "
-        f"({data['letter']['source']}).", "",
+        f"({data['letter']['source']}).",
+        "",
         "| data | method | rounds | s/round | paper s/round | paper / ours | goal | "
         "peak RSS (MiB) | RSS after loading the data (MiB) |",
-        "|---|---|---|---|---|---|---|---|---|"]
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
 
     def goal(method: str, data_name: str, speedup: float | None) -> str:
         if data_name != "poker" or quick or speedup is None:
@@ -320,35 +424,49 @@ def _multiclass_section(record: dict | None) -> list[str]:
         if case["method"] == "DMCBoost":
             for k, label in ((1, "DMCBoost phase I"), (2, "DMCBoost phase II")):
                 speedup = case.get(f"phase{k}_speedup_vs_paper")
-                lines.append(f"| {case['data']} | {label} | {case[f'phase{k}_rounds']} | "
-                             f"{num(case[f'phase{k}_round_s'], '.3f')} | {num(paper, 'g')} | "
-                             f"{num(speedup, '.1f')}{'x' if speedup else ''} | "
-                             f"{goal('DMCBoost', case['data'], speedup)} | {memory} |")
-            if case["phase2_rounds"] < case["phase2_rounds_requested"] or \
-                    case["phase1_rounds"] < case["phase1_rounds_requested"]:
-                notes.append(f"DMCBoost on {case['data']}: {case['phase1_rounds']} of "
-                             f"{case['phase1_rounds_requested']} phase-I rounds "
-                             f"({case['phase1_stop_reason']}), {case['phase2_rounds']} of "
-                             f"{case['phase2_rounds_requested']} phase-II rounds "
-                             f"({case['stop_reason']}).")
+                lines.append(
+                    f"| {case['data']} | {label} | {case[f'phase{k}_rounds']} | "
+                    f"{num(case[f'phase{k}_round_s'], '.3f')} | {num(paper, 'g')} | "
+                    f"{num(speedup, '.1f')}{'x' if speedup else ''} | "
+                    f"{goal('DMCBoost', case['data'], speedup)} | {memory} |"
+                )
+            if (
+                case["phase2_rounds"] < case["phase2_rounds_requested"]
+                or case["phase1_rounds"] < case["phase1_rounds_requested"]
+            ):
+                notes.append(
+                    f"DMCBoost on {case['data']}: {case['phase1_rounds']} of "
+                    f"{case['phase1_rounds_requested']} phase-I rounds "
+                    f"({case['phase1_stop_reason']}), {case['phase2_rounds']} of "
+                    f"{case['phase2_rounds_requested']} phase-II rounds "
+                    f"({case['stop_reason']})."
+                )
             continue
         speedup = case.get("speedup_vs_paper")
         seconds = num(case["round_s"], ".3f") if case["rounds"] else "cannot boost"
-        lines.append(f"| {case['data']} | {case['method']} | {case['rounds']} | {seconds} | "
-                     f"{num(paper, 'g')} | {num(speedup, '.1f')}{'x' if speedup else ''} | "
-                     f"{goal(case['method'], case['data'], speedup)} | {memory} |")
+        lines.append(
+            f"| {case['data']} | {case['method']} | {case['rounds']} | {seconds} | "
+            f"{num(paper, 'g')} | {num(speedup, '.1f')}{'x' if speedup else ''} | "
+            f"{goal(case['method'], case['data'], speedup)} | {memory} |"
+        )
         if case["rounds"] < case["rounds_requested"]:
-            notes.append(f"{case['method']} on {case['data']}: {case['rounds']} of "
-                         f"{case['rounds_requested']} rounds ({case['stop_reason']}).")
+            notes.append(
+                f"{case['method']} on {case['data']}: {case['rounds']} of "
+                f"{case['rounds_requested']} rounds ({case['stop_reason']})."
+            )
     for case in record["cases"]:
         if "speedup_vs_sklearn" in case:
-            notes.append(f"Our SAMME against scikit-learn's AdaBoostClassifier on "
-                         f"{case['data']}: {case['round_s']:.3f} s against "
-                         f"{case['sklearn_round_s']:.3f} s per round, "
-                         f"{case['speedup_vs_sklearn']:.1f}x.")
+            notes.append(
+                f"Our SAMME against scikit-learn's AdaBoostClassifier on "
+                f"{case['data']}: {case['round_s']:.3f} s against "
+                f"{case['sklearn_round_s']:.3f} s per round, "
+                f"{case['speedup_vs_sklearn']:.1f}x."
+            )
     if any(case.get("peak_scope") != "timed fit" for case in record["cases"]):
-        notes.append("Where the peak could not be reset before the fit, the peak RSS is that of "
-                     "the whole process, warm-up included.")
+        notes.append(
+            "Where the peak could not be reset before the fit, the peak RSS is that of "
+            "the whole process, warm-up included."
+        )
     if notes:
         lines += [""] + [" ".join(notes)]
     return lines
@@ -372,8 +490,10 @@ def recompute_cost(root: Path | None = None) -> list[dict]:
         spec = record["spec"]
         paper = path.parts[-4]
         grid = str(spec.get("table") or spec.get("figure") or spec.get("protocol") or "?")
-        row = rows.setdefault((paper, grid), {"paper": paper, "grid": grid, "cells": 0,
-                                              "core_seconds": 0.0, "largest_cell_s": 0.0})
+        row = rows.setdefault(
+            (paper, grid),
+            {"paper": paper, "grid": grid, "cells": 0, "core_seconds": 0.0, "largest_cell_s": 0.0},
+        )
         row["cells"] += 1
         row["core_seconds"] += float(record["elapsed_seconds"])
         row["largest_cell_s"] = max(row["largest_cell_s"], float(record["elapsed_seconds"]))
@@ -385,38 +505,53 @@ def _recompute_cost_section(root: Path | None) -> list[str]:
     if not rows:
         return []
     total = sum(r["core_seconds"] for r in rows)
-    lines = ["", "## The cost of recomputing this book", "",
-             "Every full-profile grid cell committed under `data/results/<paper>/store-full/` "
-             "records the seconds it took (one cell runs on one core; the cells were computed on "
-             "2-core machines, some while the machine did other work, so these are upper-end "
-             "estimates). Summed per grid, they say what a reader pays to recompute the book's "
-             "evidence instead of loading it:", "",
-             "| paper | grid | cells | core-hours | hours on 2 cores | largest cell (s) |",
-             "|---|---|---:|---:|---:|---:|"]
+    lines = [
+        "",
+        "## The cost of recomputing this book",
+        "",
+        "Every full-profile grid cell committed under `data/results/<paper>/store-full/` "
+        "records the seconds it took (one cell runs on one core; the cells were computed on "
+        "2-core machines, some while the machine did other work, so these are upper-end "
+        "estimates). Summed per grid, they say what a reader pays to recompute the book's "
+        "evidence instead of loading it:",
+        "",
+        "| paper | grid | cells | core-hours | hours on 2 cores | largest cell (s) |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        lines.append(f"| {r['paper']} | {r['grid']} | {r['cells']} | "
-                     f"{r['core_seconds'] / 3600:.2f} | {r['core_seconds'] / 7200:.2f} | "
-                     f"{r['largest_cell_s']:.0f} |")
-    lines += [f"| **all** | | {sum(r['cells'] for r in rows)} | **{total / 3600:.2f}** | "
-              f"**{total / 7200:.2f}** | |", "",
-              "To recompute one paper's grids from scratch, move its committed store aside "
-              "(`data/results/<paper>/store-full/`) and run its notebooks with the full profile, "
-              "on local processes or on a dask cluster:", "",
-              "```bash",
-              "marginboost reproduce mcboost --profile full --jobs 2",
-              "marginboost reproduce dmcboost --profile full --scheduler tcp://HOST:8786",
-              "marginboost results update --dry-run   # what changed, and by how much",
-              "```"]
+        lines.append(
+            f"| {r['paper']} | {r['grid']} | {r['cells']} | "
+            f"{r['core_seconds'] / 3600:.2f} | {r['core_seconds'] / 7200:.2f} | "
+            f"{r['largest_cell_s']:.0f} |"
+        )
+    lines += [
+        f"| **all** | | {sum(r['cells'] for r in rows)} | **{total / 3600:.2f}** | "
+        f"**{total / 7200:.2f}** | |",
+        "",
+        "To recompute one paper's grids from scratch, move its committed store aside "
+        "(`data/results/<paper>/store-full/`) and run its notebooks with the full profile, "
+        "on local processes or on a dask cluster:",
+        "",
+        "```bash",
+        "marginboost reproduce mcboost --profile full --jobs 2",
+        "marginboost reproduce dmcboost --profile full --scheduler tcp://HOST:8786",
+        "marginboost results update --dry-run   # what changed, and by how much",
+        "```",
+    ]
     return lines
 
 
 def performance_page_markdown(root: Path | None = None) -> str:
     """The MyST text of ``book/performance.md``."""
     results = load_benchmark_results(root)
-    lines = ["# Performance", "",
-             "Speed goals are ratios against a named reference measured in the same run on the "
-             "same machine, never absolute timings asserted in tests. Rerun with "
-             "`marginboost bench NAME`; the page is regenerated from `benchmarks/results/`.", ""]
+    lines = [
+        "# Performance",
+        "",
+        "Speed goals are ratios against a named reference measured in the same run on the "
+        "same machine, never absolute timings asserted in tests. Rerun with "
+        "`marginboost bench NAME`; the page is regenerated from `benchmarks/results/`.",
+        "",
+    ]
     if "adaboost" in results:
         lines += _adaboost_section(results["adaboost"])
     if "column_generation" in results:

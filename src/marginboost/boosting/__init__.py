@@ -13,37 +13,62 @@
 * :mod:`~marginboost.boosting.dmcboost`: DMCBoost (Zhai, Xia & Wang 2014), direct 0-1 loss
   and margin optimization with multi-class direct trees.
 """
+
 from __future__ import annotations
 
 from ._base import NoEdgeError
 from .brownboost import BrownBoost
 from .corrective import (
-                         AdaBoostCG,
-                         ColumnGenerationError,
-                         HingeLPBoost,
-                         LogitBoostCG,
-                         LPBoost,
-                         MCBoost,
-                         MDBoost,
-                         adaboost_T_heuristic,
+    AdaBoostCG,
+    ColumnGenerationError,
+    HingeLPBoost,
+    LogitBoostCG,
+    LPBoost,
+    MCBoost,
+    MDBoost,
+    adaboost_T_heuristic,
 )
 from .dmcboost import DMCBoost
 from .multiclass import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost, NotBoostedWarning
 from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (
-                         AdaBoost,
-                         AnyBoost,
-                         ArcGv,
-                         ArcX4,
-                         DoomII,
-                         L2Boost,
-                         LogitBoost,
-                         MadaBoost,
-                         RealAdaBoost,
+    AdaBoost,
+    AnyBoost,
+    ArcGv,
+    ArcX4,
+    DoomII,
+    L2Boost,
+    LogitBoost,
+    MadaBoost,
+    RealAdaBoost,
 )
 
-__all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
-           "L2Boost", "MadaBoost", "LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG",
-           "AdaBoostL1", "AdaBoostQP", "ColumnGenerationError", "adaboost_T_heuristic",
-           "BrownBoost", "MCBoost", "MDBoost", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
-           "DMCBoost", "NotBoostedWarning", "NoEdgeError"]
+__all__ = [
+    "AnyBoost",
+    "AdaBoost",
+    "ArcGv",
+    "ArcX4",
+    "RealAdaBoost",
+    "LogitBoost",
+    "DoomII",
+    "L2Boost",
+    "MadaBoost",
+    "LPBoost",
+    "HingeLPBoost",
+    "AdaBoostCG",
+    "LogitBoostCG",
+    "AdaBoostL1",
+    "AdaBoostQP",
+    "ColumnGenerationError",
+    "adaboost_T_heuristic",
+    "BrownBoost",
+    "MCBoost",
+    "MDBoost",
+    "AdaBoostM1",
+    "SAMME",
+    "AdaBoostMH",
+    "GDMCBoost",
+    "DMCBoost",
+    "NotBoostedWarning",
+    "NoEdgeError",
+]

@@ -11,6 +11,7 @@ in the final combination, :math:`F_T = \sum_t \alpha_t h_t`, and
 ``staged_decision_function`` replays the recurrence, so both stay exact and finite for any
 number of rounds (the products of shrink factors are formed in the log domain).
 """
+
 from __future__ import annotations
 
 import copy
@@ -38,10 +39,15 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     return int(value)
 
 
-def check_real(value: Any, name: str, low: float, high: float = np.inf, *,
-               low_inclusive: bool = False) -> float:
+def check_real(
+    value: Any, name: str, low: float, high: float = np.inf, *, low_inclusive: bool = False
+) -> float:
     """Validate a finite real parameter in ``(low, high]`` (or ``[low, high]``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not np.isfinite(float(value))
+    ):
         raise ValueError(f"{name} must be a finite real number; got {value!r}")
     number = float(value)
     ok = (number >= low if low_inclusive else number > low) and number <= high
@@ -51,14 +57,17 @@ def check_real(value: Any, name: str, low: float, high: float = np.inf, *,
     return float(value)
 
 
-def check_weighted_classes(weights: FloatArray, y_index: NDArray[np.intp], classes: np.ndarray,
-                           name: str) -> None:
+def check_weighted_classes(
+    weights: FloatArray, y_index: NDArray[np.intp], classes: np.ndarray, name: str
+) -> None:
     """Refuse sample weights that leave fewer than two classes with positive weight."""
     weighted = np.unique(y_index[weights > 0])
     if weighted.size < 2:
-        raise ValueError(f"sample_weight is zero for every example of all classes but "
-                         f"{classes[weighted].tolist()}; {name} needs examples of at least two "
-                         "classes with positive weight")
+        raise ValueError(
+            f"sample_weight is zero for every example of all classes but "
+            f"{classes[weighted].tolist()}; {name} needs examples of at least two "
+            "classes with positive weight"
+        )
 
 
 class NoEdgeError(ValueError):
@@ -93,7 +102,8 @@ class NoEdgeError(ValueError):
             f"{estimator} could not make a first step: {detail}. No weak hypothesis has a "
             "positive edge on the training data under the initial weights; check for rows of "
             "X that are identical (or fall in the same bins) but carry opposite labels with "
-            "equal weight")
+            "equal weight"
+        )
 
 
 class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
@@ -112,22 +122,38 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     history_: dict[str, FloatArray]
 
     # ---- validation -------------------------------------------------------------------------
-    def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
-                                ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def _validate_training_data(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None,
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
         self._validate_params()
-        X, y = cast(tuple[FloatArray, NDArray[Any]],
-                    validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
-                                  ensure_min_samples=2, y_numeric=False))
+        X, y = cast(
+            tuple[FloatArray, NDArray[Any]],
+            validate_data(
+                self,
+                X,
+                y,
+                dtype=np.float64,
+                ensure_all_finite=True,
+                ensure_min_samples=2,
+                y_numeric=False,
+            ),
+        )
         check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
         name = type(self).__name__
         if classes.size == 1:
-            raise ValueError(f"y has only one class ({classes[0]!r}); {name} needs examples of two classes")
+            raise ValueError(
+                f"y has only one class ({classes[0]!r}); {name} needs examples of two classes"
+            )
         if classes.size > 2:
             raise ValueError(
                 f"Only binary classification is supported. y has {classes.size} classes; {name} "
                 "is binary, use a multi-class booster (SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost "
-                "or DMCBoost) instead")
+                "or DMCBoost) instead"
+            )
         self.classes_ = classes
         y_signed = np.where(y_index == 1, 1.0, -1.0)
         weights = self._validate_sample_weight(sample_weight, X)
@@ -138,8 +164,9 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _validate_sample_weight(sample_weight: ArrayLike | None, X: FloatArray) -> FloatArray:
         if sample_weight is None:
             return np.full(X.shape[0], 1.0 / X.shape[0])
-        weights: FloatArray = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                                   ensure_non_negative=True)
+        weights: FloatArray = _check_sample_weight(
+            sample_weight, X, dtype=np.float64, ensure_non_negative=True
+        )
         if not np.all(np.isfinite(weights)):
             raise ValueError("sample_weight must be finite; it contains NaN or inf")
         total = float(weights.sum())
@@ -147,23 +174,29 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight must have a positive sum; all weights are zero")
         return weights / total
 
-    def _refuse_non_uniform_weights(self, sample_weight: ArrayLike | None, weights: FloatArray,
-                                    reason: str) -> None:
+    def _refuse_non_uniform_weights(
+        self, sample_weight: ArrayLike | None, weights: FloatArray, reason: str
+    ) -> None:
         """Raise for non-uniform ``sample_weight`` (uniform weights change nothing and are accepted)."""
-        if sample_weight is not None and not np.allclose(weights, weights[0], rtol=0.0,
-                                                         atol=1e-12 * weights.max()):
-            raise ValueError(f"{type(self).__name__} does not support non-uniform sample_weight: "
-                             f"{reason}")
+        if sample_weight is not None and not np.allclose(
+            weights, weights[0], rtol=0.0, atol=1e-12 * weights.max()
+        ):
+            raise ValueError(
+                f"{type(self).__name__} does not support non-uniform sample_weight: {reason}"
+            )
 
     def _signed_labels(self, y: ArrayLike, n: int) -> FloatArray:
         labels = np.asarray(y)
         if labels.ndim != 1 or labels.shape[0] != n:
-            raise ValueError(f"y must be a 1-D array with one label per row of X ({n}); "
-                             f"got shape {labels.shape}")
+            raise ValueError(
+                f"y must be a 1-D array with one label per row of X ({n}); got shape {labels.shape}"
+            )
         unknown = ~np.isin(labels, self.classes_)
         if unknown.any():
-            raise ValueError(f"y contains labels {np.unique(labels[unknown])[:5]} not seen in fit; "
-                             f"known classes: {self.classes_}")
+            raise ValueError(
+                f"y contains labels {np.unique(labels[unknown])[:5]} not seen in fit; "
+                f"known classes: {self.classes_}"
+            )
         return np.where(labels == self.classes_[1], 1.0, -1.0)
 
     def _weak_learner_template(self, default_criterion: str = "error") -> Any:
@@ -173,7 +206,8 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
             if not callable(getattr(self.estimator, method, None)):
                 raise TypeError(
                     f"{self._algorithm_name} needs a weak learner with a {method} method "
-                    f"(e.g. marginboost.weak.DecisionTree); got {self.estimator!r}")
+                    f"(e.g. marginboost.weak.DecisionTree); got {self.estimator!r}"
+                )
             return copy.deepcopy(self.estimator)
         from ..weak import DecisionTree
 
@@ -195,8 +229,10 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _codes(self, X: ArrayLike) -> Codes:
         check_is_fitted(self, "estimators_")
-        X = cast(FloatArray, validate_data(self, X, dtype=np.float64, ensure_all_finite=True,
-                                           reset=False))
+        X = cast(
+            FloatArray,
+            validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False),
+        )
         return self.mapper_.transform(X)
 
     # ---- the ensemble as a recurrence -------------------------------------------------------
@@ -208,15 +244,19 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         with np.errstate(divide="ignore"):
             log_shrink = np.log(self._stage_shrink)
         # log of prod_{r > s} shrink_r, accumulated from the last round backwards.
-        later = np.concatenate([np.cumsum(log_shrink[::-1])[::-1][1:], [0.0]]) \
-            if log_shrink.size else log_shrink
+        later = (
+            np.concatenate([np.cumsum(log_shrink[::-1])[::-1][1:], [0.0]])
+            if log_shrink.size
+            else log_shrink
+        )
         self.alphas_ = self._stage_step * np.exp(later)
         self.n_estimators_ = len(self.estimators_)
 
     def _truncate(self, n_rounds: int) -> None:
         """Keep the first ``n_rounds`` rounds (early stopping on a validation set)."""
-        self._set_stages(self.estimators_[:n_rounds], self._stage_shrink[:n_rounds],
-                         self._stage_step[:n_rounds])
+        self._set_stages(
+            self.estimators_[:n_rounds], self._stage_shrink[:n_rounds], self._stage_step[:n_rounds]
+        )
         self.history_ = {key: value[:n_rounds] for key, value in self.history_.items()}
 
     # ---- prediction -------------------------------------------------------------------------

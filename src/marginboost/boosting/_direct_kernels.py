@@ -36,6 +36,7 @@ With the examples sorted by :math:`a_i` once per round, a weak classifier needs 
   normalized margin rises while the :math:`n'`-th example is a rising line and falls otherwise,
   so its local maxima are the :math:`\gamma_j` (and the ends).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -88,7 +89,7 @@ def errors_by_interval(a, r, m, bad):  # pragma: no cover - compiled
             E[r[i] + 1] += 1
     for k in range(1, m + 1):
         E[k] += E[k - 1]
-    return E[:m + 1]
+    return E[: m + 1]
 
 
 @njit(cache=True)
@@ -185,9 +186,24 @@ def _bucket_by_code(codes, samples, f, counts, by_code):  # pragma: no cover - c
 
 
 @njit(cache=True, parallel=True)
-def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
-                        scores, left_values, right_values, n_blocks,
-                        exp_step):  # pragma: no cover - compiled
+def phase1_split_scores(
+    codes,
+    samples,
+    y,
+    a,
+    r,
+    V,
+    base,
+    bad_out,
+    w,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+    exp_step,
+):  # pragma: no cover - compiled
     """Score every split ``code_f <= bin`` of one node for the 0-1 loss (higher is better).
 
     ``base[k]`` is :math:`E(k)` counting only the examples outside the node, ``w`` the shifted
@@ -202,16 +218,47 @@ def phase1_split_scores(codes, samples, y, a, r, V, base, bad_out, w, shift, ref
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
-        _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
-                              scores, left_values, right_values,
-                              block * n_features // n_blocks,
-                              (block + 1) * n_features // n_blocks, exp_step)
+        _phase1_feature_block(
+            codes,
+            samples,
+            y,
+            a,
+            r,
+            V,
+            base,
+            bad_out,
+            w,
+            shift,
+            reference,
+            scores,
+            left_values,
+            right_values,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+            exp_step,
+        )
 
 
 @njit(cache=True)
-def _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, reference,
-                          scores, left_values, right_values, f_start,
-                          f_stop, exp_step):  # pragma: no cover - compiled
+def _phase1_feature_block(
+    codes,
+    samples,
+    y,
+    a,
+    r,
+    V,
+    base,
+    bad_out,
+    w,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    f_start,
+    f_stop,
+    exp_step,
+):  # pragma: no cover - compiled
     """:func:`phase1_split_scores` for the features ``f_start .. f_stop - 1``."""
     n_node = samples.shape[0]
     m = V.shape[0]
@@ -260,7 +307,7 @@ def _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, r
             for k in range(m + 1):
                 run += init[k]
                 init[k] = base[k] + run
-            t, tag = _seg_build(init[:m + 1], size)
+            t, tag = _seg_build(init[: m + 1], size)
             code = first if upwards else last
             while True:
                 # move bucket `code` across; `split` is the threshold this leaves
@@ -282,8 +329,9 @@ def _phase1_feature_block(codes, samples, y, a, r, V, base, bad_out, w, shift, r
                 lg = np.log(good_w) if good_w > 0 else -np.inf
                 lb = np.log(bad_w) if bad_w > 0 else -np.inf
                 if exp_step:
-                    loss = _seg_exp_step(t, tag, size, V, exp_loss_minimizer(lg, lb), lg, lb,
-                                         shift)[1]
+                    loss = _seg_exp_step(
+                        t, tag, size, V, exp_loss_minimizer(lg, lb), lg, lb, shift
+                    )[1]
                 else:
                     loss = log_exp_loss(interval_alpha(_seg_argmin(t, size), V), lg, lb, shift)
                 score = -(errors + tie_break(loss, reference))
@@ -639,9 +687,24 @@ def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
 
 
 @njit(cache=True, parallel=True)
-def phase2_split_scores(codes, samples, pred, y, order, a, n_prime, c, restricted,
-                        order_objective, epsilon, end_gap, scores, left_values, right_values,
-                        n_blocks):  # pragma: no cover - compiled
+def phase2_split_scores(
+    codes,
+    samples,
+    pred,
+    y,
+    order,
+    a,
+    n_prime,
+    c,
+    restricted,
+    order_objective,
+    epsilon,
+    end_gap,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+):  # pragma: no cover - compiled
     """Score every split of one node by the margin objective at its step (higher is better).
 
     ``pred`` holds the partial tree's current predictions (used outside the node).  The
@@ -663,11 +726,28 @@ def phase2_split_scores(codes, samples, pred, y, order, a, n_prime, c, restricte
         p_pos += 1
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
-        _phase2_feature_block(codes, samples, pred, y, order, a, n_prime, c, restricted,
-                              order_objective, epsilon, end_gap, scores, left_values,
-                              right_values, rank, total, p_pos,
-                              block * n_features // n_blocks,
-                              (block + 1) * n_features // n_blocks)
+        _phase2_feature_block(
+            codes,
+            samples,
+            pred,
+            y,
+            order,
+            a,
+            n_prime,
+            c,
+            restricted,
+            order_objective,
+            epsilon,
+            end_gap,
+            scores,
+            left_values,
+            right_values,
+            rank,
+            total,
+            p_pos,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+        )
 
 
 @njit(cache=True)
@@ -684,20 +764,68 @@ def _flip_buckets(b, y, value, rank, n_prime, kr, by_code, start, stop):
 
 
 @njit(cache=True)
-def _phase2_value(order, a, b, n_prime, c, restricted, order_objective, epsilon, end_gap, kr,
-                  total, p_pos, Fb, piece_I, piece_start):  # pragma: no cover - compiled
+def _phase2_value(
+    order,
+    a,
+    b,
+    n_prime,
+    c,
+    restricted,
+    order_objective,
+    epsilon,
+    end_gap,
+    kr,
+    total,
+    p_pos,
+    Fb,
+    piece_I,
+    piece_start,
+):  # pragma: no cover - compiled
     """Objective value at the step of the weak classifier whose signs are ``b``."""
     if order_objective:
         R, kr_o, F, kf, d = collect_lines(order, a, b, n_prime, restricted)
         return phase2_line(R, kr_o, F, kf, n_prime, c, d, True, epsilon, end_gap)[2]
-    return avg_line_walk(order, a, b, n_prime, c, restricted, epsilon, end_gap, kr, total,
-                         p_pos, Fb, piece_I, piece_start)[2]
+    return avg_line_walk(
+        order,
+        a,
+        b,
+        n_prime,
+        c,
+        restricted,
+        epsilon,
+        end_gap,
+        kr,
+        total,
+        p_pos,
+        Fb,
+        piece_I,
+        piece_start,
+    )[2]
 
 
 @njit(cache=True)
-def _phase2_feature_block(codes, samples, pred, y, order, a, n_prime, c, restricted,
-                          order_objective, epsilon, end_gap, scores, left_values, right_values,
-                          rank, total, p_pos, f_start, f_stop):  # pragma: no cover - compiled
+def _phase2_feature_block(
+    codes,
+    samples,
+    pred,
+    y,
+    order,
+    a,
+    n_prime,
+    c,
+    restricted,
+    order_objective,
+    epsilon,
+    end_gap,
+    scores,
+    left_values,
+    right_values,
+    rank,
+    total,
+    p_pos,
+    f_start,
+    f_stop,
+):  # pragma: no cover - compiled
     """:func:`phase2_split_scores` for the features ``f_start .. f_stop - 1``.
 
     Two sign arrays hold the node's samples all at :math:`-y` (``neg``) and all at :math:`+y`
@@ -743,11 +871,26 @@ def _phase2_feature_block(codes, samples, pred, y, order, a, n_prime, c, restric
                 kr = kr_neg if s == 0 else kr_pos
                 code = first
                 while code < last:
-                    kr = _flip_buckets(b, y, left, rank, n_prime, kr, by_code, counts[code],
-                                       counts[code + 1])
-                    values[s, code] = _phase2_value(order, a, b, n_prime, c, restricted,
-                                                    order_objective, epsilon, end_gap, kr,
-                                                    total, p_pos, Fb, piece_I, piece_start)
+                    kr = _flip_buckets(
+                        b, y, left, rank, n_prime, kr, by_code, counts[code], counts[code + 1]
+                    )
+                    values[s, code] = _phase2_value(
+                        order,
+                        a,
+                        b,
+                        n_prime,
+                        c,
+                        restricted,
+                        order_objective,
+                        epsilon,
+                        end_gap,
+                        kr,
+                        total,
+                        p_pos,
+                        Fb,
+                        piece_I,
+                        piece_start,
+                    )
                     code += 1
                     while counts[code + 1] == counts[code]:
                         code += 1
@@ -757,17 +900,33 @@ def _phase2_feature_block(codes, samples, pred, y, order, a, n_prime, c, restric
                 kr = kr_pos if s == 0 else kr_neg
                 code = last
                 while code > first:
-                    kr = _flip_buckets(b, y, -left, rank, n_prime, kr, by_code, counts[code],
-                                       counts[code + 1])
+                    kr = _flip_buckets(
+                        b, y, -left, rank, n_prime, kr, by_code, counts[code], counts[code + 1]
+                    )
                     split = code - 1
                     while counts[split + 1] == counts[split]:
                         split -= 1
-                    values[s, split] = _phase2_value(order, a, b, n_prime, c, restricted,
-                                                     order_objective, epsilon, end_gap, kr,
-                                                     total, p_pos, Fb, piece_I, piece_start)
+                    values[s, split] = _phase2_value(
+                        order,
+                        a,
+                        b,
+                        n_prime,
+                        c,
+                        restricted,
+                        order_objective,
+                        epsilon,
+                        end_gap,
+                        kr,
+                        total,
+                        p_pos,
+                        Fb,
+                        piece_I,
+                        piece_start,
+                    )
                     code = split
-                kr = _flip_buckets(b, y, left, rank, n_prime, kr, by_code, counts[first + 1],
-                                   n_node)
+                kr = _flip_buckets(
+                    b, y, left, rank, n_prime, kr, by_code, counts[first + 1], n_node
+                )
         code = first
         while code < last:  # ties between the two signs go to left = +1, as listed
             for s in range(2):
@@ -803,9 +962,22 @@ def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
     p_pos = 0
     while p_pos < n and not a[order[p_pos]] > 0.0:
         p_pos += 1
-    return avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr, total,
-                         p_pos, np.empty(n - n_prime + 1), np.empty(n_prime + 1),
-                         np.empty(n_prime + 1))
+    return avg_line_walk(
+        order,
+        a,
+        b_sign,
+        n_prime,
+        c,
+        restricted,
+        epsilon,
+        end_gap,
+        kr,
+        total,
+        p_pos,
+        np.empty(n - n_prime + 1),
+        np.empty(n_prime + 1),
+        np.empty(n_prime + 1),
+    )
 
 
 @njit(cache=True)
@@ -818,8 +990,22 @@ def _previous_riser(order, a, b_sign, pr):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def avg_line_walk(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap, kr, total,
-                  p_pos, Fb, piece_I, piece_start):  # pragma: no cover - compiled
+def avg_line_walk(
+    order,
+    a,
+    b_sign,
+    n_prime,
+    c,
+    restricted,
+    epsilon,
+    end_gap,
+    kr,
+    total,
+    p_pos,
+    Fb,
+    piece_I,
+    piece_start,
+):  # pragma: no cover - compiled
     """:func:`avg_line_lazy` without reading the bottom set: the caller keeps ``kr`` (rising
     lines among the first ``n_prime`` examples of ``order``), ``total`` (the sum of their
     ``a``) and ``p_pos`` (the first position of ``order`` with ``a > 0``) up to date, and the

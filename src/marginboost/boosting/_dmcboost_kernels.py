@@ -26,6 +26,7 @@ the examples strictly inside the bottom set it adds up, for those tied at the :m
 value only the counts of each slope matter (the smallest slopes fill the bottom set), so
 per-code histograms give every split of a feature in :math:`O(n_{node}K + \text{bins}\,K^2)`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -107,9 +108,23 @@ def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma
 
 
 @njit(cache=True)
-def _record_pair(errors, alpha, out_sums, left_below, right_all, right_below, shift, reference,
-                 f, split, left, right, scores, left_values, right_values
-                 ):  # pragma: no cover - compiled
+def _record_pair(
+    errors,
+    alpha,
+    out_sums,
+    left_below,
+    right_all,
+    right_below,
+    shift,
+    reference,
+    f,
+    split,
+    left,
+    right,
+    scores,
+    left_values,
+    right_values,
+):  # pragma: no cover - compiled
     """Score one split and label pair, ``-(errors + tie_break(log exp loss at alpha))``, from
     the loss sums (G, B, R) outside the node, of the left child's samples predicting ``left``
     and of the right child's predicting ``right`` (all node samples minus those below the
@@ -125,9 +140,23 @@ def _record_pair(errors, alpha, out_sums, left_below, right_all, right_below, sh
 
 
 @njit(cache=True, parallel=True)
-def phase1_split_scores(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
-                        scores, left_values, right_values, n_blocks, equal_labels=True
-                        ):  # pragma: no cover
+def phase1_split_scores(
+    codes,
+    samples,
+    lo,
+    hi,
+    V,
+    base,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+    equal_labels=True,
+):  # pragma: no cover
     """Score every split ``code_f <= bin`` and label pair of one node (higher is better):
     ``-(errors + tie_break(log exp loss))`` at the best step; ``base`` holds the errors of
     the examples outside the node, ``parts[i, k]`` the (G, B, R) exponential-loss terms of
@@ -135,15 +164,45 @@ def phase1_split_scores(codes, samples, lo, hi, V, base, parts, out_sums, shift,
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
-        _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
-                      scores, left_values, right_values, block * n_features // n_blocks,
-                      (block + 1) * n_features // n_blocks, equal_labels)
+        _phase1_block(
+            codes,
+            samples,
+            lo,
+            hi,
+            V,
+            base,
+            parts,
+            out_sums,
+            shift,
+            reference,
+            scores,
+            left_values,
+            right_values,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+            equal_labels,
+        )
 
 
 @njit(cache=True)
-def _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, reference,
-                  scores, left_values, right_values, f_start, f_stop, equal_labels
-                  ):  # pragma: no cover
+def _phase1_block(
+    codes,
+    samples,
+    lo,
+    hi,
+    V,
+    base,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    f_start,
+    f_stop,
+    equal_labels,
+):  # pragma: no cover
     n_node = samples.shape[0]
     K = lo.shape[1]
     m = V.shape[0]
@@ -168,7 +227,7 @@ def _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, refer
             for j in range(m + 1):
                 run += init[j]
                 init[j] = base[j] + run
-            t0, tag0 = _seg_build(init[:m + 1], size)
+            t0, tag0 = _seg_build(init[: m + 1], size)
             for left in range(K):
                 if left == right and not equal_labels:
                     continue
@@ -185,10 +244,23 @@ def _phase1_block(codes, samples, lo, hi, V, base, parts, out_sums, shift, refer
                         if lo[i, left] < hi[i, left]:
                             _seg_add_suffix(t, tag, size, lo[i, left], hi[i, left], 1)
                     split = code
-                    _record_pair(t[1], interval_alpha(_seg_argmin(t, size), V), out_sums,
-                                 cum[split + 1, left], cum[256, right], cum[split + 1, right],
-                                 shift, reference, f, split, left, right, scores, left_values,
-                                 right_values)
+                    _record_pair(
+                        t[1],
+                        interval_alpha(_seg_argmin(t, size), V),
+                        out_sums,
+                        cum[split + 1, left],
+                        cum[256, right],
+                        cum[split + 1, right],
+                        shift,
+                        reference,
+                        f,
+                        split,
+                        left,
+                        right,
+                        scores,
+                        left_values,
+                        right_values,
+                    )
                     code += 1
                     while counts[code + 1] == counts[code]:
                         code += 1
@@ -204,9 +276,19 @@ def tied_sum(minus, zero, plus, need):  # pragma: no cover - compiled
 
 
 @njit(cache=True, parallel=True)
-def phase2_split_scores(codes, samples, parts, out_less, out_tied, need, scores,
-                        left_values, right_values, n_blocks, equal_labels=True
-                        ):  # pragma: no cover - compiled
+def phase2_split_scores(
+    codes,
+    samples,
+    parts,
+    out_less,
+    out_tied,
+    need,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+    equal_labels=True,
+):  # pragma: no cover - compiled
     """Score every split and label pair of one node by :math:`S'(0^+)` (higher is better).
 
     ``parts[i, k]``: the slope (-1, 0, 1) of example ``i`` predicted ``k`` if it is strictly
@@ -216,14 +298,37 @@ def phase2_split_scores(codes, samples, parts, out_less, out_tied, need, scores,
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
-        _phase2_block(codes, samples, parts, out_less, out_tied, need, scores,
-                      left_values, right_values, block * n_features // n_blocks,
-                      (block + 1) * n_features // n_blocks, equal_labels)
+        _phase2_block(
+            codes,
+            samples,
+            parts,
+            out_less,
+            out_tied,
+            need,
+            scores,
+            left_values,
+            right_values,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+            equal_labels,
+        )
 
 
 @njit(cache=True)
-def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_values,
-                  right_values, f_start, f_stop, equal_labels):  # pragma: no cover - compiled
+def _phase2_block(
+    codes,
+    samples,
+    parts,
+    out_less,
+    out_tied,
+    need,
+    scores,
+    left_values,
+    right_values,
+    f_start,
+    f_stop,
+    equal_labels,
+):  # pragma: no cover - compiled
     n_node = samples.shape[0]
     K = parts.shape[1]
     hist = np.zeros((257, K, 4), dtype=np.int64)  # per code: less-slope sum, tied -1, 0, +1
@@ -259,11 +364,18 @@ def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_
                     if left == right and not equal_labels:
                         continue
                     for s in range(4):
-                        tot[s] = hist[split + 1, left, s] + hist[256, right, s] \
+                        tot[s] = (
+                            hist[split + 1, left, s]
+                            + hist[256, right, s]
                             - hist[split + 1, right, s]
-                    score = float(out_less + tot[0]
-                                  + tied_sum(out_tied[0] + tot[1], out_tied[1] + tot[2],
-                                             out_tied[2] + tot[3], need))
+                        )
+                    score = float(
+                        out_less
+                        + tot[0]
+                        + tied_sum(
+                            out_tied[0] + tot[1], out_tied[1] + tot[2], out_tied[2] + tot[3], need
+                        )
+                    )
                     if score > scores[f, split]:
                         scores[f, split] = score
                         left_values[f, split] = left
@@ -271,9 +383,24 @@ def _phase2_block(codes, samples, parts, out_less, out_tied, need, scores, left_
 
 
 @njit(cache=True, parallel=True)
-def phase1_grid_split_scores(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
-                             reference, scores, left_values, right_values, n_blocks,
-                             equal_labels=True):  # pragma: no cover - compiled
+def phase1_grid_split_scores(
+    codes,
+    samples,
+    lo_g,
+    hi_g,
+    J,
+    V,
+    base_g,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+    equal_labels=True,
+):  # pragma: no cover - compiled
     """:func:`phase1_split_scores` with the errors evaluated on the intervals ``J`` only.
 
     ``lo_g`` / ``hi_g`` are the error ranges of :func:`phase1_split_scores` mapped to positions
@@ -286,16 +413,47 @@ def phase1_grid_split_scores(codes, samples, lo_g, hi_g, J, V, base_g, parts, ou
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
-        _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
-                           reference, scores, left_values, right_values,
-                           block * n_features // n_blocks, (block + 1) * n_features // n_blocks,
-                           equal_labels)
+        _phase1_grid_block(
+            codes,
+            samples,
+            lo_g,
+            hi_g,
+            J,
+            V,
+            base_g,
+            parts,
+            out_sums,
+            shift,
+            reference,
+            scores,
+            left_values,
+            right_values,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+            equal_labels,
+        )
 
 
 @njit(cache=True)
-def _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums, shift,
-                       reference, scores, left_values, right_values, f_start, f_stop,
-                       equal_labels):  # pragma: no cover - compiled
+def _phase1_grid_block(
+    codes,
+    samples,
+    lo_g,
+    hi_g,
+    J,
+    V,
+    base_g,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    f_start,
+    f_stop,
+    equal_labels,
+):  # pragma: no cover - compiled
     # the samples are read in their own order (no bucketing): the per-example arrays are
     # large on big data, and a sequential pass over them is several times faster
     n_node = samples.shape[0]
@@ -353,6 +511,20 @@ def _phase1_grid_block(codes, samples, lo_g, hi_g, J, V, base_g, parts, out_sums
                         if e < errors:
                             errors = e
                             arg = g
-                    _record_pair(errors, interval_alpha(J[arg], V), out_sums, cum[p, left],
-                                 cum[P - 1, right], cum[p, right], shift, reference, f, split,
-                                 left, right, scores, left_values, right_values)
+                    _record_pair(
+                        errors,
+                        interval_alpha(J[arg], V),
+                        out_sums,
+                        cum[p, left],
+                        cum[P - 1, right],
+                        cum[p, right],
+                        shift,
+                        reference,
+                        f,
+                        split,
+                        left,
+                        right,
+                        scores,
+                        left_values,
+                        right_values,
+                    )

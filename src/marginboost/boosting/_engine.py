@@ -2,6 +2,7 @@ r"""The AnyBoost loop shared by the stage-wise estimators of :mod:`marginboost.b
 
 See that module for the algorithm, the stopping rules and the recorded history.
 """
+
 from __future__ import annotations
 
 import time
@@ -25,17 +26,31 @@ FloatArray = NDArray[np.float64]
 #: A directional derivative below this fraction of sum_i |D_i a_i| counts as 0 (rounding).
 _DOWNHILL_RTOL = 1e-12
 
-_HISTORY_KEYS = ("train_error", "objective", "edge", "min_margin", "mean_margin",
-                 "weight_entropy", "step", "time")
+_HISTORY_KEYS = (
+    "train_error",
+    "objective",
+    "edge",
+    "min_margin",
+    "mean_margin",
+    "weight_entropy",
+    "step",
+    "time",
+)
 
 
 class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """AnyBoost loop shared by all stage-wise estimators; subclasses supply the hooks."""
 
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "estimator", "max_bins", "validation_fraction",
-        "random_state", tol=[Interval(Real, 0.0, float("inf"), closed="left"), None],
-        n_iter_no_change=[*PARAMETERS["n_iter_no_change"], None])
+        "n_estimators",
+        "max_depth",
+        "estimator",
+        "max_bins",
+        "validation_fraction",
+        "random_state",
+        tol=[Interval(Real, 0.0, float("inf"), closed="left"), None],
+        n_iter_no_change=[*PARAMETERS["n_iter_no_change"], None],
+    )
 
     #: ``"none"`` (F_{t+1} = F_t + w f), ``"convex"`` (DOOM II) or ``"average"`` (ARC-x4).
     _normalization = "none"
@@ -54,21 +69,37 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     def _start(self, n_samples: int) -> None:
         """Reset per-fit state before the first round."""
 
-    def _gradient_weights(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray,
-                          ) -> FloatArray:
+    def _gradient_weights(
+        self,
+        margins: FloatArray,
+        l1_norm: float,
+        sample_weight: FloatArray,
+    ) -> FloatArray:
         return _steps.cost_weights(self._cost, self._cost_scale * margins, sample_weight)
 
-    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
-                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
-                   ) -> tuple[Any, FloatArray, FloatArray]:
+    def _direction(
+        self,
+        learner: Any,
+        codes: Codes,
+        y: FloatArray,
+        gradient_weights: FloatArray,
+        scores: FloatArray,
+        sample_weight: FloatArray,
+    ) -> tuple[Any, FloatArray, FloatArray]:
         """Fit the weak learner; return ``(tree, f on the training data, learner weights)``."""
         tree = learner.fit_binary(codes, y, gradient_weights)
         return tree, tree.predict(codes), gradient_weights
 
     @abstractmethod
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         """Step size of the round and whether the weak learner was perfect."""
 
     def _stop_on_moved_direction(self) -> bool:
@@ -94,8 +125,15 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         if self.n_iter_no_change is not None:
             check_positive_int(self.n_iter_no_change, "n_iter_no_change")
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, *,
-            X_val: ArrayLike | None = None, y_val: ArrayLike | None = None) -> StagewiseBoosting:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        *,
+        X_val: ArrayLike | None = None,
+        y_val: ArrayLike | None = None,
+    ) -> StagewiseBoosting:
         """Fit the ensemble.
 
         Parameters
@@ -125,8 +163,10 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         if X_val is not None:
             from sklearn.utils.validation import validate_data
 
-            X_val = cast(FloatArray, validate_data(self, X_val, dtype=np.float64,
-                                                   ensure_all_finite=True, reset=False))
+            X_val = cast(
+                FloatArray,
+                validate_data(self, X_val, dtype=np.float64, ensure_all_finite=True, reset=False),
+            )
             assert y_val is not None  # both or neither, checked above
             validation = (X_val, self._signed_labels(y_val, X_val.shape[0]))
         elif self.n_iter_no_change is not None:
@@ -135,19 +175,29 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             train: NDArray[np.intp]
             held_out: NDArray[np.intp]
             train, held_out = train_test_split(
-                np.arange(X.shape[0]), test_size=self.validation_fraction, stratify=y_signed,
-                random_state=self.random_state)
+                np.arange(X.shape[0]),
+                test_size=self.validation_fraction,
+                stratify=y_signed,
+                random_state=self.random_state,
+            )
             validation = (X[held_out], y_signed[held_out])
             X, y_signed, weights = X[train], y_signed[train], weights[train]
             if not weights.sum() > 0:
-                raise ValueError("the training part left after the validation split has zero total weight")
+                raise ValueError(
+                    "the training part left after the validation split has zero total weight"
+                )
             weights = weights / weights.sum()
         codes = self._bin(X)
         self._run_rounds(codes, y_signed, weights, validation)
         return self
 
-    def _run_rounds(self, codes: Codes, y: FloatArray, sample_weight: FloatArray,
-                    validation: tuple[FloatArray, FloatArray] | None) -> None:
+    def _run_rounds(
+        self,
+        codes: Codes,
+        y: FloatArray,
+        sample_weight: FloatArray,
+        validation: tuple[FloatArray, FloatArray] | None,
+    ) -> None:
         n_rounds = int(self.n_estimators)
         learner = self._weak_learner_template(self._default_criterion)
         self._start(y.shape[0])
@@ -174,8 +224,9 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.stop_reason_ = "zero gradient"
                 break
             gradient = gradient / total
-            tree, direction, learner_weights = self._direction(learner, codes, y, gradient,
-                                                               scores, sample_weight)
+            tree, direction, learner_weights = self._direction(
+                learner, codes, y, gradient, scores, sample_weight
+            )
             yf = y * direction
             # the convex update moves along f - F_t (unless the subclass keeps Algorithm 1's
             # test on f itself); a derivative within rounding of 0 is 0

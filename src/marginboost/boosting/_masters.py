@@ -21,6 +21,7 @@ and the optimal value.
 * :func:`solve_hinge_dual`: the generalized-hinge dual (27)/(28) with cvxpy (Clarabel).
 * :func:`solve_adaboost_qp`: AdaBoost-QP (41) with cvxpy (Clarabel).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -32,9 +33,19 @@ from numpy.typing import NDArray
 from scipy.optimize import linprog
 from scipy.special import expit, softmax
 
-__all__ = ["MasterSolution", "MasterSolverError", "LPBoostMaster", "solve_lpboost_dual",
-           "solve_lpboost_primal", "solve_simplex_smooth", "solve_adaboost_l1",
-           "solve_logitboost", "solve_hinge_dual", "solve_adaboost_qp", "project_scaled_simplex"]
+__all__ = [
+    "MasterSolution",
+    "MasterSolverError",
+    "LPBoostMaster",
+    "solve_lpboost_dual",
+    "solve_lpboost_primal",
+    "solve_simplex_smooth",
+    "solve_adaboost_l1",
+    "solve_logitboost",
+    "solve_hinge_dual",
+    "solve_adaboost_qp",
+    "project_scaled_simplex",
+]
 
 FloatArray = NDArray[np.float64]
 _P = ParamSpec("_P")
@@ -85,8 +96,9 @@ class MasterSolution:
 def _check_matrix(A: FloatArray) -> FloatArray:
     A = np.asarray(A, dtype=np.float64)
     if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
-        raise ValueError("A must be a non-empty 2-D array (examples x columns); "
-                         f"got shape {A.shape}")
+        raise ValueError(
+            f"A must be a non-empty 2-D array (examples x columns); got shape {A.shape}"
+        )
     if not np.isfinite(A).all():
         raise ValueError("A contains NaN or inf")
     return A
@@ -96,12 +108,14 @@ def _check_matrix(A: FloatArray) -> FloatArray:
 #: HiGHS model statuses as ``scipy.optimize.linprog`` numbers them (0 optimal, 1 limit reached,
 #: 2 infeasible, 3 unbounded, 4 numerical or other trouble), so that the messages of
 #: :class:`LPBoostMaster` read like those of :func:`solve_lpboost_primal`.
-_LINPROG_STATUS = {"kOptimal": (0, "Optimization terminated successfully."),
-                   "kTimeLimit": (1, "Time limit reached."),
-                   "kIterationLimit": (1, "Iteration limit reached."),
-                   "kInfeasible": (2, "The problem is infeasible."),
-                   "kUnbounded": (3, "The problem is unbounded."),
-                   "kUnboundedOrInfeasible": (4, "The problem is unbounded or infeasible.")}
+_LINPROG_STATUS = {
+    "kOptimal": (0, "Optimization terminated successfully."),
+    "kTimeLimit": (1, "Time limit reached."),
+    "kIterationLimit": (1, "Iteration limit reached."),
+    "kInfeasible": (2, "The problem is infeasible."),
+    "kUnbounded": (3, "The problem is unbounded."),
+    "kUnboundedOrInfeasible": (4, "The problem is unbounded or infeasible."),
+}
 
 
 def _most_frequent(values: FloatArray) -> float:
@@ -186,8 +200,11 @@ class LPBoostMaster:
     def __init__(self, n_examples: int, D: float | None = None) -> None:
         import highspy
 
-        if isinstance(n_examples, bool) or not isinstance(n_examples, (int, np.integer)) \
-                or n_examples < 1:
+        if (
+            isinstance(n_examples, bool)
+            or not isinstance(n_examples, (int, np.integer))
+            or n_examples < 1
+        ):
             raise ValueError(f"n_examples must be an integer >= 1; got {n_examples!r}")
         if D is not None and not (np.isfinite(D) and D > 0):
             raise ValueError(f"D must be a positive finite number or None; got {D!r}")
@@ -196,8 +213,12 @@ class LPBoostMaster:
         self.n_columns = 0
         self.perturbed_restarts = 0
         highs = _new_highs()
-        for name, value in (("output_flag", False), ("presolve", "off"), ("solver", "simplex"),
-                            ("simplex_strategy", 1)):  # serial dual simplex: warm-startable
+        for name, value in (
+            ("output_flag", False),
+            ("presolve", "off"),
+            ("solver", "simplex"),
+            ("simplex_strategy", 1),
+        ):  # serial dual simplex: warm-startable
             highs.setOptionValue(name, value)
         self._default_iteration_limit = int(highspy.kHighsIInf)
         self._infinity = infinity = highspy.kHighsInf
@@ -208,13 +229,22 @@ class LPBoostMaster:
         lower[M] = -infinity
         upper = np.full(M + 1, infinity if D is None else float(D))
         upper[M] = infinity
-        highs.addCols(M + 1, cost, lower, upper, 0, np.zeros(M + 1, dtype=np.int32),
-                      np.zeros(0, dtype=np.int32), np.zeros(0))
+        highs.addCols(
+            M + 1,
+            cost,
+            lower,
+            upper,
+            0,
+            np.zeros(M + 1, dtype=np.int32),
+            np.zeros(0, dtype=np.int32),
+            np.zeros(0),
+        )
         # row 0: sum u = 1
         highs.addRow(1.0, 1.0, M, np.arange(M, dtype=np.int32), np.ones(M))
         self._highs = highs
-        self._status_names = {value: name for name, value
-                              in highspy.HighsModelStatus.__members__.items()}
+        self._status_names = {
+            value: name for name, value in highspy.HighsModelStatus.__members__.items()
+        }
 
     def add_columns(self, A: FloatArray) -> None:
         """Add the columns of ``A`` (shape ``(M, k)``), i.e. ``k`` edge constraints."""
@@ -232,8 +262,15 @@ class LPBoostMaster:
         block = np.hstack([A.T - shift[:, None], -np.ones((k, 1))])
         rows, cols = np.nonzero(block)
         starts = np.searchsorted(rows, np.arange(k)).astype(np.int32)
-        self._highs.addRows(k, np.full(k, -self._infinity), -shift, rows.size, starts,
-                            cols.astype(np.int32), block[rows, cols])
+        self._highs.addRows(
+            k,
+            np.full(k, -self._infinity),
+            -shift,
+            rows.size,
+            starts,
+            cols.astype(np.int32),
+            block[rows, cols],
+        )
         self.n_columns += k
 
     def add_column(self, a: FloatArray) -> None:
@@ -275,16 +312,21 @@ class LPBoostMaster:
         name = self._status_names.get(status, str(status))
         if name != "kOptimal":
             code, message = _LINPROG_STATUS.get(name, (4, "HiGHS did not reach an optimum."))
-            raise MasterSolverError(f"HiGHS status {code}: {message} (HiGHS model status "
-                                    f"{highs.modelStatusToString(status)})")
+            raise MasterSolverError(
+                f"HiGHS status {code}: {message} (HiGHS model status "
+                f"{highs.modelStatusToString(status)})"
+            )
         solution = highs.getSolution()
         values = np.asarray(solution.col_value, dtype=np.float64)
         row_duals = np.asarray(solution.row_dual, dtype=np.float64)
         M = self.n_examples
-        return MasterSolution(w=np.clip(-row_duals[1:], 0.0, None),
-                              u=np.clip(values[:M], 0.0, None), r=float(values[M]),
-                              objective=float(highs.getInfo().objective_function_value),
-                              iterations=iterations)
+        return MasterSolution(
+            w=np.clip(-row_duals[1:], 0.0, None),
+            u=np.clip(values[:M], 0.0, None),
+            r=float(values[M]),
+            objective=float(highs.getInfo().objective_function_value),
+            iterations=iterations,
+        )
 
 
 def solve_lpboost_dual(A: FloatArray, D: float | None = None) -> MasterSolution:
@@ -322,14 +364,15 @@ def solve_lpboost_primal(A: FloatArray, D: float | None = None) -> tuple[float, 
     cost = np.zeros(J + 1 + n_xi)
     cost[J] = -1.0
     if D is not None:
-        cost[J + 1:] = float(D)
+        cost[J + 1 :] = float(D)
     # rho - A w - xi <= 0
     A_ub = np.hstack([-A, np.ones((M, 1))] + ([-np.eye(M)] if soft else []))
     A_eq = np.zeros((1, J + 1 + n_xi))
     A_eq[0, :J] = 1.0
     bounds = [(0.0, None)] * J + [(None, None)] + [(0.0, None)] * n_xi
-    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(M), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
-                  method="highs")
+    res = linprog(
+        cost, A_ub=A_ub, b_ub=np.zeros(M), A_eq=A_eq, b_eq=[1.0], bounds=bounds, method="highs"
+    )
     if res.status != 0:
         raise MasterSolverError(f"HiGHS status {res.status}: {res.message}")
     return float(-res.fun), np.clip(res.x[:J], 0.0, None)
@@ -363,12 +406,17 @@ def _single_blas_thread(function: Callable[_P, _R]) -> Callable[_P, _R]:
 
 
 @_single_blas_thread
-def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
-                         n: int, scale: float, w0: FloatArray | None = None, *,
-                         rtol: float = 1e-10, stall_rtol: float = 1e-6, max_iter: int = 50_000,
-                         hessian: Callable[[FloatArray, NDArray[np.intp]], FloatArray]
-                         | None = None,
-                         ) -> tuple[FloatArray, float, float, int]:
+def solve_simplex_smooth(
+    value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
+    n: int,
+    scale: float,
+    w0: FloatArray | None = None,
+    *,
+    rtol: float = 1e-10,
+    stall_rtol: float = 1e-6,
+    max_iter: int = 50_000,
+    hessian: Callable[[FloatArray, NDArray[np.intp]], FloatArray] | None = None,
+) -> tuple[FloatArray, float, float, int]:
     r"""Minimise a smooth convex function over :math:`\{w \ge 0, \mathbf 1^\top w = s\}`.
 
     FISTA (Beck & Teboulle 2009) with backtracking on the Lipschitz constant and a function-
@@ -419,16 +467,22 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
     for iteration in range(1, max_iter + 1):
         gap = float(g_w @ w - scale * g_w.min())
         if not np.isfinite(gap) or not np.isfinite(f_w):
-            raise MasterSolverError(f"non-finite objective or gradient after {iteration} "
-                                    "iterations")
+            raise MasterSolverError(
+                f"non-finite objective or gradient after {iteration} iterations"
+            )
         if gap <= rtol * max(1.0, abs(f_w)):
             return w, f_w, gap, iteration
-        if hessian is not None and (iteration == 1 or (
+        if hessian is not None and (
+            iteration == 1
+            or (
                 iteration - last_polish >= 20
-                and (gap <= 1e-3 * max(1.0, abs(f_w)) or gap <= 0.5 * polished_gap))):
+                and (gap <= 1e-3 * max(1.0, abs(f_w)) or gap <= 0.5 * polished_gap)
+            )
+        ):
             last_polish = iteration
-            w, f_w, g_w = _newton_polish(value_grad, hessian, w, f_w, g_w, scale,
-                                         rtol * max(1.0, abs(f_w)))
+            w, f_w, g_w = _newton_polish(
+                value_grad, hessian, w, f_w, g_w, scale, rtol * max(1.0, abs(f_w))
+            )
             y, f_y, g_y, momentum = w, f_w, g_w, 1.0
             gap = polished_gap = float(g_w @ w - scale * g_w.min())
             if gap <= rtol * max(1.0, abs(f_w)):
@@ -438,8 +492,9 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
         elif iteration - last_progress >= 100:
             if gap <= stall_rtol * max(1.0, abs(f_w), scale):
                 return w, f_w, gap, iteration
-            raise MasterSolverError(f"FISTA stalled at iteration {iteration} with duality gap "
-                                    f"{gap:.3g}")
+            raise MasterSolverError(
+                f"FISTA stalled at iteration {iteration} with duality gap {gap:.3g}"
+            )
         while True:
             z = project_scaled_simplex(y - g_y / lipschitz, scale)
             f_z, g_z = value_grad(z)
@@ -455,32 +510,42 @@ def solve_simplex_smooth(value_grad: Callable[[FloatArray], tuple[float, FloatAr
                 if hessian is not None and last_polish < iteration:
                     # rounding limits the first-order steps; Newton steps may still descend
                     last_polish = iteration
-                    w, f_w, g_w = _newton_polish(value_grad, hessian, w, f_w, g_w, scale,
-                                                 rtol * max(1.0, abs(f_w)))
+                    w, f_w, g_w = _newton_polish(
+                        value_grad, hessian, w, f_w, g_w, scale, rtol * max(1.0, abs(f_w))
+                    )
                     gap = float(g_w @ w - scale * g_w.min())
                     if gap <= stall_rtol * max(1.0, abs(f_w), scale):
                         return w, f_w, gap, iteration
                     y, f_y, g_y, momentum = w, f_w, g_w, 1.0
                     continue
-                raise MasterSolverError(f"projected gradient step failed to descend at "
-                                        f"iteration {iteration} (gap {gap:.3g})")
+                raise MasterSolverError(
+                    f"projected gradient step failed to descend at "
+                    f"iteration {iteration} (gap {gap:.3g})"
+                )
             momentum = 1.0
             y, f_y, g_y = w, f_w, g_w
             continue
-        next_momentum = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * momentum ** 2))
+        next_momentum = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * momentum**2))
         y = z + ((momentum - 1.0) / next_momentum) * (z - w)
         f_y, g_y = value_grad(y)
         w, f_w, g_w = z, f_z, g_z
         momentum = next_momentum
         lipschitz *= 0.9
-    raise MasterSolverError(f"FISTA did not reach the duality gap {rtol:g} in {max_iter} "
-                            f"iterations (gap {gap:.3g})")
+    raise MasterSolverError(
+        f"FISTA did not reach the duality gap {rtol:g} in {max_iter} iterations (gap {gap:.3g})"
+    )
 
 
-def _newton_polish(value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
-                   hessian: Callable[[FloatArray, NDArray[np.intp]], FloatArray],
-                   w: FloatArray, f: float, g: FloatArray, scale: float, target: float,
-                   max_steps: int = 30) -> tuple[FloatArray, float, FloatArray]:
+def _newton_polish(
+    value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
+    hessian: Callable[[FloatArray, NDArray[np.intp]], FloatArray],
+    w: FloatArray,
+    f: float,
+    g: FloatArray,
+    scale: float,
+    target: float,
+    max_steps: int = 30,
+) -> tuple[FloatArray, float, FloatArray]:
     r"""Active-set Newton steps on the support of ``w`` (plus the column of smallest gradient).
 
     Each step solves the equality-constrained Newton system on the support
@@ -511,8 +576,11 @@ def _newton_polish(value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
         if not slope < 0:
             break
         shrinking = direction < 0
-        alpha = min(1.0, float(np.min(w[S][shrinking] / -direction[shrinking]))) \
-            if shrinking.any() else 1.0
+        alpha = (
+            min(1.0, float(np.min(w[S][shrinking] / -direction[shrinking])))
+            if shrinking.any()
+            else 1.0
+        )
         while alpha > 1e-12:
             trial = w.copy()
             trial[S] = np.maximum(w[S] + alpha * direction, 0.0)
@@ -520,8 +588,11 @@ def _newton_polish(value_grad: Callable[[FloatArray], tuple[float, FloatArray]],
             f_trial, g_trial = value_grad(trial)
             if f_trial <= f + 1e-4 * alpha * slope:
                 break
-            if (alpha == 1.0 and abs(f_trial - f) <= 1e-13 * max(1.0, abs(f))
-                    and float(g_trial @ trial - scale * g_trial.min()) < gap):
+            if (
+                alpha == 1.0
+                and abs(f_trial - f) <= 1e-13 * max(1.0, abs(f))
+                and float(g_trial @ trial - scale * g_trial.min()) < gap
+            ):
                 # the full Newton step changes f only at rounding level, where the Armijo
                 # test cannot see progress; accept it when the gap (from gradients) shrinks
                 break
@@ -538,8 +609,9 @@ def _check_T(T: float) -> float:
     return float(T)
 
 
-def solve_adaboost_l1(A: FloatArray, T: float, w0: FloatArray | None = None, *,
-                      rtol: float = 1e-10) -> MasterSolution:
+def solve_adaboost_l1(
+    A: FloatArray, T: float, w0: FloatArray | None = None, *, rtol: float = 1e-10
+) -> MasterSolution:
     r"""AdaBoost-:math:`\ell_1` primal (Shen & Li eq. (5)) and its dual (15).
 
     .. math:: \min_w\ \log\sum_i \exp(-(A w)_i) \quad\text{s.t.}\quad w \ge 0,\
@@ -564,8 +636,9 @@ def solve_adaboost_l1(A: FloatArray, T: float, w0: FloatArray | None = None, *,
         edges = block.T @ u
         return (block.T * u) @ block - np.outer(edges, edges)
 
-    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol,
-                                                   hessian=hessian)
+    w, value, _, iterations = solve_simplex_smooth(
+        value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol, hessian=hessian
+    )
     u = softmax(-(A @ w))
     r = float((A.T @ u).max())
     entropy_term = float(np.sum(u[u > 0] * np.log(u[u > 0])))
@@ -573,8 +646,9 @@ def solve_adaboost_l1(A: FloatArray, T: float, w0: FloatArray | None = None, *,
     return MasterSolution(w=w, u=u, r=r, objective=value, duality_gap=gap, iterations=iterations)
 
 
-def solve_logitboost(A: FloatArray, T: float, w0: FloatArray | None = None, *,
-                     rtol: float = 1e-10) -> MasterSolution:
+def solve_logitboost(
+    A: FloatArray, T: float, w0: FloatArray | None = None, *, rtol: float = 1e-10
+) -> MasterSolution:
     r"""LogitBoost primal (Shen & Li eq. (32)) and its dual (31).
 
     .. math:: \min_w\ \sum_i \log(1 + \exp(-(A w)_i)) \quad\text{s.t.}\quad w \ge 0,\
@@ -596,8 +670,9 @@ def solve_logitboost(A: FloatArray, T: float, w0: FloatArray | None = None, *,
         block = A[:, S]
         return (block.T * (p * (1.0 - p))) @ block
 
-    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol,
-                                                   hessian=hessian)
+    w, value, _, iterations = solve_simplex_smooth(
+        value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol, hessian=hessian
+    )
     z = A @ w
     u = expit(-z)
     r = float((A.T @ u).max())
@@ -646,12 +721,17 @@ def solve_hinge_dual(A: FloatArray, D: float, p: float = 2.0) -> MasterSolution:
     w = np.clip(np.asarray(edges.dual_value, dtype=np.float64).ravel(), 0.0, None)
     r_value = r.value
     assert r_value is not None  # solved above (_solve_cvxpy raises otherwise)
-    return MasterSolution(w=w, u=np.clip(np.asarray(u.value).ravel(), 0.0, None), r=float(r_value),
-                          objective=float(problem.value))
+    return MasterSolution(
+        w=w,
+        u=np.clip(np.asarray(u.value).ravel(), 0.0, None),
+        r=float(r_value),
+        objective=float(problem.value),
+    )
 
 
-def solve_adaboost_qp(A: FloatArray, T: float, w0: FloatArray | None = None, *,
-                      rtol: float = 1e-12) -> tuple[FloatArray, float]:
+def solve_adaboost_qp(
+    A: FloatArray, T: float, w0: FloatArray | None = None, *, rtol: float = 1e-12
+) -> tuple[FloatArray, float]:
     r"""AdaBoost-QP (Shen & Li eq. (41)) on a fixed pool; returns ``(w, objective)``.
 
     .. math:: \min_w\ \tfrac12 w^\top C w - T b^\top w \quad\text{s.t.}\quad w \ge 0,\
@@ -683,8 +763,9 @@ def solve_adaboost_qp(A: FloatArray, T: float, w0: FloatArray | None = None, *,
         covariance: FloatArray = (block.T @ block) / M
         return covariance
 
-    weights, value, _, _ = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0, rtol=rtol,
-                                                hessian=hessian)
+    weights, value, _, _ = solve_simplex_smooth(
+        value_grad, A.shape[1], 1.0, w0, rtol=rtol, hessian=hessian
+    )
     return weights, value
 
 
@@ -712,11 +793,11 @@ def solve_mcboost(A: FloatArray, E: float, w0: FloatArray | None = None) -> Mast
         block = A[:, S]
         return 2.0 * (block.T @ block)
 
-    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0,
-                                                   hessian=hessian)
+    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0, hessian=hessian)
     u = 2.0 * (E - A @ w)
-    return MasterSolution(w=w, u=u, r=float((A.T @ u).max()), objective=value,
-                          iterations=int(iterations))
+    return MasterSolution(
+        w=w, u=u, r=float((A.T @ u).max()), objective=value, iterations=int(iterations)
+    )
 
 
 def solve_mdboost(A: FloatArray, D: float, w0: FloatArray | None = None) -> MasterSolution:
@@ -738,5 +819,4 @@ def solve_mdboost(A: FloatArray, D: float, w0: FloatArray | None = None) -> Mast
     M = A.shape[0]
     u = (1.0 - D * centred) / M
     objective = float(margins.mean() - 0.5 * D * (centred @ centred) / M)
-    return MasterSolution(w=w, u=u, r=float((A.T @ u).max()), objective=objective,
-                          iterations=0)
+    return MasterSolution(w=w, u=u, r=float((A.T @ u).max()), objective=objective, iterations=0)

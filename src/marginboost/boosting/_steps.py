@@ -8,6 +8,7 @@ along :math:`f` gives :math:`\varphi(w) = \sum_i s_i c(m_i + w a_i)`, so
 :math:`\varphi'(0) = \sum_i s_i c'(m_i) a_i = \langle \nabla C(F_t), f_{t+1} \rangle` up to the
 positive factor of the inner product's scaling.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,9 +20,17 @@ from scipy.optimize import minimize_scalar
 from ..losses import ExponentialLoss, MarginCost, SquaredLoss
 
 __all__ = [
-    "STEP_RULES", "MIN_WEIGHTED_ERROR", "cost_weights", "directional_derivative",
-    "weighted_edge", "adaboost_step", "arc_gv_step", "lipschitz_step", "newton_step",
-    "line_search_step", "shannon_entropy",
+    "STEP_RULES",
+    "MIN_WEIGHTED_ERROR",
+    "cost_weights",
+    "directional_derivative",
+    "weighted_edge",
+    "adaboost_step",
+    "arc_gv_step",
+    "lipschitz_step",
+    "newton_step",
+    "line_search_step",
+    "shannon_entropy",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -52,7 +61,9 @@ def cost_weights(cost: MarginCost, margins: FloatArray, sample_weight: FloatArra
     return sample_weight * -np.asarray(cost.derivative(margins), dtype=np.float64)
 
 
-def directional_derivative(cost_grad_weights: FloatArray, label_times_direction: FloatArray) -> float:
+def directional_derivative(
+    cost_grad_weights: FloatArray, label_times_direction: FloatArray
+) -> float:
     r""":math:`-\varphi'(0) = \sum_i s_i (-c'(m_i))\, y_i f(x_i)`: positive iff ``f`` points downhill."""
     return float(cost_grad_weights @ label_times_direction)
 
@@ -106,8 +117,12 @@ def arc_gv_step(edge: float, min_margin: float) -> tuple[float, bool]:
     return min(max(edge_part - margin_part, 0.0), 1.0), perfect
 
 
-def lipschitz_step(cost: MarginCost, cost_grad_weights: FloatArray,
-                   label_times_direction: FloatArray, sample_weight: FloatArray) -> float:
+def lipschitz_step(
+    cost: MarginCost,
+    cost_grad_weights: FloatArray,
+    label_times_direction: FloatArray,
+    sample_weight: FloatArray,
+) -> float:
     r"""Step (3) of Theorem 1 (Mason et al. 1999): :math:`-\langle\nabla C, f\rangle / (L \|f\|^2)`.
 
     With the inner product :math:`\langle F, G\rangle = \sum_i s_i F(x_i) G(x_i)` the gradient of
@@ -121,13 +136,21 @@ def lipschitz_step(cost: MarginCost, cost_grad_weights: FloatArray,
         raise ValueError(
             f"step='lipschitz' needs a cost whose derivative is Lipschitz; the {cost.name!r} cost "
             f"has lipschitz_constant={lipschitz!r} (use 'logistic', 'normalized_sigmoid', 'squared', "
-            "'squared_hinge', 'madaboost' or pass a cost with a finite lipschitz_constant)")
+            "'squared_hinge', 'madaboost' or pass a cost with a finite lipschitz_constant)"
+        )
     curvature = float(sample_weight @ label_times_direction**2)
-    return directional_derivative(cost_grad_weights, label_times_direction) / (lipschitz * curvature)
+    return directional_derivative(cost_grad_weights, label_times_direction) / (
+        lipschitz * curvature
+    )
 
 
-def newton_step(cost: MarginCost, margins: FloatArray, cost_grad_weights: FloatArray,
-                label_times_direction: FloatArray, sample_weight: FloatArray) -> float:
+def newton_step(
+    cost: MarginCost,
+    margins: FloatArray,
+    cost_grad_weights: FloatArray,
+    label_times_direction: FloatArray,
+    sample_weight: FloatArray,
+) -> float:
     r"""One Newton-Raphson step along ``f``: :math:`\sum_i s_i (-c'_i) a_i / \sum_i s_i c''_i a_i^2`.
 
     The step rule of LogitBoost in Mason et al. (1999), Table 1 (DUALITY.md, E2).  Raises
@@ -139,12 +162,18 @@ def newton_step(cost: MarginCost, margins: FloatArray, cost_grad_weights: FloatA
         raise ValueError(
             f"step='newton' needs positive curvature of the {cost.name!r} cost along the new weak "
             f"learner; got sum_i s_i c''(m_i) f_i^2 = {curvature!r}. Use step='line_search' or "
-            "'lipschitz' for costs that are not strictly convex")
+            "'lipschitz' for costs that are not strictly convex"
+        )
     return directional_derivative(cost_grad_weights, label_times_direction) / curvature
 
 
-def line_search_step(cost: MarginCost, margins: FloatArray, label_times_direction: FloatArray,
-                     sample_weight: FloatArray, cost_grad_weights: FloatArray) -> tuple[float, bool]:
+def line_search_step(
+    cost: MarginCost,
+    margins: FloatArray,
+    label_times_direction: FloatArray,
+    sample_weight: FloatArray,
+    cost_grad_weights: FloatArray,
+) -> tuple[float, bool]:
     r"""Exact line search :math:`\arg\min_{w \ge 0} \sum_i s_i c(m_i + w\, y_i f(x_i))`.
 
     Closed forms: the exponential cost along a ±1 hypothesis gives AdaBoost's
@@ -162,7 +191,9 @@ def line_search_step(cost: MarginCost, margins: FloatArray, label_times_directio
 
     def objective(step: float) -> float:
         with np.errstate(over="ignore"):
-            return float(sample_weight @ np.asarray(cost.value(margins + step * a), dtype=np.float64))
+            return float(
+                sample_weight @ np.asarray(cost.value(margins + step * a), dtype=np.float64)
+            )
 
     high, previous = 1.0, objective(0.0)
     while high < MAX_LINE_SEARCH_STEP:
@@ -170,6 +201,10 @@ def line_search_step(cost: MarginCost, margins: FloatArray, label_times_directio
         if not current < previous:
             break
         previous, high = current, 2.0 * high
-    result = minimize_scalar(objective, bounds=(0.0, high), method="bounded",
-                             options={"xatol": 1e-12 * high, "maxiter": 500})
+    result = minimize_scalar(
+        objective,
+        bounds=(0.0, high),
+        method="bounded",
+        options={"xatol": 1e-12 * high, "maxiter": 500},
+    )
     return float(result.x), False

@@ -98,6 +98,7 @@ potential :math:`\sum_i v_i \Phi(r_i + s)` after the round; it stays at its star
 ``solver_evaluations`` (evaluations of the sums used by the step solve) and ``time`` (seconds
 since the start of ``fit``).
 """
+
 from __future__ import annotations
 
 import math
@@ -137,10 +138,15 @@ def time_budget(target_error: float) -> float:
     The solution of :math:`\epsilon = 1 - \operatorname{erf}(\sqrt c)`, computed as
     :math:`c = \operatorname{erfcinv}(\epsilon)^2` (accurate also for tiny :math:`\epsilon`).
     """
-    if (isinstance(target_error, bool) or not isinstance(target_error, numbers.Real)
-            or not np.isfinite(target_error) or not 0.0 < target_error < 1.0):
-        raise ValueError(f"target_error must be a number in the open interval (0, 1); "
-                         f"got {target_error!r}")
+    if (
+        isinstance(target_error, bool)
+        or not isinstance(target_error, numbers.Real)
+        or not np.isfinite(target_error)
+        or not 0.0 < target_error < 1.0
+    ):
+        raise ValueError(
+            f"target_error must be a number in the open interval (0, 1); got {target_error!r}"
+        )
     return float(erfcinv(float(target_error)) ** 2)
 
 
@@ -228,8 +234,9 @@ class _Sums:
     verifying Newton iterate.
     """
 
-    def __init__(self, a: FloatArray, b: FloatArray, v: FloatArray, c: float,
-                 start: _Potential | None = None) -> None:
+    def __init__(
+        self, a: FloatArray, b: FloatArray, v: FloatArray, c: float, start: _Potential | None = None
+    ) -> None:
         self.a, self.b, self.v, self.c = a, b, v, c
         self.sqrt_c = math.sqrt(c)
         self.evaluations = 0
@@ -239,16 +246,22 @@ class _Sums:
         terms = self.v * erfc(np.abs(d) / self.sqrt_c)
         negative = d < 0
         magnitude = float(terms.sum())
-        return _Potential(float(self.v[negative].sum()),
-                          magnitude - 2.0 * float(terms[negative].sum()), magnitude)
+        return _Potential(
+            float(self.v[negative].sum()), magnitude - 2.0 * float(terms[negative].sum()), magnitude
+        )
 
     def excess(self, alpha: float, t: float) -> float:
         """P(alpha, t) - P(0, 0) alone."""
         self.evaluations += 1
         return self._potential(self.a + alpha * self.b - t).minus(self.start)
 
-    def __call__(self, alpha: float, t: float, base: _Point | None = None,
-                 potential: _Potential | None = None) -> _Point:
+    def __call__(
+        self,
+        alpha: float,
+        t: float,
+        base: _Point | None = None,
+        potential: _Potential | None = None,
+    ) -> _Point:
         """The sums at ``(alpha, t)``.
 
         A known ``potential`` there, or a nearby evaluated ``base`` point, saves the erfc.
@@ -263,8 +276,10 @@ class _Sums:
                 change = _taylor_change(base.taylor, step_alpha, step_t)
                 negative = float(v[d < 0].sum())
                 potential = _Potential(
-                    negative, base.potential.centered + change
-                    - 2.0 * (negative - base.potential.negative), base.potential.magnitude)
+                    negative,
+                    base.potential.centered + change - 2.0 * (negative - base.potential.negative),
+                    base.potential.magnitude,
+                )
         if potential is None:
             potential = self._potential(d)
         d2 = d * d
@@ -277,11 +292,26 @@ class _Sums:
         gamma = m1 / m0
         scale = math.exp(-shift / c)
         potential_t = 2.0 / math.sqrt(math.pi * c) * scale * m0
-        taylor = (2.0 / math.sqrt(math.pi) * scale, m0, m1, m2 / sqrt_c, m3 / sqrt_c,
-                  float(wdd.sum()) / c, float(wdd @ b) / c)
-        return _Point(alpha, t, potential, potential.minus(self.start), gamma,
-                      2.0 / c * (gamma * m3 - m2) / m0, 2.0 / c * (m3 - gamma * m2) / m0,
-                      potential_t, taylor)
+        taylor = (
+            2.0 / math.sqrt(math.pi) * scale,
+            m0,
+            m1,
+            m2 / sqrt_c,
+            m3 / sqrt_c,
+            float(wdd.sum()) / c,
+            float(wdd @ b) / c,
+        )
+        return _Point(
+            alpha,
+            t,
+            potential,
+            potential.minus(self.start),
+            gamma,
+            2.0 / c * (gamma * m3 - m2) / m0,
+            2.0 / c * (m3 - gamma * m2) / m0,
+            potential_t,
+            taylor,
+        )
 
 
 def _taylor_change(moments: tuple[float, ...], A: float, T: float) -> float:
@@ -296,8 +326,9 @@ def _taylor_change(moments: tuple[float, ...], A: float, T: float) -> float:
     factor, s1, sb, sx, sxb, sxx, sxxb = moments
     first = A * sb - T * s1
     second = (A * A + T * T) * sx - 2.0 * A * T * sxb
-    third = ((A ** 3 + 3.0 * A * T * T) * (2.0 * sxxb - sb)
-             - (3.0 * A * A * T + T ** 3) * (2.0 * sxx - s1))
+    third = (A**3 + 3.0 * A * T * T) * (2.0 * sxxb - sb) - (3.0 * A * A * T + T**3) * (
+        2.0 * sxx - s1
+    )
     return -factor * (first - second + third / 3.0)
 
 
@@ -305,14 +336,21 @@ class StepSolveError(RuntimeError):
     """The step equations of a round could not be solved to the tolerance."""
 
 
-def _check_step_inputs(r: ArrayLike, b: ArrayLike, s: float, c: float,
-                       sample_weight: ArrayLike | None, tol: float,
-                       ) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _check_step_inputs(
+    r: ArrayLike,
+    b: ArrayLike,
+    s: float,
+    c: float,
+    sample_weight: ArrayLike | None,
+    tol: float,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     r = np.asarray(r, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if r.ndim != 1 or r.shape != b.shape or r.size == 0:
-        raise ValueError(f"r and b must be non-empty 1-D arrays of the same length; got shapes "
-                         f"{r.shape} and {b.shape}")
+        raise ValueError(
+            f"r and b must be non-empty 1-D arrays of the same length; got shapes "
+            f"{r.shape} and {b.shape}"
+        )
     if not np.isfinite(r).all():
         raise ValueError("r contains NaN or infinite values")
     if not np.isin(b, (-1.0, 1.0)).all():
@@ -325,17 +363,26 @@ def _check_step_inputs(r: ArrayLike, b: ArrayLike, s: float, c: float,
     else:
         v = np.asarray(sample_weight, dtype=np.float64)
         if v.shape != r.shape or not np.isfinite(v).all() or (v < 0).any() or not v.sum() > 0:
-            raise ValueError("sample_weight must be finite, non-negative, with a positive sum "
-                             "and one entry per example")
+            raise ValueError(
+                "sample_weight must be finite, non-negative, with a positive sum "
+                "and one entry per example"
+            )
         keep = v > 0
         if not keep.all():
             r, b, v = r[keep], b[keep], v[keep]
     return r, b, v
 
 
-def brownboost_step(r: ArrayLike, b: ArrayLike, s: float, c: float,
-                    sample_weight: ArrayLike | None = None, *, tol: float = 1e-10,
-                    max_evaluations: int = 200) -> BrownBoostStep:
+def brownboost_step(
+    r: ArrayLike,
+    b: ArrayLike,
+    s: float,
+    c: float,
+    sample_weight: ArrayLike | None = None,
+    *,
+    tol: float = 1e-10,
+    max_evaluations: int = 200,
+) -> BrownBoostStep:
     r"""Solve one BrownBoost round: the end point :math:`(\alpha, t)` of the differential equation.
 
     With :math:`d_i = r_i + \alpha b_i + s - t`, :math:`w_i = v_i e^{-d_i^2/c}` and the moments
@@ -385,9 +432,16 @@ def brownboost_step(r: ArrayLike, b: ArrayLike, s: float, c: float,
     return _solve_step(r, b, float(s), float(c), v, float(tol), None, max_evaluations)[0]
 
 
-def _solve_step(r: FloatArray, b: FloatArray, s: float, c: float, v: FloatArray, tol: float,
-                start: _Potential | None, max_evaluations: int = 200,
-                ) -> tuple[BrownBoostStep, _Potential]:
+def _solve_step(
+    r: FloatArray,
+    b: FloatArray,
+    s: float,
+    c: float,
+    v: FloatArray,
+    tol: float,
+    start: _Potential | None,
+    max_evaluations: int = 200,
+) -> tuple[BrownBoostStep, _Potential]:
     """:func:`brownboost_step` on checked inputs; also returns the potential at the end point.
 
     ``start`` is the potential at :math:`(0, 0)` when known (BrownBoost passes the one at the
@@ -397,25 +451,32 @@ def _solve_step(r: FloatArray, b: FloatArray, s: float, c: float, v: FloatArray,
     p0 = sums.start.value
     point = sums(0.0, 0.0, potential=sums.start)
     if not point.gamma > 0.0:
-        raise ValueError(f"the weak hypothesis has no positive edge (gamma = {point.gamma:.3g}); "
-                         "BrownBoost needs sum_i W_i b_i > 0")
+        raise ValueError(
+            f"the weak hypothesis has no positive edge (gamma = {point.gamma:.3g}); "
+            "BrownBoost needs sum_i W_i b_i > 0"
+        )
     solver = _Solver(sums, s, tol, p0, max_evaluations)
     if (b > 0).all():
         # a perfect hypothesis: gamma = 1 on the whole curve t = alpha, which reaches t = s
         end, limited = sums(s, s), True
     else:
         end, limited = solver.solve(point)
-    step = BrownBoostStep(alpha=float(end.alpha), t=float(end.t), edge=float(end.gamma),
-                          potential=end.potential.value, potential_change=end.excess,
-                          time_limited=limited, evaluations=sums.evaluations)
+    step = BrownBoostStep(
+        alpha=float(end.alpha),
+        t=float(end.t),
+        edge=float(end.gamma),
+        potential=end.potential.value,
+        potential_change=end.excess,
+        time_limited=limited,
+        evaluations=sums.evaluations,
+    )
     return step, end.potential
 
 
 class _Solver:
     """The safeguarded Newton iteration of one round (see the module docstring)."""
 
-    def __init__(self, sums: _Sums, s: float, tol: float, p0: float,
-                 max_evaluations: int) -> None:
+    def __init__(self, sums: _Sums, s: float, tol: float, p0: float, max_evaluations: int) -> None:
         self.sums, self.s, self.tol, self.p0 = sums, s, tol, p0
         self.max_evaluations = max_evaluations
 
@@ -426,8 +487,10 @@ class _Solver:
     def potential_ok(self, point: _Point, excess: float, derivative: float) -> bool:
         """|excess| within tol * P0, and the Newton correction excess / derivative resolved."""
         floor = self.floor(point)
-        return (abs(excess) <= self.tol * self.p0 + floor
-                and abs(excess) <= _RESOLUTION * self.sums.sqrt_c * abs(derivative) + floor)
+        return (
+            abs(excess) <= self.tol * self.p0 + floor
+            and abs(excess) <= _RESOLUTION * self.sums.sqrt_c * abs(derivative) + floor
+        )
 
     def solve(self, point: _Point) -> tuple[_Point, bool]:
         sums, s, tol = self.sums, self.s, self.tol
@@ -468,14 +531,21 @@ class _Solver:
             if on_curve:
                 # the sign of the edge on the curve is reliable here: update the bracket
                 if gamma_curve > 0.0:
-                    dip = (_hermite_dip(lo, lo_edge, lo_slope, alpha, gamma_curve, slope)
-                           if hi == math.inf and alpha > lo and slope > 0.0 and probes > 0
-                           and not probing else None)
+                    dip = (
+                        _hermite_dip(lo, lo_edge, lo_slope, alpha, gamma_curve, slope)
+                        if hi == math.inf
+                        and alpha > lo
+                        and slope > 0.0
+                        and probes > 0
+                        and not probing
+                        else None
+                    )
                     if dip is not None:
                         # the edge fell and rises again: it may have crossed 0 in between
                         probes, probing = probes - 1, True
-                        point = sums(dip, _along_curve(t_lo, lo_edge, lo_slope, dip - lo),
-                                     base=point)
+                        point = sums(
+                            dip, _along_curve(t_lo, lo_edge, lo_slope, dip - lo), base=point
+                        )
                         continue
                     lo, t_lo, lo_edge, lo_slope = alpha, t_curve, gamma_curve, slope
                     probing = False
@@ -509,7 +579,8 @@ class _Solver:
         raise StepSolveError(
             f"the step equations did not converge in {self.max_evaluations} evaluations (alpha = "
             f"{point.alpha:.6g}, t = {point.t:.6g}, edge = {point.gamma:.3g}, potential change = "
-            f"{point.excess:.3g}, tolerance {tol:g})")
+            f"{point.excess:.3g}, tolerance {tol:g})"
+        )
 
     def curve_time(self, alpha: float, t: float) -> float:
         """The t with P(alpha, t) = P(0, 0) by bracketing and bisection (P increases in t)."""
@@ -560,12 +631,20 @@ class _Solver:
             if hi - lo <= 4.0 * _EPS * max(1.0, hi):
                 return point
             alpha = candidate
-        raise StepSolveError(f"the time-limited step (t = s = {s:.6g}) did not converge in "
-                             f"{self.max_evaluations} evaluations")
+        raise StepSolveError(
+            f"the time-limited step (t = s = {s:.6g}) did not converge in "
+            f"{self.max_evaluations} evaluations"
+        )
 
 
-def _hermite_dip(a0: float, g0: float, s0: float, a1: float, g1: float, s1: float,
-                 ) -> float | None:
+def _hermite_dip(
+    a0: float,
+    g0: float,
+    s0: float,
+    a1: float,
+    g1: float,
+    s1: float,
+) -> float | None:
     """Where the cubic Hermite interpolant of the edge on [a0, a1] dips below 0, if it does.
 
     Both end values are positive; returns the interpolant's minimum point when its value
@@ -581,8 +660,12 @@ def _hermite_dip(a0: float, g0: float, s0: float, a1: float, g1: float, s1: floa
     best, best_value = None, 0.0
     for u in np.real(roots[np.isreal(roots)]) if len(roots) else []:
         if 0.0 < u < 1.0:
-            value = ((2 * u**3 - 3 * u**2 + 1) * g0 + (u**3 - 2 * u**2 + u) * d0
-                     + (-2 * u**3 + 3 * u**2) * g1 + (u**3 - u**2) * d1)
+            value = (
+                (2 * u**3 - 3 * u**2 + 1) * g0
+                + (u**3 - 2 * u**2 + u) * d0
+                + (-2 * u**3 + 3 * u**2) * g1
+                + (u**3 - u**2) * d1
+            )
             if value <= best_value:
                 best, best_value = a0 + u * width, value
     return best
@@ -685,16 +768,31 @@ class BrownBoost(BinaryBoostingClassifier):
     _algorithm_name = "BrownBoost"
     # target_error is range-checked only when it is used (c not given), by time_budget
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "estimator", "max_bins", "random_state",
-        target_error=[Real, None], c=[Interval(Real, 0.0, float("inf"), closed="neither"), None],
+        "n_estimators",
+        "max_depth",
+        "estimator",
+        "max_bins",
+        "random_state",
+        target_error=[Real, None],
+        c=[Interval(Real, 0.0, float("inf"), closed="neither"), None],
         nu=[Interval(Real, 0.0, 1.0, closed="both")],
-        tol=[Interval(Real, 0.0, 1e-3, closed="right")])
+        tol=[Interval(Real, 0.0, 1e-3, closed="right")],
+    )
     reference = "freund2001adaptive"
 
-    def __init__(self, target_error: float | None = 0.1, c: float | None = None, *,
-                 nu: float = 1e-6, n_estimators: int = 1000, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-10,
-                 random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        target_error: float | None = 0.1,
+        c: float | None = None,
+        *,
+        nu: float = 1e-6,
+        n_estimators: int = 1000,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float = 1e-10,
+        random_state: int | None = None,
+    ) -> None:
         self.target_error = target_error
         self.c = c
         self.nu = nu
@@ -708,16 +806,24 @@ class BrownBoost(BinaryBoostingClassifier):
     def _time_budget(self) -> float:
         if self.c is not None:
             c = self.c
-            if (isinstance(c, bool) or not isinstance(c, numbers.Real) or not np.isfinite(c)
-                    or not c > 0):
+            if (
+                isinstance(c, bool)
+                or not isinstance(c, numbers.Real)
+                or not np.isfinite(c)
+                or not c > 0
+            ):
                 raise ValueError(f"c (the time budget) must be a finite number > 0; got {c!r}")
             return float(c)
         if self.target_error is None:
             raise ValueError("BrownBoost needs the time budget c or a target_error; both are None")
         return time_budget(self.target_error)
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> BrownBoost:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+    ) -> BrownBoost:
         """Run BrownBoost until the time budget is used up (or no edge is left).
 
         Parameters
@@ -743,9 +849,21 @@ class BrownBoost(BinaryBoostingClassifier):
         learner = self._weak_learner_template("error")
         n = y.shape[0]
         keep = slice(None) if (v > 0).all() else np.flatnonzero(v > 0)
-        history: dict[str, list[float]] = {key: [] for key in (
-            "train_error", "alpha", "t", "remaining_time", "edge", "potential", "min_margin",
-            "mean_margin", "solver_evaluations", "time")}
+        history: dict[str, list[float]] = {
+            key: []
+            for key in (
+                "train_error",
+                "alpha",
+                "t",
+                "remaining_time",
+                "edge",
+                "potential",
+                "min_margin",
+                "mean_margin",
+                "solver_evaluations",
+                "time",
+            )
+        }
         estimators: list[Any] = []
         alphas: list[float] = []
         r = np.zeros(n)
@@ -763,8 +881,10 @@ class BrownBoost(BinaryBoostingClassifier):
             tree = learner.fit_binary(codes, y, weights)
             h = np.asarray(tree.predict(codes), dtype=np.float64)
             if not np.isin(h, (-1.0, 1.0)).all():
-                raise ValueError(f"BrownBoost needs weak hypotheses with outputs -1 and +1; the "
-                                 f"weak learner predicted {np.unique(h)[:5]}")
+                raise ValueError(
+                    f"BrownBoost needs weak hypotheses with outputs -1 and +1; the "
+                    f"weak learner predicted {np.unique(h)[:5]}"
+                )
             b = y * h
             edge = float(weights @ b)
             if not edge > nu:
@@ -804,5 +924,6 @@ class BrownBoost(BinaryBoostingClassifier):
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-BrownBoost.__doc__ = ((BrownBoost.__doc__ or "").rstrip() + "\n"
-                      + _examples_section("BrownBoost", "n_estimators=10"))
+BrownBoost.__doc__ = (
+    (BrownBoost.__doc__ or "").rstrip() + "\n" + _examples_section("BrownBoost", "n_estimators=10")
+)

@@ -38,6 +38,7 @@ weights that selected it).
 ``t`` (the weights are re-optimised every iteration, so the stages are not partial sums of the
 final ``alphas_``).  Failures of a master raise :class:`ColumnGenerationError`.
 """
+
 from __future__ import annotations
 
 import time
@@ -56,13 +57,30 @@ from .._sklearn import constraints
 from . import _masters
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real
 
-__all__ = ["ColumnGenerationBoosting", "LPBoost", "AdaBoostCG", "LogitBoostCG", "HingeLPBoost",
-           "ColumnGenerationError", "adaboost_T_heuristic", "MCBoost", "MDBoost"]
+__all__ = [
+    "ColumnGenerationBoosting",
+    "LPBoost",
+    "AdaBoostCG",
+    "LogitBoostCG",
+    "HingeLPBoost",
+    "ColumnGenerationError",
+    "adaboost_T_heuristic",
+    "MCBoost",
+    "MDBoost",
+]
 
 FloatArray = NDArray[np.float64]
 
-_HISTORY_KEYS = ("objective", "duality_gap", "n_active", "time", "train_error", "min_margin",
-                 "mean_margin", "edge")
+_HISTORY_KEYS = (
+    "objective",
+    "duality_gap",
+    "n_active",
+    "time",
+    "train_error",
+    "min_margin",
+    "mean_margin",
+    "edge",
+)
 
 #: Hypothesis weights above this count as active.
 ACTIVE_WEIGHT = 1e-9
@@ -103,8 +121,10 @@ class ColumnGenerationError(RuntimeError):
     """
 
     def __init__(self, algorithm: str, iteration: int, status: str) -> None:
-        super().__init__(f"{algorithm}: the restricted master failed at column-generation "
-                         f"iteration {iteration}: {status}")
+        super().__init__(
+            f"{algorithm}: the restricted master failed at column-generation "
+            f"iteration {iteration}: {status}"
+        )
         self.iteration = iteration
         self.status = status
 
@@ -134,8 +154,12 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         (up to solver rounding, clipped here)."""
         return np.clip(u, 0.0, None)
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> ColumnGenerationBoosting:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+    ) -> ColumnGenerationBoosting:
         """Run column generation until no dual constraint is violated by more than ``tol``.
 
         Parameters
@@ -159,7 +183,8 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         """
         X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
         self._refuse_non_uniform_weights(
-            sample_weight, weights, "the restricted master problems weigh every example equally")
+            sample_weight, weights, "the restricted master problems weigh every example equally"
+        )
         n_iterations = check_positive_int(self.n_estimators, "n_estimators")
         tol = check_real(self.tol, "tol", 0.0, low_inclusive=True)
         self._check_params(X.shape[0])
@@ -214,7 +239,10 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 f"certifying its optimum: the next weak classifier's edge {next_edge:.6g} still "
                 f"exceeds the master's bound r + tol = {solution.r + tol:.6g} (Shen & Li's "
                 "termination criterion). The model is the restricted master's solution; raise "
-                "n_estimators to reach the optimum.", ConvergenceWarning, stacklevel=2)
+                "n_estimators to reach the optimum.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         assert w is not None  # at least one iteration ran
         self._set_stages(estimators, np.ones(len(estimators)), w)
@@ -228,7 +256,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         codes = self._codes(X)
         predictions = np.column_stack([tree.predict(codes) for tree in self.estimators_])
         for weights in self._stage_weights:
-            yield predictions[:, :weights.size] @ weights
+            yield predictions[:, : weights.size] @ weights
 
 
 _COMMON_DOC = """
@@ -291,11 +319,23 @@ _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
 class _CGParams(ColumnGenerationBoosting):
     # tol < 1: edges and r lie in [-1, 1], so a tolerance of 1 or more stops after one column
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "estimator", "max_bins", "random_state",
-        tol=[Interval(Real, 0.0, 1.0, closed="left")])
+        "n_estimators",
+        "max_depth",
+        "estimator",
+        "max_bins",
+        "random_state",
+        tol=[Interval(Real, 0.0, 1.0, closed="left")],
+    )
 
-    def _set_common(self, n_estimators: int, max_depth: int, estimator: Any, max_bins: int,
-                    tol: float, random_state: int | None) -> None:
+    def _set_common(
+        self,
+        n_estimators: int,
+        max_depth: int,
+        estimator: Any,
+        max_bins: int,
+        tol: float,
+        random_state: int | None,
+    ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.estimator = estimator
@@ -305,7 +345,8 @@ class _CGParams(ColumnGenerationBoosting):
 
 
 class LPBoost(_CGParams):
-    __doc__ = r"""LPBoost by column generation (Grove & Schuurmans 1998; Demiriz et al. 2002).
+    __doc__ = (
+        r"""LPBoost by column generation (Grove & Schuurmans 1998; Demiriz et al. 2002).
 
     Hard margin (``D`` and ``nu`` both ``None``): maximise the minimum normalized margin, dual
     (20).  Soft margin: maximise :math:`\varrho - D\sum_i\xi_i`, dual (22) with
@@ -319,7 +360,10 @@ class LPBoost(_CGParams):
         infeasible and :class:`ColumnGenerationError` is raised).
     nu : float in (0, 1], optional
         Alternative to ``D``: :math:`D = 1/(\nu M)`.
-    """ + _COMMON_DOC + _ATTRIBUTES + r"""    D_ : float or None
+    """
+        + _COMMON_DOC
+        + _ATTRIBUTES
+        + r"""    D_ : float or None
         The bound :math:`D` on the example weights used in the fit (``None`` for the hard
         margin).
 
@@ -348,14 +392,27 @@ class LPBoost(_CGParams):
     separability: new relaxations and efficient boosting algorithms. Machine Learning
     80(2-3), 141-163.
     """
+    )
 
     _algorithm_name = "LPBoost"
-    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": [*_POSITIVE, None],
-                                    "nu": [Interval(Real, 0.0, 1.0, closed="right"), None]}
+    _parameter_constraints: dict[str, Any] = {
+        **_CGParams._parameter_constraints,
+        "D": [*_POSITIVE, None],
+        "nu": [Interval(Real, 0.0, 1.0, closed="right"), None],
+    }
 
-    def __init__(self, D: float | None = None, nu: float | None = None, *, n_estimators: int = 100,
-                 max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
-                 tol: float = 1e-5, random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        D: float | None = None,
+        nu: float | None = None,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float = 1e-5,
+        random_state: int | None = None,
+    ) -> None:
         self.D = D
         self.nu = nu
         self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
@@ -371,8 +428,12 @@ class LPBoost(_CGParams):
         else:
             self.D_ = None
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> LPBoost:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+    ) -> LPBoost:
         """Run column generation (see :meth:`ColumnGenerationBoosting.fit`).
 
         The restricted master is one :class:`~marginboost.boosting._masters.LPBoostMaster`
@@ -391,12 +452,13 @@ class LPBoost(_CGParams):
         if master is None or master.n_examples != A.shape[0] or master.n_columns > A.shape[1]:
             master = self._master = _masters.LPBoostMaster(A.shape[0], self.D_)
         # the loop appends one column per call; add whatever the master has not seen yet
-        master.add_columns(A[:, master.n_columns:])
+        master.add_columns(A[:, master.n_columns :])
         return master.solve()
 
 
 class AdaBoostCG(_CGParams):
-    __doc__ = r"""AdaBoost-CG (Shen & Li 2010, Algorithm 2): totally-corrective AdaBoost-l1.
+    __doc__ = (
+        r"""AdaBoost-CG (Shen & Li 2010, Algorithm 2): totally-corrective AdaBoost-l1.
 
     Minimises :math:`\log\sum_i\exp(-y_iF(x_i))` over :math:`F = \sum_j w_jh_j`,
     :math:`w \ge 0`, :math:`\mathbf 1^\top w = 1/T` (eq. (5)) by column generation on the
@@ -409,7 +471,10 @@ class AdaBoostCG(_CGParams):
     T : float
         Regularisation: ``alphas_`` sum to ``1/T``.  Shen & Li (Table IV) take
         ``T = 1 / sum(w)`` of a 1000-round AdaBoost (:func:`adaboost_T_heuristic`).
-    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    """
+        + _COMMON_DOC
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Shen & Li (2010a), Theorem 3.1: the Lagrange dual of the :math:`\ell_1`-constrained
@@ -426,14 +491,23 @@ class AdaBoostCG(_CGParams):
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
     """
+    )
 
     _algorithm_name = "AdaBoost-CG"
     _proba_link = "exponential"
     _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "T": _POSITIVE}
 
-    def __init__(self, T: float = 0.05, *, n_estimators: int = 100, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
-                 random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        T: float = 0.05,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float = 1e-5,
+        random_state: int | None = None,
+    ) -> None:
         self.T = T
         self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
@@ -448,7 +522,8 @@ class AdaBoostCG(_CGParams):
 
 
 class LogitBoostCG(AdaBoostCG):
-    __doc__ = r"""LogitBoost-CG (Shen & Li 2010, Sec. 3.4): totally-corrective LogitBoost.
+    __doc__ = (
+        r"""LogitBoost-CG (Shen & Li 2010, Sec. 3.4): totally-corrective LogitBoost.
 
     Minimises :math:`\sum_i\log(1+\exp(-y_iF(x_i)))` with :math:`w \ge 0`,
     :math:`\mathbf 1^\top w = 1/T` (eq. (32)); dual (31); example weights
@@ -458,7 +533,10 @@ class LogitBoostCG(AdaBoostCG):
     ----------
     T : float
         Regularisation: ``alphas_`` sum to ``1/T``.
-    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    """
+        + _COMMON_DOC
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Shen & Li (2010a), Sec. 3.4 and Theorem 3.2: the :math:`\ell_1`-constrained logistic loss
@@ -474,6 +552,7 @@ class LogitBoostCG(AdaBoostCG):
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
     """
+    )
 
     _algorithm_name = "LogitBoost-CG"
     _proba_link = "logistic"
@@ -483,7 +562,8 @@ class LogitBoostCG(AdaBoostCG):
 
 
 class HingeLPBoost(_CGParams):
-    __doc__ = r"""Soft-margin LPBoost with a generalized hinge loss (Shen & Li 2010, eqs. 27-28).
+    __doc__ = (
+        r"""Soft-margin LPBoost with a generalized hinge loss (Shen & Li 2010, eqs. 27-28).
 
     Maximises :math:`\varrho - D\sum_i\xi_i^p` (``p = 2``: squared hinge) over
     :math:`\mathbf 1^\top w = 1`, :math:`w \ge 0`, by column generation on the
@@ -495,7 +575,10 @@ class HingeLPBoost(_CGParams):
         Weight of the slack penalty (positive).
     p : float, default=2.0
         Exponent of the hinge, ``p > 1``.
-    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    """
+        + _COMMON_DOC
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Shen & Li (2010a), eqs. (27)-(29): the soft-margin LPBoost with the generalized hinge loss
@@ -513,14 +596,27 @@ class HingeLPBoost(_CGParams):
     Tsallis, C. (1988). Possible generalization of Boltzmann-Gibbs statistics. Journal of
     Statistical Physics 52(1-2), 479-487.
     """
+    )
 
     _algorithm_name = "HingeLPBoost"
-    _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": _POSITIVE,
-                                    "p": [Interval(Real, 1.0, float("inf"), closed="neither")]}
+    _parameter_constraints: dict[str, Any] = {
+        **_CGParams._parameter_constraints,
+        "D": _POSITIVE,
+        "p": [Interval(Real, 1.0, float("inf"), closed="neither")],
+    }
 
-    def __init__(self, D: float = 1.0, p: float = 2.0, *, n_estimators: int = 100,
-                 max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
-                 tol: float = 1e-5, random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        D: float = 1.0,
+        p: float = 2.0,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float = 1e-5,
+        random_state: int | None = None,
+    ) -> None:
         self.D = D
         self.p = p
         self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
@@ -534,7 +630,8 @@ class HingeLPBoost(_CGParams):
 
 
 class MCBoost(_CGParams):
-    __doc__ = r"""MCBoost, margin distribution controlled boosting (Guo & Chen, Algorithm 1).
+    __doc__ = (
+        r"""MCBoost, margin distribution controlled boosting (Guo & Chen, Algorithm 1).
 
     Primal (their eq. (8)/(12)): the normalized margins :math:`\rho = A w` of a convex
     combination of weak classifiers (:math:`w \ge 0`, :math:`\mathbf 1^\top w = 1`) are pulled
@@ -557,7 +654,10 @@ class MCBoost(_CGParams):
     ----------
     E : float, default=0.3
         Target margin, positive (the paper chooses it in (0, 1) on validation).
-    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    """
+        + _COMMON_DOC
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Guo & Chen, Algorithm 1: the primal (8), written as (12), its decomposition into margin
@@ -571,14 +671,23 @@ class MCBoost(_CGParams):
     Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, College
     of Computer Science and Technology, Nanjing University of Aeronautics and Astronautics.
     """
+    )
 
     _algorithm_name = "MCBoost"
     _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "E": _POSITIVE}
     reference = "guo2013mcboost"
 
-    def __init__(self, E: float = 0.3, *, n_estimators: int = 1000, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
-                 random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        E: float = 0.3,
+        *,
+        n_estimators: int = 1000,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float = 1e-5,
+        random_state: int | None = None,
+    ) -> None:
         self.E = E
         self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
@@ -592,9 +701,9 @@ class MCBoost(_CGParams):
         return u  # signed: fit_binary with the "error" criterion maximizes sum u_i y_i h(x_i)
 
 
-
 class MDBoost(_CGParams):
-    __doc__ = r"""MDBoost, boosting through optimization of margin distributions (Shen & Li 2010b).
+    __doc__ = (
+        r"""MDBoost, boosting through optimization of margin distributions (Shen & Li 2010b).
 
     Source of truth: the formulation of Shen & Li, "Boosting through optimization of margin
     distributions", IEEE TNN 21(4), 2010, as it is restated in their TPAMI paper (AdaBoost-QP,
@@ -625,7 +734,10 @@ class MDBoost(_CGParams):
     ----------
     D : float, default=1.0
         Weight of the margin variance (positive); chosen on validation in the experiments.
-    """ + _COMMON_DOC + _ATTRIBUTES + r"""
+    """
+        + _COMMON_DOC
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Shen & Li (2010b) maximise the average margin while minimising the margin variance, the
@@ -646,14 +758,23 @@ class MDBoost(_CGParams):
     Guo, G. and Chen, S. (2013). Margin distribution controlled boosting. Manuscript, College
     of Computer Science and Technology, Nanjing University of Aeronautics and Astronautics.
     """
+    )
 
     _algorithm_name = "MDBoost"
     _parameter_constraints: dict[str, Any] = {**_CGParams._parameter_constraints, "D": _POSITIVE}
     reference = "shen2010mdboost"
 
-    def __init__(self, D: float = 1.0, *, n_estimators: int = 1000, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, tol: float = 1e-5,
-                 random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        D: float = 1.0,
+        *,
+        n_estimators: int = 1000,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float = 1e-5,
+        random_state: int | None = None,
+    ) -> None:
         self.D = D
         self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
@@ -667,8 +788,9 @@ class MDBoost(_CGParams):
         return u  # signed, as for MCBoost
 
 
-def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
-                         max_depth: int = 1, max_bins: int = 255) -> float:
+def adaboost_T_heuristic(
+    X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *, max_depth: int = 1, max_bins: int = 255
+) -> float:
     r"""``T = 1 / sum(w)`` of an ``n_rounds`` AdaBoost run (Shen & Li 2010, Table IV).
 
     Parameters
@@ -702,23 +824,34 @@ def adaboost_T_heuristic(X: ArrayLike, y: ArrayLike, n_rounds: int = 1000, *,
     """
     from .stagewise import AdaBoost
 
-    model = AdaBoost(n_estimators=check_positive_int(n_rounds, "n_rounds"), max_depth=max_depth,
-                     max_bins=max_bins).fit(X, y)
+    model = AdaBoost(
+        n_estimators=check_positive_int(n_rounds, "n_rounds"),
+        max_depth=max_depth,
+        max_bins=max_bins,
+    ).fit(X, y)
     return 1.0 / float(np.sum(model.alphas_))
 
 
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-LPBoost.__doc__ = ((LPBoost.__doc__ or "").rstrip() + "\n"
-                   + _examples_section("LPBoost", "nu=0.2"))
-HingeLPBoost.__doc__ = ((HingeLPBoost.__doc__ or "").rstrip() + "\n"
-                        + _examples_section("HingeLPBoost", "n_estimators=100"))
-AdaBoostCG.__doc__ = ((AdaBoostCG.__doc__ or "").rstrip() + "\n"
-                      + _examples_section("AdaBoostCG", "n_estimators=100"))
-LogitBoostCG.__doc__ = ((LogitBoostCG.__doc__ or "").rstrip() + "\n"
-                        + _examples_section("LogitBoostCG", "n_estimators=100"))
-MCBoost.__doc__ = ((MCBoost.__doc__ or "").rstrip() + "\n"
-                   + _examples_section("MCBoost", "n_estimators=100"))
-MDBoost.__doc__ = ((MDBoost.__doc__ or "").rstrip() + "\n"
-                   + _examples_section("MDBoost", "n_estimators=100"))
+LPBoost.__doc__ = (LPBoost.__doc__ or "").rstrip() + "\n" + _examples_section("LPBoost", "nu=0.2")
+HingeLPBoost.__doc__ = (
+    (HingeLPBoost.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("HingeLPBoost", "n_estimators=100")
+)
+AdaBoostCG.__doc__ = (
+    (AdaBoostCG.__doc__ or "").rstrip() + "\n" + _examples_section("AdaBoostCG", "n_estimators=100")
+)
+LogitBoostCG.__doc__ = (
+    (LogitBoostCG.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("LogitBoostCG", "n_estimators=100")
+)
+MCBoost.__doc__ = (
+    (MCBoost.__doc__ or "").rstrip() + "\n" + _examples_section("MCBoost", "n_estimators=100")
+)
+MDBoost.__doc__ = (
+    (MDBoost.__doc__ or "").rstrip() + "\n" + _examples_section("MDBoost", "n_estimators=100")
+)

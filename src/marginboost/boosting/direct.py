@@ -22,6 +22,7 @@ example :math:`i` changes sign at :math:`\hat e_i = |a_i|` when :math:`a_i b_i <
 piecewise-constant error on the at most :math:`n + 1` open intervals between them, in
 :math:`O(n \log n)` (or :math:`O(n)` when the order is given).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -46,11 +47,25 @@ if TYPE_CHECKING:
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["LineSearchResult", "zero_one_line_search", "StumpStep", "best_stump_zero_one",
-           "zero_one_error_at", "zero_error_end", "MarginSearchResult",
-           "bottom_average_line_search", "bottom_average_margin", "order_margin",
-           "margin_objective", "ZeroOneObjective", "MarginObjective", "DirectBoost",
-           "VARIANTS", "directboost_variant", "directboost_variants"]
+__all__ = [
+    "LineSearchResult",
+    "zero_one_line_search",
+    "StumpStep",
+    "best_stump_zero_one",
+    "zero_one_error_at",
+    "zero_error_end",
+    "MarginSearchResult",
+    "bottom_average_line_search",
+    "bottom_average_margin",
+    "order_margin",
+    "margin_objective",
+    "ZeroOneObjective",
+    "MarginObjective",
+    "DirectBoost",
+    "VARIANTS",
+    "directboost_variant",
+    "directboost_variants",
+]
 
 
 @dataclass(frozen=True)
@@ -79,8 +94,9 @@ class LineSearchResult:
 
 
 @njit(cache=True)
-def _sweep(a: FloatArray, b: FloatArray, order: NDArray[np.intp]
-           ) -> tuple[int, float, float, int]:  # pragma: no cover - compiled
+def _sweep(
+    a: FloatArray, b: FloatArray, order: NDArray[np.intp]
+) -> tuple[int, float, float, int]:  # pragma: no cover - compiled
     n = a.shape[0]
     # errors just right of alpha = 0: negative margin, or zero margin on a falling line
     errors = 0
@@ -117,8 +133,9 @@ def _check(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.
     a = np.ascontiguousarray(a, dtype=np.float64)
     b = np.ascontiguousarray(b, dtype=np.float64)
     if a.ndim != 1 or b.shape != a.shape:
-        raise ValueError(f"a and b must be 1-D arrays of the same length; got shapes {a.shape} "
-                         f"and {b.shape}")
+        raise ValueError(
+            f"a and b must be 1-D arrays of the same length; got shapes {a.shape} and {b.shape}"
+        )
     if a.size == 0:
         raise ValueError("the line search needs at least one example")
     if not np.isfinite(a).all():
@@ -128,8 +145,9 @@ def _check(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.
     return a, b
 
 
-def zero_one_line_search(a: ArrayLike, b: ArrayLike,
-                         order: ArrayLike | None = None) -> LineSearchResult:
+def zero_one_line_search(
+    a: ArrayLike, b: ArrayLike, order: ArrayLike | None = None
+) -> LineSearchResult:
     r"""Minimize the number of examples with :math:`a_i + b_i\alpha \le 0` over :math:`\alpha > 0`.
 
     Parameters
@@ -160,8 +178,13 @@ def zero_one_line_search(a: ArrayLike, b: ArrayLike,
         alpha = 0.5 * (low + high)
     else:
         alpha = 2.0 * low if low > 0 else 1.0
-    return LineSearchResult(errors=int(errors), low=float(low), high=float(high),
-                            alpha=float(alpha), initial_errors=int(initial))
+    return LineSearchResult(
+        errors=int(errors),
+        low=float(low),
+        high=float(high),
+        alpha=float(alpha),
+        initial_errors=int(initial),
+    )
 
 
 def zero_one_error_at(a: ArrayLike, b: ArrayLike, alpha: float) -> int:
@@ -183,8 +206,9 @@ def zero_error_end(a: ArrayLike, b: ArrayLike) -> float:
     return float(a[falling].min()) if falling.any() else float("inf")
 
 
-def bottom_average_margin(a: ArrayLike, b: ArrayLike, c: float, n_prime: int,
-                          alpha: float) -> float:
+def bottom_average_margin(
+    a: ArrayLike, b: ArrayLike, c: float, n_prime: int, alpha: float
+) -> float:
     r"""The average of the ``n_prime`` smallest normalized margins
     :math:`(a_i + b_i\alpha)/(c + \alpha)` (DirectBoost's :math:`g_{\mathrm{average}\,n'}`),
     evaluated directly (the reference for :func:`bottom_average_line_search`)."""
@@ -228,8 +252,9 @@ class MarginSearchResult:
     at_end: bool
 
 
-def bottom_average_line_search(a: ArrayLike, b: ArrayLike, c: float, n_prime: int,
-                               d: float | None = None) -> MarginSearchResult:
+def bottom_average_line_search(
+    a: ArrayLike, b: ArrayLike, c: float, n_prime: int, d: float | None = None
+) -> MarginSearchResult:
     r"""Maximize the average of the ``n_prime`` smallest margins over :math:`\alpha \in [0, d]`.
 
     With :math:`c = \sum_{k<t}\alpha_k > 0` the normalized margins are
@@ -293,17 +318,25 @@ def bottom_average_line_search(a: ArrayLike, b: ArrayLike, c: float, n_prime: in
         # objective tends to slope / n' (the bottom average of the b_i) as alpha -> inf
         limit = float(slopes.min()) / n_prime
         if limit > values[best]:
-            return MarginSearchResult(alpha=float("inf"), value=limit,
-                                      initial_value=float(values[0]), at_end=False)
-    return MarginSearchResult(alpha=float(candidates[best]), value=float(values[best]),
-                              initial_value=float(values[0]),
-                              at_end=bool(np.isfinite(d) and candidates[best] == d))
+            return MarginSearchResult(
+                alpha=float("inf"), value=limit, initial_value=float(values[0]), at_end=False
+            )
+    return MarginSearchResult(
+        alpha=float(candidates[best]),
+        value=float(values[best]),
+        initial_value=float(values[0]),
+        at_end=bool(np.isfinite(d) and candidates[best] == d),
+    )
 
 
 @njit(cache=True)
-def _stump_search(codes: NDArray[np.uint8], a: FloatArray, y: FloatArray, order: NDArray[np.intp],
-                  n_bins: NDArray[np.int64]
-                  ) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:  # pragma: no cover
+def _stump_search(
+    codes: NDArray[np.uint8],
+    a: FloatArray,
+    y: FloatArray,
+    order: NDArray[np.intp],
+    n_bins: NDArray[np.int64],
+) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:  # pragma: no cover
     n, d = codes.shape
     width = max(int(n_bins.max()), 1)
     errors = np.full((d, width, 2), n + 1, dtype=np.int64)
@@ -377,8 +410,9 @@ def best_stump_zero_one(codes: ArrayLike, a: ArrayLike, y: ArrayLike) -> StumpSt
     a = np.ascontiguousarray(a, dtype=np.float64)
     n = codes.shape[0]
     if y.shape != (n,) or a.shape != (n,):
-        raise ValueError(f"a and y must have shape ({n},) to match codes; got {a.shape} and "
-                         f"{y.shape}")
+        raise ValueError(
+            f"a and y must have shape ({n},) to match codes; got {a.shape} and {y.shape}"
+        )
     if not np.isin(y, (-1.0, 1.0)).all():
         raise ValueError("y must contain only -1 and +1")
     if not np.isfinite(a).all():
@@ -393,9 +427,15 @@ def best_stump_zero_one(codes: ArrayLike, a: ArrayLike, y: ArrayLike) -> StumpSt
     b_polarity = 1.0 if s == 0 else -1.0
     b = b_polarity * y * np.where(codes[:, f] <= t, 1.0, -1.0)
     initial = int(np.count_nonzero((a < 0) | ((a == 0) & (b < 0))))
-    return StumpStep(feature=int(f), bin=int(t), polarity=b_polarity, alpha=float(alphas[f, t, s]),
-                     errors=int(errors[f, t, s]), initial_errors=initial,
-                     log_exp_loss=float(losses[f, t, s]))
+    return StumpStep(
+        feature=int(f),
+        bin=int(t),
+        polarity=b_polarity,
+        alpha=float(alphas[f, t, s]),
+        errors=int(errors[f, t, s]),
+        initial_errors=initial,
+        log_exp_loss=float(losses[f, t, s]),
+    )
 
 
 # ---- objectives for direct trees -------------------------------------------------------------
@@ -446,8 +486,9 @@ class ZeroOneObjective:
 
     kind = "binary"
 
-    def __init__(self, a: NDArray[np.float64], y: NDArray[np.float64],
-                 step: str = "exp-loss") -> None:
+    def __init__(
+        self, a: NDArray[np.float64], y: NDArray[np.float64], step: str = "exp-loss"
+    ) -> None:
         if step not in ("exp-loss", "midpoint"):
             raise ValueError(f"step must be 'exp-loss' or 'midpoint'; got {step!r}")
         self.step = step
@@ -462,31 +503,50 @@ class ZeroOneObjective:
         """``(errors, alpha, score, log exp loss)`` of adding ``h`` (the paper's Algorithm 1)
         with the step of :attr:`step` -- the step at which splits are scored, too."""
         bad = (self.y * h) < 0
-        errors, alpha, score, loss = _k.phase1_line(self.a, self.r, self.V, bad, self.w,
-                                                    self.shift, self.reference,
-                                                    self.step == "exp-loss")
+        errors, alpha, score, loss = _k.phase1_line(
+            self.a, self.r, self.V, bad, self.w, self.shift, self.reference, self.step == "exp-loss"
+        )
         return int(errors), float(alpha), float(score), float(loss)
 
-    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
-                     ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def split_scores(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
         pred = state.predictions()
         outside = np.ones(self.a.size, dtype=bool)
         outside[node.samples] = False
         bad_out = outside & (self.y * pred < 0)
         base = _k.errors_by_interval(self.a, self.r, self.V.size, bad_out)
         scores, left, right = _empty_scores(codes.shape[1])
-        _k.phase1_split_scores(codes, node.samples, self.y, self.a, self.r, self.V, base,
-                               float(self.w[bad_out].sum()), self.w, self.shift, self.reference,
-                               scores, left, right, numba.get_num_threads(),
-                               self.step == "exp-loss")
+        _k.phase1_split_scores(
+            codes,
+            node.samples,
+            self.y,
+            self.a,
+            self.r,
+            self.V,
+            base,
+            float(self.w[bad_out].sum()),
+            self.w,
+            self.shift,
+            self.reference,
+            scores,
+            left,
+            right,
+            numba.get_num_threads(),
+            self.step == "exp-loss",
+        )
         return scores, left, right
 
-    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
+    def leaf_value(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float:
         plus = self.line(np.ones_like(self.a))[2]
         minus = self.line(-np.ones_like(self.a))[2]
         return 1.0 if plus >= minus else -1.0
 
-    def stay_score(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
+    def stay_score(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float:
         """Score of the partial tree as it is (a node below the root splits only to beat it)."""
         return self.line(state.predictions())[2]
 
@@ -520,9 +580,17 @@ class MarginObjective:
 
     kind = "binary"
 
-    def __init__(self, a: ArrayLike, y: ArrayLike, c: float, n_prime: int,
-                 objective: str = "average", restricted: bool = True, epsilon: float = 0.0,
-                 end_gap: float = 0.01) -> None:
+    def __init__(
+        self,
+        a: ArrayLike,
+        y: ArrayLike,
+        c: float,
+        n_prime: int,
+        objective: str = "average",
+        restricted: bool = True,
+        epsilon: float = 0.0,
+        end_gap: float = 0.01,
+    ) -> None:
         self.a = np.ascontiguousarray(a, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.c = float(c)
@@ -539,26 +607,46 @@ class MarginObjective:
         """``(maximizer q, step, objective value at the step)`` of adding ``h``."""
         b = self.y * h
         R, kr, F, kf, d = _k.collect_lines(self.order, self.a, b, self.n_prime, self.restricted)
-        q, step, value = _k.phase2_line(R, kr, F, kf, self.n_prime, self.c, d,
-                                        self.order_objective, self.epsilon, self.end_gap)
+        q, step, value = _k.phase2_line(
+            R, kr, F, kf, self.n_prime, self.c, d, self.order_objective, self.epsilon, self.end_gap
+        )
         return float(q), float(step), float(value)
 
-    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
-                     ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def split_scores(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
         pred = np.ascontiguousarray(state.predictions())
         scores, left, right = _empty_scores(codes.shape[1])
-        _k.phase2_split_scores(codes, node.samples, pred, self.y, self.order, self.a,
-                               self.n_prime, self.c, self.restricted, self.order_objective,
-                               self.epsilon, self.end_gap, scores, left, right,
-                               numba.get_num_threads())
+        _k.phase2_split_scores(
+            codes,
+            node.samples,
+            pred,
+            self.y,
+            self.order,
+            self.a,
+            self.n_prime,
+            self.c,
+            self.restricted,
+            self.order_objective,
+            self.epsilon,
+            self.end_gap,
+            scores,
+            left,
+            right,
+            numba.get_num_threads(),
+        )
         return scores, left, right
 
-    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
+    def leaf_value(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float:
         plus = self.line(np.ones_like(self.a))
         minus = self.line(-np.ones_like(self.a))
         return 1.0 if plus[2] >= minus[2] else -1.0
 
-    def stay_score(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState) -> float:
+    def stay_score(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float:
         """Objective of the partial tree as it is (a node below the root splits only to beat it)."""
         return self.line(np.ascontiguousarray(state.predictions()))[2]
 
@@ -720,15 +808,23 @@ class DirectBoost(BinaryBoostingClassifier):
 
     _algorithm_name = "DirectBoost"
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
-        "random_state", tol=[Interval(Real, 0.0, None, closed="left")],
-        phase1_tol=[Interval(Real, 0.0, None, closed="left"), None], objective=[StrOptions({"average", "order"})],
+        "n_estimators",
+        "max_depth",
+        "min_samples_leaf",
+        "max_bins",
+        "n_iter_no_change",
+        "random_state",
+        tol=[Interval(Real, 0.0, None, closed="left")],
+        phase1_tol=[Interval(Real, 0.0, None, closed="left"), None],
+        objective=[StrOptions({"average", "order"})],
         n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")],
         epsilon=[Interval(Real, 0.0, float("inf"), closed="left")],
-        region=[StrOptions({"min-error", "all"}), None], phase2=["boolean"],
+        region=[StrOptions({"min-error", "all"}), None],
+        phase2=["boolean"],
         step=[StrOptions({"exp-loss", "midpoint"})],
         split_rule=[StrOptions({"improve", "always"})],
-        phase1_n_iter_no_change=[Interval(numbers.Integral, 1, None, closed="left"), None])
+        phase1_n_iter_no_change=[Interval(numbers.Integral, 1, None, closed="left"), None],
+    )
     reference = "zhai2013direct"
     #: How far below the end d of the minimum-error region a step to d stops.
     end_gap = 0.01
@@ -737,13 +833,26 @@ class DirectBoost(BinaryBoostingClassifier):
     #: tolerance; DMCBoost uses it too).
     improvement_tol = 1e-6
 
-    def __init__(self, objective: str = "average", n_prime: float = 0.1, *, epsilon: float = 0.0,
-                 region: str | None = None, max_depth: int = 1, min_samples_leaf: int = 1,
-                 max_bins: int = 255, n_estimators: int = 2000, tol: float = 1e-6,
-                 phase1_tol: float | None = None, phase1_n_iter_no_change: int | None = None,
-                 n_iter_no_change: int = 50,
-                 phase2: bool = True, step: str = "exp-loss", split_rule: str = "improve",
-                 random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        objective: str = "average",
+        n_prime: float = 0.1,
+        *,
+        epsilon: float = 0.0,
+        region: str | None = None,
+        max_depth: int = 1,
+        min_samples_leaf: int = 1,
+        max_bins: int = 255,
+        n_estimators: int = 2000,
+        tol: float = 1e-6,
+        phase1_tol: float | None = None,
+        phase1_n_iter_no_change: int | None = None,
+        n_iter_no_change: int = 50,
+        phase2: bool = True,
+        step: str = "exp-loss",
+        split_rule: str = "improve",
+        random_state: int | None = None,
+    ) -> None:
         self.objective = objective
         self.n_prime = n_prime
         self.epsilon = epsilon
@@ -764,8 +873,9 @@ class DirectBoost(BinaryBoostingClassifier):
     def _resolve_n_prime(self, n: int) -> int:
         value = self.n_prime
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise ValueError(f"n_prime must be an int in [1, {n}] or a fraction in (0, 1]; "
-                             f"got {value!r}")
+            raise ValueError(
+                f"n_prime must be an int in [1, {n}] or a fraction in (0, 1]; got {value!r}"
+            )
         if isinstance(value, numbers.Integral):
             return _check_n_prime(int(value), n)
         if not 0.0 < float(value) <= 1.0:
@@ -786,8 +896,11 @@ class DirectBoost(BinaryBoostingClassifier):
         check_positive_int(self.n_estimators, "n_estimators")
         check_positive_int(self.n_iter_no_change, "n_iter_no_change")
         self.tol_ = check_real(self.tol, "tol", 0.0, low_inclusive=True)
-        self.phase1_tol_ = (self.tol_ if self.phase1_tol is None else
-                            check_real(self.phase1_tol, "phase1_tol", 0.0, low_inclusive=True))
+        self.phase1_tol_ = (
+            self.tol_
+            if self.phase1_tol is None
+            else check_real(self.phase1_tol, "phase1_tol", 0.0, low_inclusive=True)
+        )
         if self.phase1_n_iter_no_change is not None:
             check_positive_int(self.phase1_n_iter_no_change, "phase1_n_iter_no_change")
         if self.step not in ("exp-loss", "midpoint"):
@@ -795,8 +908,9 @@ class DirectBoost(BinaryBoostingClassifier):
         if self.split_rule not in ("improve", "always"):
             raise ValueError(f"split_rule must be 'improve' or 'always'; got {self.split_rule!r}")
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
-            ) -> DirectBoost:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> DirectBoost:
         """Run phase 1, then phase 2.
 
         ``sample_weight`` is not supported (the 0-1 loss and the margin objectives count
@@ -806,12 +920,15 @@ class DirectBoost(BinaryBoostingClassifier):
         self._finish(codes, y_signed, self._phase1(codes, y_signed))
         return self
 
-    def _prepare(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None
-                 ) -> tuple[NDArray[np.uint8], FloatArray]:
+    def _prepare(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None
+    ) -> tuple[NDArray[np.uint8], FloatArray]:
         X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
         if sample_weight is not None and not np.allclose(weights, weights[0]):
-            raise ValueError("DirectBoost does not support sample_weight (it minimizes the "
-                             "number of training errors); pass None or uniform weights")
+            raise ValueError(
+                "DirectBoost does not support sample_weight (it minimizes the "
+                "number of training errors); pass None or uniform weights"
+            )
         self._check_params(y_signed.shape[0])
         # no ``estimator`` parameter (the trees are DirectTreeBuilder's): always bin codes
         return cast(NDArray[np.uint8], self._bin(X)), y_signed
@@ -819,9 +936,11 @@ class DirectBoost(BinaryBoostingClassifier):
     def _builder(self) -> DirectTreeBuilder:
         from ..weak import DirectTreeBuilder
 
-        return DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
-                                 min_samples_leaf=self.min_samples_leaf,
-                                 split_rule=self.split_rule)
+        return DirectTreeBuilder(
+            max_depth=check_positive_int(self.max_depth, "max_depth"),
+            min_samples_leaf=self.min_samples_leaf,
+            split_rule=self.split_rule,
+        )
 
     def _record(self, state: dict[str, Any], phase: int, alpha: float) -> None:
         a, c, history = state["a"], state["c"], state["history"]
@@ -833,9 +952,12 @@ class DirectBoost(BinaryBoostingClassifier):
         history["alpha"].append(alpha)
         history["time"].append(time.perf_counter() - state["start"])
 
-    def _phase1(self, codes: NDArray[np.uint8], y_signed: FloatArray,
-                objectives: dict[tuple[str, int], list[float]] | None = None
-                ) -> dict[str, Any]:
+    def _phase1(
+        self,
+        codes: NDArray[np.uint8],
+        y_signed: FloatArray,
+        objectives: dict[tuple[str, int], list[float]] | None = None,
+    ) -> dict[str, Any]:
         """Algorithm 1; returns the training state (margins, weights, trees, history).
 
         ``objectives`` maps ``(objective, n_prime)`` to lists that receive those objective
@@ -844,9 +966,15 @@ class DirectBoost(BinaryBoostingClassifier):
         n = y_signed.shape[0]
         builder = self._builder()
         n_estimators = int(self.n_estimators)
-        state: dict[str, Any] = {"a": np.zeros(n), "c": 0.0, "trees": [], "alphas": [],
-                 "history": {key: [] for key in _HISTORY_KEYS}, "start": time.perf_counter(),
-                 "objectives": objectives or {}}
+        state: dict[str, Any] = {
+            "a": np.zeros(n),
+            "c": 0.0,
+            "trees": [],
+            "alphas": [],
+            "history": {key: [] for key in _HISTORY_KEYS},
+            "start": time.perf_counter(),
+            "objectives": objectives or {},
+        }
         errors = n
         plateau = 0
         patience = self.phase1_n_iter_no_change
@@ -857,8 +985,9 @@ class DirectBoost(BinaryBoostingClassifier):
             tree = builder.fit(codes, objective)
             h = tree.predict(codes)
             new_errors, alpha, _, loss = objective.line(h)
-            if new_errors > errors or (new_errors == errors
-                                       and not loss < objective.reference - self.phase1_tol_):
+            if new_errors > errors or (
+                new_errors == errors and not loss < objective.reference - self.phase1_tol_
+            ):
                 state["stop_reason"] = "phase 1 local minimum"
                 break
             plateau = plateau + 1 if new_errors == errors else 0
@@ -876,7 +1005,9 @@ class DirectBoost(BinaryBoostingClassifier):
         state["n_phase1"] = len(state["trees"])
         return state
 
-    def _finish(self, codes: NDArray[np.uint8], y_signed: FloatArray, state: dict[str, Any]) -> None:
+    def _finish(
+        self, codes: NDArray[np.uint8], y_signed: FloatArray, state: dict[str, Any]
+    ) -> None:
         """Run phase 2 from the end of phase 1 and store the ensemble."""
         self.n_phase1_ = state["n_phase1"]
         self.stop_reason_ = state["stop_reason"]
@@ -885,8 +1016,7 @@ class DirectBoost(BinaryBoostingClassifier):
             self._phase2(codes, y_signed, state)
         history = state["history"]
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
-        self._set_stages(state["trees"], np.ones(len(state["trees"])),
-                         np.asarray(state["alphas"]))
+        self._set_stages(state["trees"], np.ones(len(state["trees"])), np.asarray(state["alphas"]))
         if self._best_rounds is not None:
             self._truncate(self._best_rounds)
         del self._best_rounds
@@ -903,8 +1033,9 @@ class DirectBoost(BinaryBoostingClassifier):
         best_value, best_rounds, stall = value, len(trees), 0
         self.stop_reason_ = "n_estimators"
         while len(trees) < n_estimators:
-            objective = MarginObjective(a, y, c, n_prime, self.objective, restricted,
-                                        self.epsilon_, self.end_gap)
+            objective = MarginObjective(
+                a, y, c, n_prime, self.objective, restricted, self.epsilon_, self.end_gap
+            )
             tree = builder.fit(codes, objective)
             h = tree.predict(codes)
             _, step, new_value = objective.line(h)
@@ -939,9 +1070,9 @@ def directboost_variant(name: str, **params: Any) -> DirectBoost:
     return DirectBoost(**{**VARIANTS[name], **params})
 
 
-def directboost_variants(X: ArrayLike, y: ArrayLike, variants: Iterable[str],
-                         n_primes: Iterable[float], **params: Any
-                         ) -> dict[tuple[str, float], DirectBoost]:
+def directboost_variants(
+    X: ArrayLike, y: ArrayLike, variants: Iterable[str], n_primes: Iterable[float], **params: Any
+) -> dict[tuple[str, float], DirectBoost]:
     """Fit several :data:`VARIANTS` and values of ``n_prime`` that share one phase 1.
 
     Phase 1 does not depend on the variant or on ``n_prime``, so it runs once; each model then
@@ -950,8 +1081,11 @@ def directboost_variants(X: ArrayLike, y: ArrayLike, variants: Iterable[str],
     """
     import copy
 
-    models = {(name, n_prime): directboost_variant(name, n_prime=n_prime, **params)
-              for name in variants for n_prime in n_primes}
+    models = {
+        (name, n_prime): directboost_variant(name, n_prime=n_prime, **params)
+        for name in variants
+        for n_prime in n_primes
+    }
     base = DirectBoost(phase2=False, **params)
     codes, y_signed = base._prepare(X, y, None)
     prepared = {key: model._prepare(X, y, None)[0] for key, model in models.items()}
@@ -961,8 +1095,14 @@ def directboost_variants(X: ArrayLike, y: ArrayLike, variants: Iterable[str],
     for key, model in models.items():
         history = copy.deepcopy(state["history"])
         history["objective"] = list(state["objectives"][(model.objective, model.n_prime_)])
-        own = {**state, "a": state["a"].copy(), "trees": list(state["trees"]),
-               "alphas": list(state["alphas"]), "history": history, "objectives": {}}
+        own = {
+            **state,
+            "a": state["a"].copy(),
+            "trees": list(state["trees"]),
+            "alphas": list(state["alphas"]),
+            "history": history,
+            "objectives": {},
+        }
         model._finish(prepared[key], y_signed, own)
         out[key] = model
     return out
@@ -971,5 +1111,8 @@ def directboost_variants(X: ArrayLike, y: ArrayLike, variants: Iterable[str],
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-DirectBoost.__doc__ = ((DirectBoost.__doc__ or "").rstrip() + "\n"
-                       + _examples_section("DirectBoost", "n_estimators=10"))
+DirectBoost.__doc__ = (
+    (DirectBoost.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("DirectBoost", "n_estimators=10")
+)

@@ -89,6 +89,7 @@ intervals, see ``max_intervals``); phase II :math:`O(d(nK + \text{bins}\,K^2))` 
 plus the line search.  On Poker525k (525,010 hands, 10 classes, depth 3) a round takes about
 2 s in phase I and 3-4 s in phase II on two cores (the performance page).
 """
+
 from __future__ import annotations
 
 import time
@@ -144,8 +145,13 @@ class ZeroOneTreeObjective:
 
     kind = "multiclass"
 
-    def __init__(self, F: NDArray[np.float64], y: NDArray[np.intp],
-                 max_intervals: int | None = None, equal_labels: bool = True) -> None:
+    def __init__(
+        self,
+        F: NDArray[np.float64],
+        y: NDArray[np.intp],
+        max_intervals: int | None = None,
+        equal_labels: bool = True,
+    ) -> None:
         F = np.ascontiguousarray(F, dtype=np.float64)
         n, K = F.shape
         rows = np.arange(n)
@@ -155,8 +161,8 @@ class ZeroOneTreeObjective:
         a_l = wrong.max(axis=1)
         own = y[:, None] == np.arange(K)
         correct = (a_true > a_l)[:, None]
-        q1 = a_l - a_true                              # scenario 1 (label y_i)
-        q2 = a_true[:, None] - F                       # scenario 2 (label k, correct now)
+        q1 = a_l - a_true  # scenario 1 (label y_i)
+        q2 = a_true[:, None] - F  # scenario 2 (label k, correct now)
         points = np.concatenate([q1[q1 > 0], q2[~own & correct & (q2 > 0)]])
         self.V = np.unique(points)
         m = self.V.size
@@ -193,8 +199,10 @@ class ZeroOneTreeObjective:
     def _grid_ranges(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """The error ranges as positions in :attr:`J` (computed once)."""
         if self._grid is None:
-            self._grid = (np.searchsorted(self.J, self.lo).astype(np.int64),
-                          np.searchsorted(self.J, self.hi).astype(np.int64))
+            self._grid = (
+                np.searchsorted(self.J, self.lo).astype(np.int64),
+                np.searchsorted(self.J, self.hi).astype(np.int64),
+            )
         return self._grid
 
     def _use_grid(self, codes: NDArray[np.uint8], n_node: int) -> bool:
@@ -204,12 +212,13 @@ class ZeroOneTreeObjective:
             return True
         G, K = self.J.size, self.n_classes
         bins = int(codes.max()) + 1
-        if bins * K * (G + 1) > 2 ** 24:      # profile memory: at most 128 MiB per thread
+        if bins * K * (G + 1) > 2**24:  # profile memory: at most 128 MiB per thread
             return False
         return bool(bins * G < G + 2.0 * n_node * np.log2(G + 1))
 
-    def score(self, h: NDArray[np.intp], mask: NDArray[np.bool_] | None = None
-              ) -> tuple[int, float, float]:
+    def score(
+        self, h: NDArray[np.intp], mask: NDArray[np.bool_] | None = None
+    ) -> tuple[int, float, float]:
         """``(errors, alpha on the grid, score)`` of adding the classifier ``h``."""
         mask = np.ones(h.size, dtype=bool) if mask is None else mask
         E = _k.errors_profile(self.lo, self.hi, h, mask, self.V.size)
@@ -221,12 +230,14 @@ class ZeroOneTreeObjective:
 
     def log_loss(self, h: NDArray[np.intp], alpha: float) -> float:
         """Log of the multi-class exponential loss after adding ``h`` with weight ``alpha``."""
-        G, B, R = _k.loss_sums(self.Gk, self.Bk, self.Rk, np.asarray(h, np.int64),
-                               np.ones(len(h), dtype=bool))
+        G, B, R = _k.loss_sums(
+            self.Gk, self.Bk, self.Rk, np.asarray(h, np.int64), np.ones(len(h), dtype=bool)
+        )
         return float(_k.log_loss3(float(alpha), G, B, R, self.shift))
 
-    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
-                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    def split_scores(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         pred = state.predictions().astype(np.int64)
         outside = np.ones(pred.size, dtype=bool)
         outside[node.samples] = False
@@ -235,21 +246,51 @@ class ZeroOneTreeObjective:
         scores, left, right = _empty_scores(codes.shape[1])
         if self._use_grid(codes, node.samples.size):
             lo_g, hi_g = self._grid_ranges()
-            _k.phase1_grid_split_scores(codes, node.samples, lo_g, hi_g, self.J, self.V,
-                                        base[self.J], self.parts, sums, self.shift,
-                                        self.reference, scores, left, right,
-                                        numba.get_num_threads(), self.equal_labels)
+            _k.phase1_grid_split_scores(
+                codes,
+                node.samples,
+                lo_g,
+                hi_g,
+                self.J,
+                self.V,
+                base[self.J],
+                self.parts,
+                sums,
+                self.shift,
+                self.reference,
+                scores,
+                left,
+                right,
+                numba.get_num_threads(),
+                self.equal_labels,
+            )
         else:
-            _k.phase1_split_scores(codes, node.samples, self.lo, self.hi, self.V, base,
-                                   self.parts, sums, self.shift, self.reference, scores, left,
-                                   right, numba.get_num_threads(), self.equal_labels)
+            _k.phase1_split_scores(
+                codes,
+                node.samples,
+                self.lo,
+                self.hi,
+                self.V,
+                base,
+                self.parts,
+                sums,
+                self.shift,
+                self.reference,
+                scores,
+                left,
+                right,
+                numba.get_num_threads(),
+                self.equal_labels,
+            )
         return scores, left, right
 
-    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
-                   state: DirectTreeState) -> float:
+    def leaf_value(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float:
         n = self.lo.shape[0]
-        values = np.array([self.score(np.full(n, k, dtype=np.int64))[2]
-                           for k in range(self.n_classes)])
+        values = np.array(
+            [self.score(np.full(n, k, dtype=np.int64))[2] for k in range(self.n_classes)]
+        )
         return float(_label_ties_first(values))
 
 
@@ -270,8 +311,14 @@ class MarginSlopeObjective:
     #: Margins within this fraction of ``max(1, max |F|)`` of the :math:`n'`-th one are tied.
     near_tie = 1e-12
 
-    def __init__(self, F: NDArray[np.float64], y: NDArray[np.intp], n_prime: int,
-                 sign: int, equal_labels: bool = True) -> None:
+    def __init__(
+        self,
+        F: NDArray[np.float64],
+        y: NDArray[np.intp],
+        n_prime: int,
+        sign: int,
+        equal_labels: bool = True,
+    ) -> None:
         F = np.ascontiguousarray(F, dtype=np.float64)
         n, K = F.shape
         rows = np.arange(n)
@@ -290,18 +337,22 @@ class MarginSlopeObjective:
         # margins a few ulps from the n'-th one are ties in exact arithmetic (sums of the same
         # steps in another order): count them as tied, or (9) at 0 reflects rounding noise
         gap = self.near_tie * max(1.0, float(np.abs(F).max()))
-        self.status = np.where(value < vstar - gap, 0,
-                               np.where(value <= vstar + gap, 1, 2)).astype(np.int64)
+        self.status = np.where(value < vstar - gap, 0, np.where(value <= vstar + gap, 1, 2)).astype(
+            np.int64
+        )
         self.need = int(n_prime - np.count_nonzero(self.status == 0))
         tied = (self.status == 1)[:, None, None] & (self.slope[:, :, None] == np.arange(-1, 2))
-        self.parts = np.ascontiguousarray(np.concatenate(
-            [(self.slope * (self.status == 0)[:, None])[:, :, None], tied], axis=2
-        ).astype(np.int64))
+        self.parts = np.ascontiguousarray(
+            np.concatenate(
+                [(self.slope * (self.status == 0)[:, None])[:, :, None], tied], axis=2
+            ).astype(np.int64)
+        )
         self.n_classes = K
         self.equal_labels = bool(equal_labels)
 
-    def _parts(self, h: NDArray[np.int64], mask: NDArray[np.bool_]
-               ) -> tuple[int, NDArray[np.int64]]:
+    def _parts(
+        self, h: NDArray[np.int64], mask: NDArray[np.bool_]
+    ) -> tuple[int, NDArray[np.int64]]:
         s = self.slope[np.arange(h.size), h]
         less = int(s[mask & (self.status == 0)].sum())
         tied = s[mask & (self.status == 1)]
@@ -312,8 +363,13 @@ class MarginSlopeObjective:
         less, tied = self._parts(np.asarray(h, np.int64), np.ones(h.size, dtype=bool))
         return int(self._value(less, *tied))
 
-    def _value(self, less: int | NDArray[np.int64], minus: NDArray[np.int64],
-               zero: NDArray[np.int64], plus: NDArray[np.int64]) -> NDArray[np.int64]:
+    def _value(
+        self,
+        less: int | NDArray[np.int64],
+        minus: NDArray[np.int64],
+        zero: NDArray[np.int64],
+        plus: NDArray[np.int64],
+    ) -> NDArray[np.int64]:
         """:math:`S'(0^+)` from the slope sum of the strictly-bottom examples and the slope
         counts of the tied ones (the ``need`` smallest fill the bottom set), elementwise."""
         take = np.minimum(self.need, minus)
@@ -332,39 +388,55 @@ class MarginSlopeObjective:
         for f in range(d):
             hist = np.zeros((256, K, 4), dtype=np.int64)
             np.add.at(hist, codes[:, f], self.parts)
-            cum = np.cumsum(hist, axis=0)[:255]                      # codes <= b
+            cum = np.cumsum(hist, axis=0)[:255]  # codes <= b
             total = cum[-1] + hist[255]
             both = cum[:, None, :, :] + total[None, :, None, :] - cum[:, :, None, :]
-            value = self._value(*(both[..., j] for j in range(4)))   # [b, r, l]
+            value = self._value(*(both[..., j] for j in range(4)))  # [b, r, l]
             present = np.flatnonzero(np.bincount(codes[:, f], minlength=256))
             ok = np.zeros(255, dtype=bool)
-            ok[present[:-1]] = True                                  # a code with a larger one
+            ok[present[:-1]] = True  # a code with a larger one
             out[f, ok] = value[ok]
         if not self.equal_labels:
             out[:, :, np.arange(K), np.arange(K)] = -np.inf
         return out
 
-    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
-                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    def split_scores(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         pred = state.predictions().astype(np.int64)
         outside = np.ones(pred.size, dtype=bool)
         outside[node.samples] = False
         less, tied = self._parts(pred, outside)
         scores, left, right = _empty_scores(codes.shape[1])
-        _k.phase2_split_scores(codes, node.samples, self.parts, less, tied, self.need, scores,
-                               left, right, numba.get_num_threads(), self.equal_labels)
+        _k.phase2_split_scores(
+            codes,
+            node.samples,
+            self.parts,
+            less,
+            tied,
+            self.need,
+            scores,
+            left,
+            right,
+            numba.get_num_threads(),
+            self.equal_labels,
+        )
         return scores, left, right
 
-    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
-                   state: DirectTreeState) -> float:
+    def leaf_value(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float:
         n = self.slope.shape[0]
-        values = np.array([self.score(np.full(n, k, dtype=np.int64))
-                           for k in range(self.n_classes)], dtype=np.float64)
+        values = np.array(
+            [self.score(np.full(n, k, dtype=np.int64)) for k in range(self.n_classes)],
+            dtype=np.float64,
+        )
         return float(_label_ties_first(values))
 
 
 class DMCBoost(MulticlassBoostingClassifier):
-    __doc__ = r"""DMCBoost (Zhai, Xia & Wang, KDD 2014): 0-1 loss descent, then margin ascent.
+    __doc__ = (
+        r"""DMCBoost (Zhai, Xia & Wang, KDD 2014): 0-1 loss descent, then margin ascent.
 
     See the module docstring for exactly what each phase does and where it departs from the
     paper.
@@ -405,7 +477,9 @@ class DMCBoost(MulticlassBoostingClassifier):
     max_bins : int, default 255
         Number of feature bins.
 
-    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+    """
+        + _COMMON_ATTRIBUTES
+        + r"""    estimators_ : list of FittedTree
         The multi-class direct trees :math:`h_t`, in the order they were added.
     alphas_ : ndarray of shape (n_estimators\_,)
         Their weights :math:`\alpha_t` in the vote (1) (negative steps are possible in
@@ -461,27 +535,45 @@ class DMCBoost(MulticlassBoostingClassifier):
     Bertsekas, D. P. (1988). The auction algorithm: a distributed relaxation method for the
     assignment problem. Annals of Operations Research 14(1), 105-123.
     """
+    )
 
     _algorithm_name = "DMCBoost"
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "min_samples_leaf", "max_bins", "n_iter_no_change",
-        n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")], phase2=["boolean"],
+        "n_estimators",
+        "max_depth",
+        "min_samples_leaf",
+        "max_bins",
+        "n_iter_no_change",
+        n_prime=[Interval(Real, 0.0, float("inf"), closed="neither")],
+        phase2=["boolean"],
         epsilon=[Interval(Real, 0.0, float("inf"), closed="left")],
         tol=[Interval(Real, 0.0, float("inf"), closed="neither")],
         max_intervals=[Interval(Integral, 2, None, closed="left"), None],
         max_phase1_rounds=[Interval(Integral, 1, None, closed="left"), None],
-        distinct_leaf_labels=["boolean"])
+        distinct_leaf_labels=["boolean"],
+    )
     reference = "zhai2014multiclass"
     _resolve_n_prime = DirectBoost._resolve_n_prime
     #: Phase II without relaxation stops when the step raises (5) by no more than this
     #: fraction of ``max(1, |value|)`` (DirectBoost's tolerance).
     improvement_tol = DirectBoost.improvement_tol
 
-    def __init__(self, n_prime: float = 0.25, *, max_depth: int = 3, n_estimators: int = 1000,
-                 phase2: bool = True, epsilon: float = 0.01, n_iter_no_change: int = 50,
-                 tol: float = TH, max_intervals: int | None = 1024,
-                 max_phase1_rounds: int | None = None, distinct_leaf_labels: bool = False,
-                 min_samples_leaf: int = 1, max_bins: int = 255) -> None:
+    def __init__(
+        self,
+        n_prime: float = 0.25,
+        *,
+        max_depth: int = 3,
+        n_estimators: int = 1000,
+        phase2: bool = True,
+        epsilon: float = 0.01,
+        n_iter_no_change: int = 50,
+        tol: float = TH,
+        max_intervals: int | None = 1024,
+        max_phase1_rounds: int | None = None,
+        distinct_leaf_labels: bool = False,
+        min_samples_leaf: int = 1,
+        max_bins: int = 255,
+    ) -> None:
         self.n_prime = n_prime
         self.max_depth = max_depth
         self.n_estimators = n_estimators
@@ -498,11 +590,12 @@ class DMCBoost(MulticlassBoostingClassifier):
     def _builder(self) -> Any:
         from ..weak import DirectTreeBuilder
 
-        return DirectTreeBuilder(max_depth=check_positive_int(self.max_depth, "max_depth"),
-                                 min_samples_leaf=self.min_samples_leaf)
+        return DirectTreeBuilder(
+            max_depth=check_positive_int(self.max_depth, "max_depth"),
+            min_samples_leaf=self.min_samples_leaf,
+        )
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
-            ) -> DMCBoost:
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> DMCBoost:
         """Run phase I, then phase II.
 
         ``sample_weight`` is not supported (the objectives count examples): non-uniform
@@ -514,8 +607,13 @@ class DMCBoost(MulticlassBoostingClassifier):
         self._run_phase2(state)
         return self
 
-    def fit_path(self, X: ArrayLike, y: ArrayLike, n_primes: list[float],
-                 sample_weight: ArrayLike | None = None) -> list[DMCBoost]:
+    def fit_path(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        n_primes: list[float],
+        sample_weight: ArrayLike | None = None,
+    ) -> list[DMCBoost]:
         """Fit phase I once and phase II once per value of ``n_prime`` (the paper's model
         selection over :math:`n'`: phase I does not depend on it).
 
@@ -543,8 +641,13 @@ class DMCBoost(MulticlassBoostingClassifier):
             model.n_phase1_ = first.n_phase1_
             history = {key: list(value) for key, value in state["history"].items()}
             history["objective"] = [values[j] for values in state["objective_values"]]
-            branch = {**state, "F": state["F"].copy(), "trees": list(state["trees"]),
-                      "alphas": list(state["alphas"]), "history": history}
+            branch = {
+                **state,
+                "F": state["F"].copy(),
+                "trees": list(state["trees"]),
+                "alphas": list(state["alphas"]),
+                "history": history,
+            }
             del branch["objective_path"]
             model._run_phase2(branch)
         return models
@@ -553,22 +656,36 @@ class DMCBoost(MulticlassBoostingClassifier):
         """Validate, bin and set up the training state (phase-independent parameters)."""
         X, y, weights = self._validate_training_data(X, y, sample_weight)
         if sample_weight is not None and not np.allclose(weights, weights[0]):
-            raise ValueError("DMCBoost does not support sample_weight (it minimizes the number "
-                             "of training errors); pass None or uniform weights")
+            raise ValueError(
+                "DMCBoost does not support sample_weight (it minimizes the number "
+                "of training errors); pass None or uniform weights"
+            )
         n = y.shape[0]
         self._resolve_n_prime(n)  # reject a bad n_prime before any work
         self.epsilon_ = check_real(self.epsilon, "epsilon", 0.0, low_inclusive=True)
         self.tol_ = check_real(self.tol, "tol", 0.0)
         check_positive_int(self.n_estimators, "n_estimators")
         check_positive_int(self.n_iter_no_change, "n_iter_no_change")
-        self.max_intervals_ = (None if self.max_intervals is None else
-                               check_positive_int(self.max_intervals, "max_intervals", minimum=2))
+        self.max_intervals_ = (
+            None
+            if self.max_intervals is None
+            else check_positive_int(self.max_intervals, "max_intervals", minimum=2)
+        )
         builder = self._builder()
         codes = self._bin(X)
-        return {"F": np.zeros((n, self.n_classes_)), "c": 0.0, "trees": [], "alphas": [],
-                "history": {key: [] for key in ("phase", "train_error", "errors", "objective",
-                                                "alpha", "time")},
-                "start": time.perf_counter(), "y": y, "codes": codes, "builder": builder}
+        return {
+            "F": np.zeros((n, self.n_classes_)),
+            "c": 0.0,
+            "trees": [],
+            "alphas": [],
+            "history": {
+                key: [] for key in ("phase", "train_error", "errors", "objective", "alpha", "time")
+            },
+            "start": time.perf_counter(),
+            "y": y,
+            "codes": codes,
+            "builder": builder,
+        }
 
     def _run_phase1(self, state: dict[str, Any]) -> None:
         self.phase1_stop_reason_ = self._phase1(state)
@@ -585,11 +702,12 @@ class DMCBoost(MulticlassBoostingClassifier):
             trees, alphas = trees[:best], alphas[:best]
             history = {key: value[:best] for key, value in history.items()}
             stop += f"; cut back to the best round {best}"
-        self.history_ = {key: np.asarray(value, dtype=np.float64)
-                         for key, value in history.items()}
+        self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(trees, alphas, stop)
 
-    def _add(self, state: dict[str, Any], phase: int, tree: Any, h: NDArray[np.intp], alpha: float) -> None:
+    def _add(
+        self, state: dict[str, Any], phase: int, tree: Any, h: NDArray[np.intp], alpha: float
+    ) -> None:
         F, y = state["F"], state["y"]
         F[np.arange(F.shape[0]), h] += alpha
         state["c"] += abs(alpha)
@@ -602,13 +720,13 @@ class DMCBoost(MulticlassBoostingClassifier):
         history["errors"].append(errors)
         history["train_error"].append(errors / y.shape[0])
         if "objective_path" in state:  # fit_path's phase I: (5) for every n' of the path
-            values = [bottom_margin_average(margins / state["c"], v)
-                      for v in state["objective_path"]]
+            values = [
+                bottom_margin_average(margins / state["c"], v) for v in state["objective_path"]
+            ]
             state.setdefault("objective_values", []).append(values)
             history["objective"].append(values[0])
         else:
-            history["objective"].append(bottom_margin_average(margins / state["c"],
-                                                              self.n_prime_))
+            history["objective"].append(bottom_margin_average(margins / state["c"], self.n_prime_))
         history["alpha"].append(alpha)
         history["time"].append(time.perf_counter() - state["start"])
 
@@ -617,24 +735,34 @@ class DMCBoost(MulticlassBoostingClassifier):
         y, codes, builder = state["y"], state["codes"], state["builder"]
         errors = y.shape[0]  # F = 0: every example is a tie, i.e. an error
         plateau = 0
-        cap = int(self.n_estimators) if self.max_phase1_rounds is None else min(
-            int(self.n_estimators), check_positive_int(self.max_phase1_rounds, "max_phase1_rounds"))
+        cap = (
+            int(self.n_estimators)
+            if self.max_phase1_rounds is None
+            else min(
+                int(self.n_estimators),
+                check_positive_int(self.max_phase1_rounds, "max_phase1_rounds"),
+            )
+        )
         while len(state["trees"]) < cap:
             if errors == 0:
                 return "phase I zero training error"
-            objective = ZeroOneTreeObjective(state["F"], y, self.max_intervals_,
-                                             not self.distinct_leaf_labels)
+            objective = ZeroOneTreeObjective(
+                state["F"], y, self.max_intervals_, not self.distinct_leaf_labels
+            )
             tree = builder.fit(codes, objective)
             h = tree.predict(codes).astype(np.intp)
             sweep = zero_one_sweep(state["F"], y, h)
-            if sweep.errors > errors or (sweep.errors == errors and
-                                         not objective.log_loss(h, sweep.alpha)
-                                         < objective.reference):
-                return (f"phase I coordinatewise minimum ({errors} errors; the best tree "
-                        f"reaches {sweep.errors} without lowering the exponential loss)"
-                        if sweep.errors == errors else
-                        f"phase I coordinatewise minimum ({errors} errors; the best tree "
-                        f"reaches {sweep.errors})")
+            if sweep.errors > errors or (
+                sweep.errors == errors
+                and not objective.log_loss(h, sweep.alpha) < objective.reference
+            ):
+                return (
+                    f"phase I coordinatewise minimum ({errors} errors; the best tree "
+                    f"reaches {sweep.errors} without lowering the exponential loss)"
+                    if sweep.errors == errors
+                    else f"phase I coordinatewise minimum ({errors} errors; the best tree "
+                    f"reaches {sweep.errors})"
+                )
             plateau = plateau + 1 if sweep.errors == errors else 0
             self._add(state, 1, tree, h, sweep.alpha)
             errors = state["history"]["errors"][-1]
@@ -654,16 +782,24 @@ class DMCBoost(MulticlassBoostingClassifier):
             F = state["F"]
             candidates = []
             for sign in (1, -1):
-                objective = MarginSlopeObjective(F, y, n_prime, sign,
-                                                 not self.distinct_leaf_labels)
+                objective = MarginSlopeObjective(F, y, n_prime, sign, not self.distinct_leaf_labels)
                 tree = builder.fit(codes, objective)
                 h = tree.predict(codes).astype(np.intp)
-                search = margin_line_search(F, y, h, state["c"], n_prime, th=self.tol_,
-                                            negative=True, relax=relaxed,
-                                            epsilon=self.epsilon_ if relaxed else 1.0)
+                search = margin_line_search(
+                    F,
+                    y,
+                    h,
+                    state["c"],
+                    n_prime,
+                    th=self.tol_,
+                    negative=True,
+                    relax=relaxed,
+                    epsilon=self.epsilon_ if relaxed else 1.0,
+                )
                 if not search.unbounded:
-                    candidates.append((search.max_value, objective.score(h), -sign, tree, h,
-                                       search))
+                    candidates.append(
+                        (search.max_value, objective.score(h), -sign, tree, h, search)
+                    )
             if not candidates:
                 return "phase II unbounded step", (best_rounds if relaxed else None)
             # the larger maximum of (5), then the larger derivative, then alpha > 0
@@ -684,8 +820,9 @@ class DMCBoost(MulticlassBoostingClassifier):
                     return "phase II no improvement within patience", best_rounds
         return "n_estimators", (best_rounds if relaxed else None)
 
-    def _best_stump(self, state: dict[str, Any], threshold: float
-                    ) -> tuple[FittedTree, NDArray[np.intp], MarginLineSearch] | None:
+    def _best_stump(
+        self, state: dict[str, Any], threshold: float
+    ) -> tuple[FittedTree, NDArray[np.intp], MarginLineSearch] | None:
         """The steepest stump (any feature, bin and pair of different labels) whose line
         search reaches a value of (5) above ``threshold``, or ``None``: the exhaustive check
         that makes phase II end at a coordinatewise maximum over all stumps.  Only the stumps
@@ -694,13 +831,16 @@ class DMCBoost(MulticlassBoostingClassifier):
         (ties: feature, bin, right label, left label) until one gains."""
         from ..weak import DirectTreeBuilder, DirectTreeState
 
-        F, y, codes, c, n_prime = state["F"], state["y"], state["codes"], state["c"], \
-            self.n_prime_
+        F, y, codes, c, n_prime = state["F"], state["y"], state["codes"], state["c"], self.n_prime_
         S = n_prime * c * bottom_margin_average(multiclass_margins(F, y) / c, n_prime)
-        slopes = np.maximum(*(MarginSlopeObjective(F, y, n_prime, sign,
-                                                   not self.distinct_leaf_labels
-                                                   ).stump_slopes(codes)
-                              for sign in (1, -1)))
+        slopes = np.maximum(
+            *(
+                MarginSlopeObjective(
+                    F, y, n_prime, sign, not self.distinct_leaf_labels
+                ).stump_slopes(codes)
+                for sign in (1, -1)
+            )
+        )
         admissible = np.nonzero(slopes * c - S > 1e-12 * (np.abs(slopes) * c + abs(S)))
         order = np.argsort(-slopes[admissible], kind="stable")  # steepest first
         for f, t, l_right, l_left in np.transpose(admissible)[order]:
@@ -708,11 +848,17 @@ class DMCBoost(MulticlassBoostingClassifier):
             h = np.where(left, l_left, l_right).astype(np.intp)
             search = margin_line_search(F, y, h, c, n_prime, th=self.tol_)
             if search.max_value > threshold and not search.unbounded:
-                tree_state = DirectTreeState(np.where(left, 1, 2).astype(np.int64),
-                                             {1: float(l_left), 2: float(l_right)})
+                tree_state = DirectTreeState(
+                    np.where(left, 1, 2).astype(np.int64), {1: float(l_left), 2: float(l_right)}
+                )
                 tree = DirectTreeBuilder._to_fitted_tree(
-                    {0: (1, 2)}, {0: (int(f), int(t))}, {0: 0, 1: 1, 2: 1}, tree_state,
-                    codes.shape[1], "multiclass")
+                    {0: (1, 2)},
+                    {0: (int(f), int(t))},
+                    {0: 0, 1: 1, 2: 1},
+                    tree_state,
+                    codes.shape[1],
+                    "multiclass",
+                )
                 return tree, h, search
         return None
 
@@ -720,5 +866,8 @@ class DMCBoost(MulticlassBoostingClassifier):
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-DMCBoost.__doc__ = ((DMCBoost.__doc__ or "").rstrip() + "\n"
-                    + _examples_section("DMCBoost", "n_estimators=10", n_classes=3))
+DMCBoost.__doc__ = (
+    (DMCBoost.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("DMCBoost", "n_estimators=10", n_classes=3)
+)

@@ -85,6 +85,7 @@ Conventions chosen where the paper is silent (each is tested):
   scenario 3's first piece is :math:`-(a_y - a_l)/(c+\alpha)^2` (printed
   :math:`(-a_y - a_l)/(c+\alpha)^2`) and its second piece :math:`(-c - (a_y - a_k))/(c+\alpha)^2`.
 """
+
 from __future__ import annotations
 
 import math
@@ -96,10 +97,22 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..margins import bottom_margin_average, multiclass_margins
 
-__all__ = ["ZeroOneSweep", "zero_one_scenarios", "zero_one_sweep", "zero_one_errors_at",
-           "margin_scenarios", "margin_numerators", "bottom_average_along",
-           "bottom_average_slope", "MarginLineSearch", "margin_line_search",
-           "kl_inverse", "generalization_bound", "TH", "EPSILON"]
+__all__ = [
+    "ZeroOneSweep",
+    "zero_one_scenarios",
+    "zero_one_sweep",
+    "zero_one_errors_at",
+    "margin_scenarios",
+    "margin_numerators",
+    "bottom_average_along",
+    "bottom_average_slope",
+    "MarginLineSearch",
+    "margin_line_search",
+    "kl_inverse",
+    "generalization_bound",
+    "TH",
+    "EPSILON",
+]
 
 FloatArray = NDArray[np.float64]
 #: The numerators as ``min(p1 + s1 b, p2 + s2 b)``: ``(p1, s1, p2, s2)`` (see :func:`_lines`).
@@ -115,22 +128,26 @@ def _labels(values: ArrayLike, n: int, K: int, what: str) -> NDArray[np.int64]:
     arr = np.asarray(values)
     if arr.shape != (n,):
         raise ValueError(f"{what} must have shape ({n},) to match F; got shape {arr.shape}")
-    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer)
-                                 or np.issubdtype(arr.dtype, np.floating)):
-        raise ValueError(f"{what} must hold integer class indices in 0..{K - 1}; got dtype "
-                         f"{arr.dtype}")
+    if arr.dtype == bool or not (
+        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
+    ):
+        raise ValueError(
+            f"{what} must hold integer class indices in 0..{K - 1}; got dtype {arr.dtype}"
+        )
     if np.issubdtype(arr.dtype, np.floating):
         if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise ValueError(f"{what} must hold integer class indices in 0..{K - 1}; got "
-                             f"non-integer values")
+            raise ValueError(
+                f"{what} must hold integer class indices in 0..{K - 1}; got non-integer values"
+            )
     if arr.size and (arr.min() < 0 or arr.max() > K - 1):
         bad = np.unique(arr[(arr < 0) | (arr > K - 1)])[:5]
         raise ValueError(f"{what} must hold class indices in 0..{K - 1}; got {bad.tolist()}")
     return arr.astype(np.int64)
 
 
-def _check(F: ArrayLike, y: ArrayLike, h: ArrayLike
-           ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+def _check(
+    F: ArrayLike, y: ArrayLike, h: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
     try:
         F = np.asarray(F, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -159,13 +176,15 @@ def _check_n_prime(n_prime: int, n: int) -> int:
 def _check_c(c: float) -> float:
     c = float(c)
     if not (math.isfinite(c) and c > 0):
-        raise ValueError(f"c (the sum of |alpha| of the current ensemble) must be positive and "
-                         f"finite; got {c!r}")
+        raise ValueError(
+            f"c (the sum of |alpha| of the current ensemble) must be positive and finite; got {c!r}"
+        )
     return c
 
 
-def _scores(F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
-            ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+def _scores(
+    F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """True score, best wrong score, score of h's class, best wrong score other than h's."""
     rows = np.arange(F.shape[0])
     a_true = F[rows, y]
@@ -179,8 +198,9 @@ def _scores(F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
 
 
 # ---- phase I ----------------------------------------------------------------------------------
-def zero_one_scenarios(F: ArrayLike, y: ArrayLike, h: ArrayLike
-                       ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+def zero_one_scenarios(
+    F: ArrayLike, y: ArrayLike, h: ArrayLike
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Figure 1: the scenario (1, 2 or 3) of every example and its intersection point ``q``
     (``nan`` in scenario 3), for :math:`\\alpha \\ge 0` (see the module docstring)."""
     F, y, h = _check(F, y, h)
@@ -255,8 +275,9 @@ def zero_one_sweep(F: ArrayLike, y: ArrayLike, h: ArrayLike) -> ZeroOneSweep:
     current = int(np.count_nonzero(scenario == 3) + np.count_nonzero(s1 & (q >= 0)))
     falling = s1 & (q > 0)  # error -> correct at q
     keys = np.concatenate([q[falling], q[s2]])
-    updates = np.concatenate([np.full(int(falling.sum()), -1, np.int64),
-                              np.full(int(s2.sum()), 1, np.int64)])
+    updates = np.concatenate(
+        [np.full(int(falling.sum()), -1, np.int64), np.full(int(s2.sum()), 1, np.int64)]
+    )
     points, inverse = np.unique(keys, return_inverse=True)
     delta = np.zeros(points.size, np.int64)
     np.add.at(delta, inverse, updates)
@@ -273,10 +294,18 @@ def zero_one_sweep(F: ArrayLike, y: ArrayLike, h: ArrayLike) -> ZeroOneSweep:
         alpha = 0.5 * (low + high)
     else:
         alpha = 2.0 * low if low > 0 else 1.0
-    return ZeroOneSweep(breakpoints=points, interval_errors=interval_errors,
-                        breakpoint_errors=breakpoint_errors, best_interval=best, low=low,
-                        high=high, alpha=float(alpha), errors=int(interval_errors[best]),
-                        initial_errors=initial, current_errors=current)
+    return ZeroOneSweep(
+        breakpoints=points,
+        interval_errors=interval_errors,
+        breakpoint_errors=breakpoint_errors,
+        best_interval=best,
+        low=low,
+        high=high,
+        alpha=float(alpha),
+        errors=int(interval_errors[best]),
+        initial_errors=initial,
+        current_errors=current,
+    )
 
 
 def _shifted(F: NDArray[np.float64], h: NDArray[np.int64], alpha: float) -> NDArray[np.float64]:
@@ -328,7 +357,7 @@ def _bottom(lines: _Lines, n_prime: int, b: float) -> tuple[float, float]:
     less = value < vstar
     m = int(np.count_nonzero(less))
     S = float(value[less].sum() + (n_prime - m) * vstar)
-    tied = np.sort(slope[value == vstar])[:n_prime - m]  # smaller slopes first: exact S'
+    tied = np.sort(slope[value == vstar])[: n_prime - m]  # smaller slopes first: exact S'
     dS = float(slope[less].sum() + tied.sum())
     return S, dS
 
@@ -350,15 +379,17 @@ def _tail(lines: _Lines, n_prime: int, c: float) -> tuple[float, float]:
     return float(p[pick].sum()), float(s[pick].sum())
 
 
-def margin_numerators(F: ArrayLike, y: ArrayLike, h: ArrayLike, alpha: float
-                      ) -> NDArray[np.float64]:
+def margin_numerators(
+    F: ArrayLike, y: ArrayLike, h: ArrayLike, alpha: float
+) -> NDArray[np.float64]:
     r"""Unnormalized margins :math:`N_i(\alpha)` after adding ``h`` with weight ``alpha``."""
     F, y, h = _check(F, y, h)
     return multiclass_margins(_shifted(F, h, float(alpha)), y)
 
 
-def bottom_average_along(F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_prime: int,
-                         alpha: float) -> float:
+def bottom_average_along(
+    F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_prime: int, alpha: float
+) -> float:
     r"""Objective (5) after adding ``h`` with weight ``alpha``: the average of the ``n_prime``
     smallest margins :math:`N_i(\alpha)/(c + |\alpha|)`, recomputed from the scores (the
     brute-force reference); for infinite ``alpha`` the limit."""
@@ -373,8 +404,9 @@ def bottom_average_along(F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_p
     return bottom_margin_average(margins, n_prime)
 
 
-def bottom_average_slope(F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_prime: int,
-                         alpha: float) -> float:
+def bottom_average_slope(
+    F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_prime: int, alpha: float
+) -> float:
     r"""Eq. (9): the one-sided derivative of (5) moving away from 0, i.e.
     :math:`\frac{d}{d\beta}\,g(\alpha + \sigma\beta)\big|_{\beta=0^+}` with
     :math:`\sigma = +1` for :math:`\alpha \ge 0` and :math:`-1` for :math:`\alpha < 0`; equals
@@ -448,9 +480,18 @@ def _search_side(lines: _Lines, n_prime: int, c: float, th: float) -> tuple[floa
     return b, S / (n_prime * (c + b)), iterations
 
 
-def margin_line_search(F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_prime: int, *,
-                       th: float = TH, negative: bool = True, relax: bool = False,
-                       epsilon: float = EPSILON) -> MarginLineSearch:
+def margin_line_search(
+    F: ArrayLike,
+    y: ArrayLike,
+    h: ArrayLike,
+    c: float,
+    n_prime: int,
+    *,
+    th: float = TH,
+    negative: bool = True,
+    relax: bool = False,
+    epsilon: float = EPSILON,
+) -> MarginLineSearch:
     r"""Algorithm 2.1: maximize the bottom-``n_prime`` average margin (5) along ``h``.
 
     Bisection on the sign of the derivative (9) on each half-line (see the module docstring
@@ -501,10 +542,15 @@ def margin_line_search(F: ArrayLike, y: ArrayLike, h: ArrayLike, c: float, n_pri
             step_value = value
     else:
         step_b, step_value = b, value
-    return MarginLineSearch(maximizer=float(maximizer) + 0.0, alpha=float(sign * step_b) + 0.0,
-                            value=float(step_value), max_value=float(value),
-                            initial_value=float(initial), unbounded=bool(math.isinf(b)),
-                            iterations=int(iterations))
+    return MarginLineSearch(
+        maximizer=float(maximizer) + 0.0,
+        alpha=float(sign * step_b) + 0.0,
+        value=float(step_value),
+        max_value=float(value),
+        initial_value=float(initial),
+        unbounded=bool(math.isinf(b)),
+        iterations=int(iterations),
+    )
 
 
 # ---- Theorem 2 --------------------------------------------------------------------------------
@@ -539,8 +585,9 @@ def kl_inverse(q: float, c: float, tol: float = 1e-12) -> float:
     return low
 
 
-def generalization_bound(theta: float, n: int, n_prime: int, K: int, n_hypotheses: float,
-                         delta: float = 0.05) -> float:
+def generalization_bound(
+    theta: float, n: int, n_prime: int, K: int, n_hypotheses: float, delta: float = 0.05
+) -> float:
     r"""Theorem 2's bound on the generalization error :math:`\Pr_D[M(f, x, y) < 0]`.
 
     .. math:: (K-1)\frac{\log|H|}{2n} + \sqrt{\frac{\log|H|}{2n^2}}
@@ -568,12 +615,20 @@ def generalization_bound(theta: float, n: int, n_prime: int, K: int, n_hypothese
     if not 0 < delta < 1:
         raise ValueError(f"delta must be in (0, 1); got {delta!r}")
     if not (math.isfinite(theta) and theta >= 8.0 / H):
-        raise ValueError(f"theta (the bottom-n' average margin) must be >= 8/|H| = {8.0 / H:g} "
-                         f"(Theorem 2's condition); got {theta!r}")
+        raise ValueError(
+            f"theta (the bottom-n' average margin) must be >= 8/|H| = {8.0 / H:g} "
+            f"(Theorem 2's condition); got {theta!r}"
+        )
     log_h = math.log(H)
     if not 2.0 * n * n > log_h:
         raise ValueError("log(2 n^2 / log|H|) must be positive: the sample is too small for |H|")
-    u = (8.0 / theta ** 2) * math.log(2.0 * n * n / log_h) * math.log(2.0 * H) + log_h \
+    u = (
+        (8.0 / theta**2) * math.log(2.0 * n * n / log_h) * math.log(2.0 * H)
+        + log_h
         + math.log(1.0 / delta)
-    return float((K - 1) * log_h / (2.0 * n) + math.sqrt(log_h / (2.0 * n * n))
-                 + kl_inverse((n_prime - 1) / n, u / n))
+    )
+    return float(
+        (K - 1) * log_h / (2.0 * n)
+        + math.sqrt(log_h / (2.0 * n * n))
+        + kl_inverse((n_prime - 1) / n, u / n)
+    )

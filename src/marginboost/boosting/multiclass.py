@@ -57,6 +57,7 @@ Every fitted estimator records ``history_``, per-round arrays ``weighted_error``
 (:math:`\varepsilon_t`), ``train_error`` (training error of :math:`F_t`) and ``time`` (seconds
 since the start of ``fit``).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -79,9 +80,18 @@ from .._sklearn import constraints
 from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_weighted_classes
 from ._steps import MIN_WEIGHTED_ERROR
 
-__all__ = ["MulticlassBoostingClassifier", "AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost",
-           "NotBoostedWarning", "MULTICLASS_CRITERIA", "simplex_codewords",
-           "codeword_line_search", "confidence_leaf_values"]
+__all__ = [
+    "MulticlassBoostingClassifier",
+    "AdaBoostM1",
+    "SAMME",
+    "AdaBoostMH",
+    "GDMCBoost",
+    "NotBoostedWarning",
+    "MULTICLASS_CRITERIA",
+    "simplex_codewords",
+    "codeword_line_search",
+    "confidence_leaf_values",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -155,19 +165,34 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     _codes = BinaryBoostingClassifier._codes
 
     # ---- validation -------------------------------------------------------------------------
-    def _validate_training_data(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
-                                ) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
+    def _validate_training_data(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None,
+    ) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
         """Return ``(X, class indices 0..K-1, normalized weights)`` and set ``classes_``."""
         self._validate_params()
         # a column vector y is raveled with a DataConversionWarning, as for the binary ones
-        X, y = cast(tuple[FloatArray, NDArray[Any]],
-                    validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True,
-                                  ensure_min_samples=2, y_numeric=False))
+        X, y = cast(
+            tuple[FloatArray, NDArray[Any]],
+            validate_data(
+                self,
+                X,
+                y,
+                dtype=np.float64,
+                ensure_all_finite=True,
+                ensure_min_samples=2,
+                y_numeric=False,
+            ),
+        )
         check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
         if classes.size == 1:
-            raise ValueError(f"y has only one class ({classes.tolist()[0]!r}); "
-                             f"{type(self).__name__} needs examples of at least two classes")
+            raise ValueError(
+                f"y has only one class ({classes.tolist()[0]!r}); "
+                f"{type(self).__name__} needs examples of at least two classes"
+            )
         self.classes_ = classes
         self.n_classes_ = int(classes.size)
         weights = BinaryBoostingClassifier._validate_sample_weight(sample_weight, X)
@@ -178,21 +203,27 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         from ..weak import DecisionTree
 
         if self.criterion not in MULTICLASS_CRITERIA:
-            raise ValueError(f"criterion must be one of {MULTICLASS_CRITERIA}; "
-                             f"got {self.criterion!r}")
+            raise ValueError(
+                f"criterion must be one of {MULTICLASS_CRITERIA}; got {self.criterion!r}"
+            )
         depth = check_positive_int(self.max_depth, "max_depth")
         return DecisionTree(max_depth=depth, criterion=self.criterion)
 
-    def _start_fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None,
-                   criterion: str,
-                   ) -> tuple[Codes, NDArray[np.intp], FloatArray, int, Any]:
+    def _start_fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None,
+        criterion: str,
+    ) -> tuple[Codes, NDArray[np.intp], FloatArray, int, Any]:
         """Validate and bin: ``(codes, class indices, weights, n_rounds, weak learner)``."""
         from ..weak import DecisionTree
 
         X, y, weights = self._validate_training_data(X, y, sample_weight)
         n_rounds = check_positive_int(self.n_estimators, "n_estimators")
-        learner = DecisionTree(max_depth=check_positive_int(self.max_depth, "max_depth"),
-                               criterion=criterion)
+        learner = DecisionTree(
+            max_depth=check_positive_int(self.max_depth, "max_depth"), criterion=criterion
+        )
         return self._bin(X), y, weights, n_rounds, learner
 
     # ---- stored rounds ----------------------------------------------------------------------
@@ -203,14 +234,19 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.stop_reason_ = stop_reason
         self.boosted_ = self.n_estimators_ > 0
         if not self.boosted_:
-            warnings.warn(f"{self._algorithm_name} was not able to boost: {stop_reason}",
-                          NotBoostedWarning, stacklevel=3)
+            warnings.warn(
+                f"{self._algorithm_name} was not able to boost: {stop_reason}",
+                NotBoostedWarning,
+                stacklevel=3,
+            )
 
     def _boosted_codes(self, X: ArrayLike) -> Codes:
         codes = self._codes(X)
         if not self.boosted_:
-            raise ValueError(f"{self._algorithm_name} was not able to boost ({self.stop_reason_}); "
-                             "the ensemble is empty (boosted_ is False)")
+            raise ValueError(
+                f"{self._algorithm_name} was not able to boost ({self.stop_reason_}); "
+                "the ensemble is empty (boosted_ is False)"
+            )
         return codes
 
     # ---- training history -------------------------------------------------------------------
@@ -220,16 +256,26 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         return {name: [] for name in (*names, "train_error", "time")}
 
     @staticmethod
-    def _record_round(history: dict[str, list[float]], scores: FloatArray, y: NDArray[np.intp],
-                      start: float, **values: float) -> None:
+    def _record_round(
+        history: dict[str, list[float]],
+        scores: FloatArray,
+        y: NDArray[np.intp],
+        start: float,
+        **values: float,
+    ) -> None:
         """Append a round's ``values``, the training error of ``argmax scores`` and the time."""
         for name, value in values.items():
             history[name].append(value)
         history["train_error"].append(float(np.mean(np.argmax(scores, axis=1) != y)))
         history["time"].append(time.perf_counter() - start)
 
-    def _finish(self, history: dict[str, list[float]], estimators: list[Any], alphas: ArrayLike,
-                stop_reason: str) -> None:
+    def _finish(
+        self,
+        history: dict[str, list[float]],
+        estimators: list[Any],
+        alphas: ArrayLike,
+        stop_reason: str,
+    ) -> None:
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(estimators, alphas, stop_reason)
 
@@ -304,11 +350,17 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
     """The loop shared by AdaBoost.M1 and SAMME (see the module docstring)."""
 
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "max_bins",
-        criterion=[StrOptions(set(MULTICLASS_CRITERIA))])
+        "n_estimators", "max_depth", "max_bins", criterion=[StrOptions(set(MULTICLASS_CRITERIA))]
+    )
 
-    def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, criterion: str = "gini",
-                 max_bins: int = 255) -> None:
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 3,
+        criterion: str = "gini",
+        max_bins: int = 255,
+    ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.criterion = criterion
@@ -322,8 +374,12 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
     def _alpha(self, error: float, n_classes: int) -> float:
         """The weight of a round's tree with weighted error ``error``."""
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> _DiscreteMulticlassBoosting:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+    ) -> _DiscreteMulticlassBoosting:
         """Fit the ensemble.
 
         Parameters
@@ -362,8 +418,9 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
             incorrect = predicted != y
             error = float(weights[incorrect].sum())
             if error >= limit:
-                stop_reason = (f"weighted error {error:.6g} >= {limit_text} in round {t + 1} "
-                               f"(K = {n_classes})")
+                stop_reason = (
+                    f"weighted error {error:.6g} >= {limit_text} in round {t + 1} (K = {n_classes})"
+                )
                 break
             perfect = error < MIN_WEIGHTED_ERROR
             alpha = self._alpha(max(error, MIN_WEIGHTED_ERROR), n_classes)
@@ -380,7 +437,8 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
 
 
 class AdaBoostM1(_DiscreteMulticlassBoosting):
-    __doc__ = r"""AdaBoost.M1 (Freund & Schapire 1997) with multi-class decision trees.
+    __doc__ = (
+        r"""AdaBoost.M1 (Freund & Schapire 1997) with multi-class decision trees.
 
     Freund & Schapire, "A decision-theoretic generalization of on-line learning and an
     application to boosting", *J. Comput. Syst. Sci.* 55:119-139 (1997), Fig. 3:
@@ -402,7 +460,9 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
         the weighted error.
     max_bins : int, default=255
         Number of feature bins (exact thresholds when a feature has at most this many values).
-    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+    """
+        + _COMMON_ATTRIBUTES
+        + r"""    estimators_ : list of FittedTree
         The K-class trees :math:`h_t`, in the order they were added.
     alphas_ : ndarray of shape (n_estimators\_,)
         Their votes :math:`\alpha_t = \log\frac{1-\varepsilon_t}{\varepsilon_t}`.
@@ -433,6 +493,7 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
     optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
     Discovery and Data Mining, pp. 273-282.
     """
+    )
 
     _algorithm_name = "AdaBoost.M1"
     reference = "freund1997decision"
@@ -445,7 +506,8 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
 
 
 class SAMME(_DiscreteMulticlassBoosting):
-    __doc__ = r"""SAMME (Zhu, Zou, Rosset & Hastie 2009) with multi-class decision trees.
+    __doc__ = (
+        r"""SAMME (Zhu, Zou, Rosset & Hastie 2009) with multi-class decision trees.
 
     Zhu, Zou, Rosset & Hastie, "Multi-class AdaBoost", *Statistics and Its Interface*
     2:349-360 (2009), Algorithm 2:
@@ -458,7 +520,9 @@ class SAMME(_DiscreteMulticlassBoosting):
     ----------
     n_estimators, max_depth, criterion, max_bins
         As for :class:`AdaBoostM1`.
-    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+    """
+        + _COMMON_ATTRIBUTES
+        + r"""    estimators_ : list of FittedTree
         The K-class trees :math:`h_t`, in the order they were added.
     alphas_ : ndarray of shape (n_estimators\_,)
         Their votes :math:`\alpha_t = \log\frac{1-\varepsilon_t}{\varepsilon_t} + \log(K-1)`
@@ -488,6 +552,7 @@ class SAMME(_DiscreteMulticlassBoosting):
     optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
     Discovery and Data Mining, pp. 273-282.
     """
+    )
 
     _algorithm_name = "SAMME"
     reference = "zhu2009multiclass"
@@ -502,14 +567,19 @@ class SAMME(_DiscreteMulticlassBoosting):
 def _check_smoothing(smoothing: float | None, default: float) -> float:
     if smoothing is None:
         return default
-    if (not isinstance(smoothing, numbers.Real) or isinstance(smoothing, bool)
-            or not np.isfinite(smoothing) or smoothing <= 0):
+    if (
+        not isinstance(smoothing, numbers.Real)
+        or isinstance(smoothing, bool)
+        or not np.isfinite(smoothing)
+        or smoothing <= 0
+    ):
         raise ValueError(f"smoothing must be a finite number > 0 or None; got {smoothing!r}")
     return float(smoothing)
 
 
-def confidence_leaf_values(leaves: NDArray[np.int64], Y: FloatArray, weight: FloatArray,
-                           n_leaves: int, smoothing: float) -> FloatArray:
+def confidence_leaf_values(
+    leaves: NDArray[np.int64], Y: FloatArray, weight: FloatArray, n_leaves: int, smoothing: float
+) -> FloatArray:
     r"""Schapire & Singer's smoothed leaf values :math:`c_{jk} = \tfrac12
     \ln\frac{W^j_{+k} + \epsilon}{W^j_{-k} + \epsilon}`, shape ``(n_leaves, K)``.
 
@@ -521,15 +591,18 @@ def confidence_leaf_values(leaves: NDArray[np.int64], Y: FloatArray, weight: Flo
     positive = np.empty((n_leaves, n_problems))
     negative = np.empty((n_leaves, n_problems))
     for k in range(n_problems):
-        positive[:, k] = np.bincount(leaves, weights=weight[:, k] * (Y[:, k] > 0),
-                                     minlength=n_leaves)
-        negative[:, k] = np.bincount(leaves, weights=weight[:, k] * (Y[:, k] < 0),
-                                     minlength=n_leaves)
+        positive[:, k] = np.bincount(
+            leaves, weights=weight[:, k] * (Y[:, k] > 0), minlength=n_leaves
+        )
+        negative[:, k] = np.bincount(
+            leaves, weights=weight[:, k] * (Y[:, k] < 0), minlength=n_leaves
+        )
     return 0.5 * np.log((positive + smoothing) / (negative + smoothing))
 
 
 class AdaBoostMH(MulticlassBoostingClassifier):
-    __doc__ = r"""Real AdaBoost.MH (Schapire & Singer 1999) with vector-valued decision trees.
+    __doc__ = (
+        r"""Real AdaBoost.MH (Schapire & Singer 1999) with vector-valued decision trees.
 
     Schapire & Singer, "Improved boosting algorithms using confidence-rated predictions",
     *Machine Learning* 37:297-336 (1999): the Hamming-loss reduction of a K-class problem to
@@ -576,7 +649,9 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         :math:`\epsilon > 0`; ``None`` means :math:`1/(2nK)` (Schapire & Singer recommend
         :math:`\epsilon` of the order of :math:`1/(nK)`; the same relative smoothing as
         :class:`~marginboost.boosting.RealAdaBoost`'s default :math:`1/(2n)`).
-    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+    """
+        + _COMMON_ATTRIBUTES
+        + r"""    estimators_ : list of FittedTree
         The vector-valued trees :math:`h_t`, whose leaves hold the smoothed values
         :math:`c_{jk}`.
     alphas_ : ndarray of shape (n_estimators\_,)
@@ -606,22 +681,36 @@ class AdaBoostMH(MulticlassBoostingClassifier):
     optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
     Discovery and Data Mining, pp. 273-282.
     """
+    )
 
     _algorithm_name = "AdaBoost.MH"
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "max_bins",
-        smoothing=[Interval(Real, 0.0, float("inf"), closed="neither"), None])
+        "n_estimators",
+        "max_depth",
+        "max_bins",
+        smoothing=[Interval(Real, 0.0, float("inf"), closed="neither"), None],
+    )
     reference = "schapire1999improved"
 
-    def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, max_bins: int = 255,
-                 smoothing: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 3,
+        max_bins: int = 255,
+        smoothing: float | None = None,
+    ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.max_bins = max_bins
         self.smoothing = smoothing
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> AdaBoostMH:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+    ) -> AdaBoostMH:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
         codes, y, weights, n_rounds, learner = self._start_fit(X, y, sample_weight, "confidence")
         n, n_classes = y.shape[0], self.n_classes_
@@ -716,7 +805,8 @@ def codeword_line_search(pair_weights: FloatArray, pair_slopes: FloatArray) -> t
 
 
 class GDMCBoost(MulticlassBoostingClassifier):
-    __doc__ = r"""GD-MCBoost (Saberian & Vasconcelos 2011) with multi-class trees mapped to codewords.
+    __doc__ = (
+        r"""GD-MCBoost (Saberian & Vasconcelos 2011) with multi-class trees mapped to codewords.
 
     Source of truth: Saberian & Vasconcelos, "Multiclass boosting: theory and algorithms",
     *NIPS* 2011, as far as its description is known here (the paper is not in this
@@ -769,7 +859,9 @@ class GDMCBoost(MulticlassBoostingClassifier):
         Depth of the K-class trees.
     max_bins : int, default=255
         Number of feature bins.
-    """ + _COMMON_ATTRIBUTES + r"""    estimators_ : list of FittedTree
+    """
+        + _COMMON_ATTRIBUTES
+        + r"""    estimators_ : list of FittedTree
         The K-class trees :math:`h_t`; the weak learner of round :math:`t` is
         :math:`g_t(x) = y_{h_t(x)}`.
     alphas_ : ndarray of shape (n_estimators\_,)
@@ -801,39 +893,44 @@ class GDMCBoost(MulticlassBoostingClassifier):
     optimization. In Proceedings of the 20th ACM SIGKDD International Conference on Knowledge
     Discovery and Data Mining, pp. 273-282.
     """
+    )
 
     _algorithm_name = "GD-MCBoost"
     _parameter_constraints: dict[str, Any] = constraints("n_estimators", "max_depth", "max_bins")
     reference = "saberian2011multiclass"
 
-    def __init__(self, *, n_estimators: int = 100, max_depth: int = 3,
-                 max_bins: int = 255) -> None:
+    def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, max_bins: int = 255) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.max_bins = max_bins
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> GDMCBoost:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+    ) -> GDMCBoost:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
-        codes, y, weights, n_rounds, learner = self._start_fit(X, y, sample_weight,
-                                                               "multiclass_error")
+        codes, y, weights, n_rounds, learner = self._start_fit(
+            X, y, sample_weight, "multiclass_error"
+        )
         n, n_classes = y.shape[0], self.n_classes_
         self.codewords_ = simplex_codewords(n_classes)
         gram = self.codewords_ @ self.codewords_.T
         beta = n_classes / (2.0 * (n_classes - 1.0))
         rows = np.arange(n)
-        other = y[:, None] != np.arange(n_classes)        # the pairs (i, k), k != y_i
+        other = y[:, None] != np.arange(n_classes)  # the pairs (i, k), k != y_i
         with np.errstate(divide="ignore"):
             log_weights = np.log(weights)[:, None]
-        scores = np.zeros((n, n_classes))                  # <y_k, f(x_i)>
+        scores = np.zeros((n, n_classes))  # <y_k, f(x_i)>
         history = self._new_history("loss", "derivative")
         estimators: list[Any] = []
         alphas: list[float] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
-        def log_pair_weights() -> FloatArray:      # log a_ik, -inf for k = y_i
-            return np.where(other, log_weights - 0.5 * (scores[rows, y][:, None] - scores),
-                            -np.inf)
+
+        def log_pair_weights() -> FloatArray:  # log a_ik, -inf for k = y_i
+            return np.where(other, log_weights - 0.5 * (scores[rows, y][:, None] - scores), -np.inf)
 
         log_pairs = log_pair_weights()
         for t in range(n_rounds):
@@ -841,24 +938,34 @@ class GDMCBoost(MulticlassBoostingClassifier):
             shift = float(log_pairs.max())
             pairs = np.exp(log_pairs - shift)
             w = 0.5 * (pairs.sum(axis=1)[:, None] * self.codewords_[y] - pairs @ self.codewords_)
-            gradient = w @ self.codewords_.T               # G_ik = <y_k, w_i>
+            gradient = w @ self.codewords_.T  # G_ik = <y_k, w_i>
             tree = learner.fit_multiclass(codes, y, gradient - gradient.min(axis=1)[:, None])
             predicted = tree.predict(codes).astype(np.intp)
-            slopes = beta * ((predicted == y)[:, None].astype(np.float64)
-                             - (predicted[:, None] == np.arange(n_classes)))
+            slopes = beta * (
+                (predicted == y)[:, None].astype(np.float64)
+                - (predicted[:, None] == np.arange(n_classes))
+            )
             slopes[~other] = 0.0
             derivative = float(gradient[rows, predicted].sum()) * float(np.exp(shift))
             alpha, perfect = codeword_line_search(pairs, slopes)
             if alpha <= 0.0:
-                stop_reason = (f"no descent direction in round {t + 1} (derivative "
-                               f"{derivative:.3g} along the best tree)")
+                stop_reason = (
+                    f"no descent direction in round {t + 1} (derivative "
+                    f"{derivative:.3g} along the best tree)"
+                )
                 break
             estimators.append(tree)
             alphas.append(alpha)
             scores += alpha * gram[predicted]
             log_pairs = log_pair_weights()
-            self._record_round(history, scores, y, start,
-                               loss=float(np.exp(logsumexp(log_pairs))), derivative=derivative)
+            self._record_round(
+                history,
+                scores,
+                y,
+                start,
+                loss=float(np.exp(logsumexp(log_pairs))),
+                derivative=derivative,
+            )
             if perfect:
                 stop_reason = "perfect weak learner"
                 break
@@ -874,11 +981,23 @@ class GDMCBoost(MulticlassBoostingClassifier):
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-AdaBoostM1.__doc__ = ((AdaBoostM1.__doc__ or "").rstrip() + "\n"
-                      + _examples_section("AdaBoostM1", "n_estimators=10", n_classes=3))
-SAMME.__doc__ = ((SAMME.__doc__ or "").rstrip() + "\n"
-                 + _examples_section("SAMME", "n_estimators=10", n_classes=3))
-AdaBoostMH.__doc__ = ((AdaBoostMH.__doc__ or "").rstrip() + "\n"
-                      + _examples_section("AdaBoostMH", "n_estimators=10", n_classes=3))
-GDMCBoost.__doc__ = ((GDMCBoost.__doc__ or "").rstrip() + "\n"
-                     + _examples_section("GDMCBoost", "n_estimators=10", n_classes=3))
+AdaBoostM1.__doc__ = (
+    (AdaBoostM1.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("AdaBoostM1", "n_estimators=10", n_classes=3)
+)
+SAMME.__doc__ = (
+    (SAMME.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("SAMME", "n_estimators=10", n_classes=3)
+)
+AdaBoostMH.__doc__ = (
+    (AdaBoostMH.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("AdaBoostMH", "n_estimators=10", n_classes=3)
+)
+GDMCBoost.__doc__ = (
+    (GDMCBoost.__doc__ or "").rstrip()
+    + "\n"
+    + _examples_section("GDMCBoost", "n_estimators=10", n_classes=3)
+)

@@ -18,6 +18,7 @@ data (:meth:`marginboost.weak.WeakPool.all_stumps`, Table III), or ``"adaboost"`
 ``n_pool`` stumps chosen by an ``n_pool``-round :class:`~marginboost.boosting.AdaBoost` run
 (Table II uses 1500).  Only hypotheses with a positive weight are kept in ``estimators_``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -46,11 +47,15 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """Fit on a fixed pool: build the pool, solve one problem, keep the used hypotheses."""
 
     _parameter_constraints: dict[str, Any] = constraints(
-        "max_bins", T=[Interval(Real, 0.0, float("inf"), closed="neither")],
-        pool=[StrOptions(set(_POOLS))], n_pool=[Interval(Integral, 1, None, closed="left")])
+        "max_bins",
+        T=[Interval(Real, 0.0, float("inf"), closed="neither")],
+        pool=[StrOptions(set(_POOLS))],
+        n_pool=[Interval(Integral, 1, None, closed="left")],
+    )
 
-    def __init__(self, T: float = 0.05, pool: str = "all_stumps", *, n_pool: int = 1500,
-                 max_bins: int = 255) -> None:
+    def __init__(
+        self, T: float = 0.05, pool: str = "all_stumps", *, n_pool: int = 1500, max_bins: int = 255
+    ) -> None:
         self.T = T
         self.pool = pool
         self.n_pool = n_pool
@@ -64,24 +69,37 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         from ..weak import WeakPool
 
         if self.pool == "all_stumps":
-            if self.n_pool != 1500:  # not the default: the user meant it for a pool it has no use in
-                warnings.warn(f"n_pool={self.n_pool} is ignored with pool='all_stumps' (the pool is "
-                              "every distinct stump); it sets the AdaBoost rounds of "
-                              "pool='adaboost'", UserWarning, stacklevel=3)
+            if (
+                self.n_pool != 1500
+            ):  # not the default: the user meant it for a pool it has no use in
+                warnings.warn(
+                    f"n_pool={self.n_pool} is ignored with pool='all_stumps' (the pool is "
+                    "every distinct stump); it sets the AdaBoost rounds of "
+                    "pool='adaboost'",
+                    UserWarning,
+                    stacklevel=3,
+                )
             codes = self._bin(X)
             return WeakPool.all_stumps(codes), codes
         from .stagewise import AdaBoost
 
         n_pool = check_positive_int(self.n_pool, "n_pool")
-        booster = AdaBoost(n_estimators=n_pool, max_depth=1,
-                           max_bins=check_positive_int(self.max_bins, "max_bins", minimum=2))
+        booster = AdaBoost(
+            n_estimators=n_pool,
+            max_depth=1,
+            max_bins=check_positive_int(self.max_bins, "max_bins", minimum=2),
+        )
         booster.fit(X, y_signed)
         self.mapper_ = booster.mapper_
         codes = self.mapper_.transform(X)
         return WeakPool.from_hypotheses(booster.estimators_, codes), codes
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
-            ) -> _PoolBoosting:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+    ) -> _PoolBoosting:
         """Build the pool on ``(X, y)`` and solve the problem on it.
 
         Parameters
@@ -100,7 +118,8 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         """
         X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
         self._refuse_non_uniform_weights(
-            sample_weight, weights, "the pool problems weigh every example equally")
+            sample_weight, weights, "the pool problems weigh every example equally"
+        )
         T = check_real(self.T, "T", 0.0)
         if self.pool not in _POOLS:
             raise ValueError(f"pool must be one of {_POOLS}; got {self.pool!r}")
@@ -131,8 +150,9 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         # so they are merged for the solve (an AdaBoost pool repeats its stumps many times)
         # and their weight is then split equally among them -- the symmetric solution, which
         # an interior-point solver would also return, and deterministic.
-        unique, first, inverse, counts = np.unique(A, axis=1, return_index=True,
-                                                   return_inverse=True, return_counts=True)
+        unique, first, inverse, counts = np.unique(
+            A, axis=1, return_index=True, return_inverse=True, return_counts=True
+        )
         order = np.argsort(first)  # keep the pool's order among the merged columns
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
@@ -144,13 +164,14 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         self.n_distinct_columns_ = int(unique.shape[1])
         self.n_distinct_used_ = int(np.count_nonzero(merged > 0))
         self.objective_ = objective
-        self._set_stages([pool.hypothesis(int(j)) for j in used], np.ones(used.size),
-                         weights[used])
+        self._set_stages([pool.hypothesis(int(j)) for j in used], np.ones(used.size), weights[used])
         margins = A @ weights
-        self.history_ = {"objective": np.array([objective]),
-                         "train_error": np.array([np.count_nonzero(margins <= 0) / A.shape[0]]),
-                         "min_margin": np.array([margins.min() / weights.sum()]),
-                         "mean_margin": np.array([margins.mean() / weights.sum()])}
+        self.history_ = {
+            "objective": np.array([objective]),
+            "train_error": np.array([np.count_nonzero(margins <= 0) / A.shape[0]]),
+            "min_margin": np.array([margins.min() / weights.sum()]),
+            "mean_margin": np.array([margins.mean() / weights.sum()]),
+        }
 
 
 _POOL_DOC = """
@@ -198,12 +219,16 @@ _POOL_ATTRIBUTES = r"""
 
 
 class AdaBoostL1(_PoolBoosting):
-    __doc__ = r"""AdaBoost-:math:`\ell_1` solved exactly on a fixed pool (Shen & Li 2010, eq. (5)).
+    __doc__ = (
+        r"""AdaBoost-:math:`\ell_1` solved exactly on a fixed pool (Shen & Li 2010, eq. (5)).
 
     Parameters
     ----------
     T : float, default=0.05
-        The weights sum to ``1/T``.""" + _POOL_DOC + _POOL_ATTRIBUTES + r"""    objective_ : float
+        The weights sum to ``1/T``."""
+        + _POOL_DOC
+        + _POOL_ATTRIBUTES
+        + r"""    objective_ : float
         The optimal value of (5), :math:`\log\sum_i\exp(-y_iF(x_i))`.
 
     Notes
@@ -220,6 +245,7 @@ class AdaBoostL1(_PoolBoosting):
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
     """
+    )
 
     _algorithm_name = "AdaBoost-l1"
     _proba_link = "exponential"
@@ -228,13 +254,15 @@ class AdaBoostL1(_PoolBoosting):
         try:
             solution = _masters.solve_adaboost_l1(A, T)
         except _masters.MasterSolverError as error:
-            raise RuntimeError(f"AdaBoostL1: the pool problem (5) failed: {error.status}"
-                               ) from error
+            raise RuntimeError(
+                f"AdaBoostL1: the pool problem (5) failed: {error.status}"
+            ) from error
         return solution.w, solution.objective
 
 
 class AdaBoostQP(_PoolBoosting):
-    __doc__ = r"""AdaBoost-QP (Shen & Li 2010, eq. (41)) on a fixed pool.
+    __doc__ = (
+        r"""AdaBoost-QP (Shen & Li 2010, eq. (41)) on a fixed pool.
 
     Maximises :math:`\bar\varrho/T - \sigma^2/(2T^2)` (mean and population variance of the
     normalized margins, eq. (39)) over the simplex; ``alphas_`` are the solution scaled by
@@ -243,8 +271,10 @@ class AdaBoostQP(_PoolBoosting):
     Parameters
     ----------
     T : float, default=0.05
-        Trade-off between mean and variance (Shen & Li: 1/10 ... 1/500 by validation).""" \
-        + _POOL_DOC + _POOL_ATTRIBUTES + r"""    objective_ : float
+        Trade-off between mean and variance (Shen & Li: 1/10 ... 1/500 by validation)."""
+        + _POOL_DOC
+        + _POOL_ATTRIBUTES
+        + r"""    objective_ : float
         The value of the QP (41) at the simplex solution.
 
     Notes
@@ -262,6 +292,7 @@ class AdaBoostQP(_PoolBoosting):
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
     """
+    )
 
     _algorithm_name = "AdaBoost-QP"
 
@@ -273,15 +304,18 @@ class AdaBoostQP(_PoolBoosting):
             weights, value = _masters.solve_adaboost_qp(A, T, w0)
             self._simplex_weights = weights
         except _masters.MasterSolverError as error:
-            raise RuntimeError(f"AdaBoostQP: the pool problem (41) failed: {error.status}"
-                               ) from error
+            raise RuntimeError(
+                f"AdaBoostQP: the pool problem (41) failed: {error.status}"
+            ) from error
         return weights / T, value
 
 
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-AdaBoostL1.__doc__ = ((AdaBoostL1.__doc__ or "").rstrip() + "\n"
-                      + _examples_section("AdaBoostL1", "T=0.1"))
-AdaBoostQP.__doc__ = ((AdaBoostQP.__doc__ or "").rstrip() + "\n"
-                      + _examples_section("AdaBoostQP", "T=0.1"))
+AdaBoostL1.__doc__ = (
+    (AdaBoostL1.__doc__ or "").rstrip() + "\n" + _examples_section("AdaBoostL1", "T=0.1")
+)
+AdaBoostQP.__doc__ = (
+    (AdaBoostQP.__doc__ or "").rstrip() + "\n" + _examples_section("AdaBoostQP", "T=0.1")
+)

@@ -36,6 +36,7 @@ normalised to :math:`\sum_i |D_i| = 1`), ``min_margin`` and ``mean_margin`` (nor
 after the round), ``weight_entropy`` (Shannon entropy of the example weights given to the weak
 learner), ``step`` (:math:`w_t`) and ``time`` (seconds since the start of ``fit``).
 """
+
 from __future__ import annotations
 
 from numbers import Real
@@ -64,10 +65,21 @@ from ._engine import StagewiseBoosting as _StagewiseBoosting
 
 _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
 
-__all__ = ["AnyBoost", "AdaBoost", "ArcGv", "ArcX4", "RealAdaBoost", "LogitBoost", "DoomII",
-           "L2Boost", "MadaBoost", "anyboost_members"]
+__all__ = [
+    "AnyBoost",
+    "AdaBoost",
+    "ArcGv",
+    "ArcX4",
+    "RealAdaBoost",
+    "LogitBoost",
+    "DoomII",
+    "L2Boost",
+    "MadaBoost",
+    "anyboost_members",
+]
 
 FloatArray = NDArray[np.float64]
+
 
 class AnyBoost(_StagewiseBoosting):
     r"""AnyBoost (Mason et al. 1999, Algorithm 1) for any margin cost.
@@ -111,16 +123,28 @@ class AnyBoost(_StagewiseBoosting):
         "cost": [StrOptions(set(LOSSES)), MarginCost],
         "step": [StrOptions(set(_steps.STEP_RULES))],
         "learning_rate": PARAMETERS["learning_rate"],
-        "normalization": [StrOptions({"none", "convex"})]}
+        "normalization": [StrOptions({"none", "convex"})],
+    }
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "any (line search, Newton, Lipschitz, fixed)"
     reference = "mason1999boosting"
 
-    def __init__(self, cost: str | MarginCost = "exponential", step: str = "line_search",
-                 learning_rate: float = 1.0, normalization: str = "none", *,
-                 n_estimators: int = 100, max_depth: int = 1, estimator: Any = None,
-                 max_bins: int = 255, tol: float | None = None, validation_fraction: float = 0.1,
-                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        cost: str | MarginCost = "exponential",
+        step: str = "line_search",
+        learning_rate: float = 1.0,
+        normalization: str = "none",
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
         self.cost = cost
         self.step = step
         self.learning_rate = learning_rate
@@ -138,7 +162,9 @@ class AnyBoost(_StagewiseBoosting):
         if self.step not in _steps.STEP_RULES:
             raise ValueError(f"step must be one of {_steps.STEP_RULES}; got {self.step!r}")
         if self.normalization not in ("none", "convex"):
-            raise ValueError(f"normalization must be 'none' or 'convex'; got {self.normalization!r}")
+            raise ValueError(
+                f"normalization must be 'none' or 'convex'; got {self.normalization!r}"
+            )
         check_real(self.learning_rate, "learning_rate", 0.0)
         self._normalization = self.normalization
 
@@ -148,23 +174,33 @@ class AnyBoost(_StagewiseBoosting):
     @property
     def _proba_link(self) -> str:  # type: ignore[override]
         name = self.cost if isinstance(self.cost, str) else getattr(self.cost, "name", "")
-        return {"exponential": "exponential", "logistic": "logistic",
-                "squared": "squared"}.get(name, "vote")
+        return {"exponential": "exponential", "logistic": "logistic", "squared": "squared"}.get(
+            name, "vote"
+        )
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         rule, a = self.step, label_times_direction
         if rule == "fixed":
             return float(self.learning_rate), False
         perfect = False
         if rule == "line_search":
-            step, perfect = _steps.line_search_step(self._cost, margins, a, sample_weight,
-                                                    gradient_weights)
+            step, perfect = _steps.line_search_step(
+                self._cost, margins, a, sample_weight, gradient_weights
+            )
         elif rule == "adaboost":
             step, perfect = _steps.adaboost_step(_steps.weighted_edge(gradient_weights, a))
         else:
-            raw_gradient = sample_weight * -np.asarray(self._cost.derivative(margins), dtype=np.float64)
+            raw_gradient = sample_weight * -np.asarray(
+                self._cost.derivative(margins), dtype=np.float64
+            )
             if rule == "newton":
                 step = _steps.newton_step(self._cost, margins, raw_gradient, a, sample_weight)
             else:
@@ -175,9 +211,18 @@ class AnyBoost(_StagewiseBoosting):
 class _FixedCostBoosting(_StagewiseBoosting):
     """Members of the family: common constructor parameters (see :class:`AnyBoost`)."""
 
-    def __init__(self, *, n_estimators: int = 100, max_depth: int = 1, estimator: Any = None,
-                 max_bins: int = 255, tol: float | None = None, validation_fraction: float = 0.1,
-                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.estimator = estimator
@@ -247,7 +292,8 @@ def _examples(name: str) -> str:
 
 
 class AdaBoost(_FixedCostBoosting):
-    __doc__ = r"""Discrete AdaBoost (Freund & Schapire 1997) as AnyBoost (Mason et al. 1999, Table 1).
+    __doc__ = (
+        r"""Discrete AdaBoost (Freund & Schapire 1997) as AnyBoost (Mason et al. 1999, Table 1).
 
     Exponential cost :math:`c(m) = e^{-m}` and exact line search, which along a ±1 weak learner
     is :math:`\alpha_t = \tfrac12 \log\frac{1-\varepsilon_t}{\varepsilon_t}` (Shen & Li 2010,
@@ -262,7 +308,10 @@ class AdaBoost(_FixedCostBoosting):
     :math:`\log\frac{1-\varepsilon}{\varepsilon}`, twice our :math:`\alpha_t`; predictions agree.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    ----------"""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     AdaBoost is the first row of Table 1 of Mason et al. (1999): AnyBoost (their Algorithm 1)
@@ -287,7 +336,9 @@ class AdaBoost(_FixedCostBoosting):
 
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
-""" + _examples("AdaBoost")
+"""
+        + _examples("AdaBoost")
+    )
 
     _algorithm_name = "AdaBoost"
     _proba_link = "exponential"
@@ -298,15 +349,23 @@ class AdaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
-        return _steps.line_search_step(self._cost, margins, label_times_direction, sample_weight,
-                                       gradient_weights)
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
+        return _steps.line_search_step(
+            self._cost, margins, label_times_direction, sample_weight, gradient_weights
+        )
 
 
 class MadaBoost(_FixedCostBoosting):
-    __doc__ = r"""MadaBoost (Domingo & Watanabe 2000): AdaBoost with example weights capped at 1.
+    __doc__ = (
+        r"""MadaBoost (Domingo & Watanabe 2000): AdaBoost with example weights capped at 1.
 
     Weights :math:`D_t(i) \propto s_i \min\{1, e^{-y_i F_{t-1}(x_i)}\} = -s_i c'(m_i)` for the
     MadaBoost cost (:class:`~marginboost.losses.MadaBoostLoss`); the step is AdaBoost's
@@ -314,7 +373,10 @@ class MadaBoost(_FixedCostBoosting):
     capped weights, as in the original algorithm.  ``history_["objective"]`` is the MadaBoost cost.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    ----------"""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Domingo & Watanabe (2000) modify AdaBoost so that no example weight grows beyond its
@@ -335,7 +397,9 @@ class MadaBoost(_FixedCostBoosting):
 
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
-""" + _examples("MadaBoost")
+"""
+        + _examples("MadaBoost")
+    )
 
     _algorithm_name = "MadaBoost"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -345,14 +409,21 @@ class MadaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return MadaBoostLoss()
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         return _steps.adaboost_step(_steps.weighted_edge(gradient_weights, label_times_direction))
 
 
 class ArcGv(_FixedCostBoosting):
-    __doc__ = r"""Arc-Gv (Breiman 1999) in the form of Shen & Li (2010), eq. (8).
+    __doc__ = (
+        r"""Arc-Gv (Breiman 1999) in the form of Shen & Li (2010), eq. (8).
 
     The AdaBoost loop (exponential weights :math:`\propto e^{-y_i F(x_i)}` on the unnormalized
     :math:`F = \sum_s w_s h_s`) with the weight
@@ -366,7 +437,10 @@ class ArcGv(_FixedCostBoosting):
     training.  ``history_["objective"]`` is the exponential cost.
 
     Parameters
-    ----------""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    ----------"""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Breiman (1999) designed Arc-Gv to maximise the minimum margin.  This implementation follows
@@ -382,7 +456,9 @@ class ArcGv(_FixedCostBoosting):
 
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
-""" + _examples("ArcGv")
+"""
+        + _examples("ArcGv")
+    )
 
     _algorithm_name = "ArcGv"
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
@@ -392,16 +468,24 @@ class ArcGv(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         min_margin = float(margins.min()) / l1_norm if l1_norm > 0 else 0.0
-        return _steps.arc_gv_step(_steps.weighted_edge(gradient_weights, label_times_direction),
-                                  min_margin)
+        return _steps.arc_gv_step(
+            _steps.weighted_edge(gradient_weights, label_times_direction), min_margin
+        )
 
 
 class RealAdaBoost(_FixedCostBoosting):
-    __doc__ = r"""Real (confidence-rated) AdaBoost, Schapire & Singer (1999): "ConfidenceBoost" of Mason et al.
+    __doc__ = (
+        r"""Real (confidence-rated) AdaBoost, Schapire & Singer (1999): "ConfidenceBoost" of Mason et al.
 
     Each round the weak tree is grown on the weights :math:`D_t(i) \propto s_i e^{-y_iF(x_i)}`
     (split criterion of the weak learner, weighted error by default) and its leaves get the
@@ -418,7 +502,10 @@ class RealAdaBoost(_FixedCostBoosting):
     Parameters
     ----------
     smoothing : float, optional
-        :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`.""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+        :math:`\epsilon > 0`; ``None`` means :math:`1/(2m)`."""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Mason et al. (1999) list this method as "ConfidenceBoost" in their Table 1: AnyBoost
@@ -437,23 +524,43 @@ class RealAdaBoost(_FixedCostBoosting):
     Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
     descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
     MIT Press.
-""" + _examples("RealAdaBoost")
+"""
+        + _examples("RealAdaBoost")
+    )
 
     _algorithm_name = "RealAdaBoost"
     _proba_link = "exponential"
-    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
-                                    "smoothing": [*_POSITIVE, None]}
+    _parameter_constraints: dict[str, Any] = {
+        **_StagewiseBoosting._parameter_constraints,
+        "smoothing": [*_POSITIVE, None],
+    }
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "line search per leaf (confidence-rated leaves)"
     reference = "schapire1999improved"
 
-    def __init__(self, smoothing: float | None = None, *, n_estimators: int = 100,
-                 max_depth: int = 1, estimator: Any = None, max_bins: int = 255,
-                 tol: float | None = None, validation_fraction: float = 0.1,
-                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
-        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
-                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
-                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+    def __init__(
+        self,
+        smoothing: float | None = None,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            max_depth=max_depth,
+            estimator=estimator,
+            max_bins=max_bins,
+            tol=tol,
+            validation_fraction=validation_fraction,
+            n_iter_no_change=n_iter_no_change,
+            random_state=random_state,
+        )
         self.smoothing = smoothing
 
     def _check_params(self) -> None:
@@ -463,9 +570,15 @@ class RealAdaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
-                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
-                   ) -> tuple[Any, FloatArray, FloatArray]:
+    def _direction(
+        self,
+        learner: Any,
+        codes: Codes,
+        y: FloatArray,
+        gradient_weights: FloatArray,
+        scores: FloatArray,
+        sample_weight: FloatArray,
+    ) -> tuple[Any, FloatArray, FloatArray]:
         smoothing = 0.5 / y.shape[0] if self.smoothing is None else float(self.smoothing)
         tree = learner.fit_binary(codes, y, gradient_weights)
         leaves = tree.apply(codes)
@@ -475,14 +588,21 @@ class RealAdaBoost(_FixedCostBoosting):
         values = 0.5 * np.log((positive + smoothing) / (negative + smoothing))
         return tree.with_leaf_values(values), values[leaves], gradient_weights
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         return 1.0, False
 
 
 class LogitBoost(_FixedCostBoosting):
-    __doc__ = r"""Binary LogitBoost, Friedman, Hastie & Tibshirani (2000), Algorithm 3.
+    __doc__ = (
+        r"""Binary LogitBoost, Friedman, Hastie & Tibshirani (2000), Algorithm 3.
 
     With :math:`y^* = (y+1)/2` and :math:`p(x) = e^{F}/(e^{F} + e^{-F})`, each round fits a
     weighted least-squares regression tree :math:`f` to the working response
@@ -496,7 +616,10 @@ class LogitBoost(_FixedCostBoosting):
     Parameters
     ----------
     z_max : float, default=4.0
-        Clipping threshold of the working response.""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+        Clipping threshold of the working response."""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     The binary LogitBoost of Friedman, Hastie & Tibshirani (2000, Algorithm 3): one
@@ -517,25 +640,45 @@ class LogitBoost(_FixedCostBoosting):
 
     Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
     Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
-""" + _examples("LogitBoost")
+"""
+        + _examples("LogitBoost")
+    )
 
     _algorithm_name = "LogitBoost"
     _proba_link = "exponential"  # p = e^F/(e^F + e^-F) = 1/(1 + e^{-2F}), FHT (2000) Alg. 3
-    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
-                                    "z_max": _POSITIVE}
+    _parameter_constraints: dict[str, Any] = {
+        **_StagewiseBoosting._parameter_constraints,
+        "z_max": _POSITIVE,
+    }
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "Newton-Raphson"
     reference = "friedman2000additive"
     _cost_scale = 2.0
     _default_criterion = "squared_error"
 
-    def __init__(self, z_max: float = 4.0, *, n_estimators: int = 100, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, tol: float | None = None,
-                 validation_fraction: float = 0.1, n_iter_no_change: int | None = None,
-                 random_state: int | None = None) -> None:
-        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
-                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
-                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+    def __init__(
+        self,
+        z_max: float = 4.0,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            max_depth=max_depth,
+            estimator=estimator,
+            max_bins=max_bins,
+            tol=tol,
+            validation_fraction=validation_fraction,
+            n_iter_no_change=n_iter_no_change,
+            random_state=random_state,
+        )
         self.z_max = z_max
 
     def _check_params(self) -> None:
@@ -544,25 +687,39 @@ class LogitBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return LogisticLoss()
 
-    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
-                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
-                   ) -> tuple[Any, FloatArray, FloatArray]:
+    def _direction(
+        self,
+        learner: Any,
+        codes: Codes,
+        y: FloatArray,
+        gradient_weights: FloatArray,
+        scores: FloatArray,
+        sample_weight: FloatArray,
+    ) -> tuple[Any, FloatArray, FloatArray]:
         margins = y * scores
         with np.errstate(over="ignore"):
             response = y * np.minimum(1.0 + np.exp(-2.0 * margins), self.z_max)
-        newton_weights = sample_weight * np.maximum(expit(2.0 * margins) * expit(-2.0 * margins),
-                                                    2.0 * np.finfo(np.float64).eps)
+        newton_weights = sample_weight * np.maximum(
+            expit(2.0 * margins) * expit(-2.0 * margins), 2.0 * np.finfo(np.float64).eps
+        )
         tree = learner.fit_regression(codes, response, newton_weights)
         return tree, tree.predict(codes), newton_weights
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         return 0.5, False
 
 
 class L2Boost(_FixedCostBoosting):
-    __doc__ = r"""L2Boost (Bühlmann & Yu 2003): functional gradient descent on the squared loss.
+    __doc__ = (
+        r"""L2Boost (Bühlmann & Yu 2003): functional gradient descent on the squared loss.
 
     Cost :math:`c(m) = (1 - m)^2 = (y - F(x))^2` for :math:`y = \pm 1`; :math:`F_0 = 0`.  With
     residuals :math:`U_i = y_i - F(x_i)`:
@@ -578,7 +735,10 @@ class L2Boost(_FixedCostBoosting):
     ----------
     form : {"classifier", "regression"}, default="classifier"
     learning_rate : float, default=1.0
-        Shrinkage :math:`\nu` (1 in the original algorithm).""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+        Shrinkage :math:`\nu` (1 in the original algorithm)."""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Bühlmann & Yu (2003) fit the residuals of the squared loss by least squares each round
@@ -599,24 +759,45 @@ class L2Boost(_FixedCostBoosting):
     Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
     descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
     MIT Press.
-""" + _examples("L2Boost")
+"""
+        + _examples("L2Boost")
+    )
 
     _algorithm_name = "L2Boost"
     _proba_link = "squared"
-    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
-                                    "form": [StrOptions({"classifier", "regression"})],
-                                    "learning_rate": PARAMETERS["learning_rate"]}
+    _parameter_constraints: dict[str, Any] = {
+        **_StagewiseBoosting._parameter_constraints,
+        "form": [StrOptions({"classifier", "regression"})],
+        "learning_rate": PARAMETERS["learning_rate"],
+    }
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "least-squares fit (exact line search)"
     reference = "buhlmann2003boosting"
 
-    def __init__(self, form: str = "classifier", learning_rate: float = 1.0, *,
-                 n_estimators: int = 100, max_depth: int = 1, estimator: Any = None,
-                 max_bins: int = 255, tol: float | None = None, validation_fraction: float = 0.1,
-                 n_iter_no_change: int | None = None, random_state: int | None = None) -> None:
-        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
-                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
-                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+    def __init__(
+        self,
+        form: str = "classifier",
+        learning_rate: float = 1.0,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            max_depth=max_depth,
+            estimator=estimator,
+            max_bins=max_bins,
+            tol=tol,
+            validation_fraction=validation_fraction,
+            n_iter_no_change=n_iter_no_change,
+            random_state=random_state,
+        )
         self.form = form
         self.learning_rate = learning_rate
 
@@ -629,26 +810,40 @@ class L2Boost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return SquaredLoss()
 
-    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
-                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
-                   ) -> tuple[Any, FloatArray, FloatArray]:
+    def _direction(
+        self,
+        learner: Any,
+        codes: Codes,
+        y: FloatArray,
+        gradient_weights: FloatArray,
+        scores: FloatArray,
+        sample_weight: FloatArray,
+    ) -> tuple[Any, FloatArray, FloatArray]:
         if self.form == "classifier":
             return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
         tree = learner.fit_regression(codes, y - scores, sample_weight)
         return tree, tree.predict(codes), sample_weight
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         if self.form == "regression":
             return float(self.learning_rate), False
-        step, _ = _steps.line_search_step(self._cost, margins, label_times_direction,
-                                          sample_weight, gradient_weights)
+        step, _ = _steps.line_search_step(
+            self._cost, margins, label_times_direction, sample_weight, gradient_weights
+        )
         return self.learning_rate * step, False
 
 
 class ArcX4(_FixedCostBoosting):
-    __doc__ = r"""ARC-x4 (Breiman 1998, "Arcing classifiers") and its AnyBoost form (Mason et al. 1999, Table 1).
+    __doc__ = (
+        r"""ARC-x4 (Breiman 1998, "Arcing classifiers") and its AnyBoost form (Mason et al. 1999, Table 1).
 
     * ``variant="breiman"``: example weights :math:`\propto s_i (1 + k_i^4)`, :math:`k_i` the
       number of earlier weak learners that misclassify :math:`x_i`; the final classifier is the
@@ -662,7 +857,10 @@ class ArcX4(_FixedCostBoosting):
 
     Parameters
     ----------
-    variant : {"breiman", "anyboost"}, default='breiman'""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+    variant : {"breiman", "anyboost"}, default='breiman'"""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Breiman (1998) defines ARC-x4 by the weights :math:`1 + k_i^4` and the unweighted vote
@@ -678,22 +876,42 @@ class ArcX4(_FixedCostBoosting):
     Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
     descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
     MIT Press.
-""" + _examples("ArcX4")
+"""
+        + _examples("ArcX4")
+    )
 
     _algorithm_name = "ArcX4"
-    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
-                                    "variant": [StrOptions({"breiman", "anyboost"})]}
+    _parameter_constraints: dict[str, Any] = {
+        **_StagewiseBoosting._parameter_constraints,
+        "variant": [StrOptions({"breiman", "anyboost"})],
+    }
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "1/t (running average)"
     reference = "breiman1998arcing"
 
-    def __init__(self, variant: str = "breiman", *, n_estimators: int = 100, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, tol: float | None = None,
-                 validation_fraction: float = 0.1, n_iter_no_change: int | None = None,
-                 random_state: int | None = None) -> None:
-        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
-                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
-                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+    def __init__(
+        self,
+        variant: str = "breiman",
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            max_depth=max_depth,
+            estimator=estimator,
+            max_bins=max_bins,
+            tol=tol,
+            validation_fraction=validation_fraction,
+            n_iter_no_change=n_iter_no_change,
+            random_state=random_state,
+        )
         self.variant = variant
 
     def _check_params(self) -> None:
@@ -707,8 +925,12 @@ class ArcX4(_FixedCostBoosting):
     def _start(self, n_samples: int) -> None:
         self._mistakes = np.zeros(n_samples)
 
-    def _gradient_weights(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray,
-                          ) -> FloatArray:
+    def _gradient_weights(
+        self,
+        margins: FloatArray,
+        l1_norm: float,
+        sample_weight: FloatArray,
+    ) -> FloatArray:
         if self.variant == "breiman":
             return sample_weight * (1.0 + self._mistakes**4)
         return super()._gradient_weights(margins, l1_norm, sample_weight)
@@ -719,14 +941,21 @@ class ArcX4(_FixedCostBoosting):
     def _objective(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray) -> float:
         return super()._objective(margins / l1_norm, 1.0, sample_weight)
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         return (1.0 if self.variant == "breiman" else 1.0 / (round_index + 1.0)), False
 
 
 class DoomII(_FixedCostBoosting):
-    __doc__ = r"""DOOM II (Mason et al. 1999, Sec. 5): AnyBoost on the normalized sigmoid cost (4).
+    __doc__ = (
+        r"""DOOM II (Mason et al. 1999, Sec. 5): AnyBoost on the normalized sigmoid cost (4).
 
     Cost :math:`c(m) = 1 - \tanh(\lambda m)` of the margins of a **convex** combination
     :math:`F` of the weak learners, inner product (2) and the fixed step
@@ -771,7 +1000,10 @@ class DoomII(_FixedCostBoosting):
     step_size : float, default=0.05
         :math:`\varepsilon`.
     sampling : {"resample", "reweight"}, default="resample"
-        How the weak learner is given the example weights (see above).""" + _COMMON_PARAMETERS + _ATTRIBUTES + r"""
+        How the weak learner is given the example weights (see above)."""
+        + _COMMON_PARAMETERS
+        + _ATTRIBUTES
+        + r"""
     Notes
     -----
     Mason et al. (1999), Sec. 5: AnyBoost (Algorithm 1) with the normalized sigmoid cost
@@ -786,25 +1018,47 @@ class DoomII(_FixedCostBoosting):
     Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
     descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
     MIT Press.
-""" + _examples("DoomII")
+"""
+        + _examples("DoomII")
+    )
 
     _algorithm_name = "DoomII"
-    _parameter_constraints: dict[str, Any] = {**_StagewiseBoosting._parameter_constraints,
-                                    "steepness": _POSITIVE, "step_size": _POSITIVE,
-                                    "sampling": [StrOptions({"resample", "reweight"})]}
+    _parameter_constraints: dict[str, Any] = {
+        **_StagewiseBoosting._parameter_constraints,
+        "steepness": _POSITIVE,
+        "step_size": _POSITIVE,
+        "sampling": [StrOptions({"resample", "reweight"})],
+    }
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "fixed epsilon = 0.05, convex combination"
     reference = "mason1999boosting"
     _normalization = "convex"
 
-    def __init__(self, steepness: float = 1.0, step_size: float = 0.05, *,
-                 sampling: str = "resample", n_estimators: int = 100, max_depth: int = 1,
-                 estimator: Any = None, max_bins: int = 255, tol: float | None = None,
-                 validation_fraction: float = 0.1, n_iter_no_change: int | None = None,
-                 random_state: int | None = None) -> None:
-        super().__init__(n_estimators=n_estimators, max_depth=max_depth, estimator=estimator,
-                         max_bins=max_bins, tol=tol, validation_fraction=validation_fraction,
-                         n_iter_no_change=n_iter_no_change, random_state=random_state)
+    def __init__(
+        self,
+        steepness: float = 1.0,
+        step_size: float = 0.05,
+        *,
+        sampling: str = "resample",
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            max_depth=max_depth,
+            estimator=estimator,
+            max_bins=max_bins,
+            tol=tol,
+            validation_fraction=validation_fraction,
+            n_iter_no_change=n_iter_no_change,
+            random_state=random_state,
+        )
         self.steepness = steepness
         self.step_size = step_size
         self.sampling = sampling
@@ -824,26 +1078,39 @@ class DoomII(_FixedCostBoosting):
     def _stop_on_moved_direction(self) -> bool:
         return self.sampling == "reweight"
 
-    def _direction(self, learner: Any, codes: Codes, y: FloatArray,
-                   gradient_weights: FloatArray, scores: FloatArray, sample_weight: FloatArray,
-                   ) -> tuple[Any, FloatArray, FloatArray]:
+    def _direction(
+        self,
+        learner: Any,
+        codes: Codes,
+        y: FloatArray,
+        gradient_weights: FloatArray,
+        scores: FloatArray,
+        sample_weight: FloatArray,
+    ) -> tuple[Any, FloatArray, FloatArray]:
         if self.sampling == "reweight" or not np.any(scores):
             # round 1 (F_0 = 0) fits the exact weighted learner in both variants
             return super()._direction(learner, codes, y, gradient_weights, scores, sample_weight)
         probabilities = np.abs(gradient_weights)
         probabilities = probabilities / probabilities.sum()
-        drawn = self._sampling_rng.choice(y.shape[0], size=int(y.shape[0]), replace=True,
-                                          p=probabilities)
+        drawn = self._sampling_rng.choice(
+            y.shape[0], size=int(y.shape[0]), replace=True, p=probabilities
+        )
         sample_codes = np.asfortranarray(codes[drawn])
-        tree = learner.fit_binary(sample_codes, y[drawn], np.full(drawn.shape[0], 1.0 / drawn.shape[0]))
+        tree = learner.fit_binary(
+            sample_codes, y[drawn], np.full(drawn.shape[0], 1.0 / drawn.shape[0])
+        )
         return tree, tree.predict(codes), gradient_weights
 
-    def _step(self, margins: FloatArray, label_times_direction: FloatArray,
-              gradient_weights: FloatArray, sample_weight: FloatArray, l1_norm: float,
-              round_index: int) -> tuple[float, bool]:
+    def _step(
+        self,
+        margins: FloatArray,
+        label_times_direction: FloatArray,
+        gradient_weights: FloatArray,
+        sample_weight: FloatArray,
+        l1_norm: float,
+        round_index: int,
+    ) -> tuple[float, bool]:
         return float(self.step_size), False
-
-
 
 
 def anyboost_members() -> list[dict[str, Any]]:
@@ -859,16 +1126,27 @@ def anyboost_members() -> list[dict[str, Any]]:
             model.set_params(variant="anyboost")
         model._check_params()
         cost = model._cost_function()
-        rows.append({"algorithm": cls._algorithm_name, "cost": cost.name,
-                     "cost_formula": cost.formula, "step_rule": cls.step_rule,
-                     "normalization": model._normalization, "reference": cls.reference})
+        rows.append(
+            {
+                "algorithm": cls._algorithm_name,
+                "cost": cost.name,
+                "cost_formula": cost.formula,
+                "step_rule": cls.step_rule,
+                "normalization": model._normalization,
+                "reference": cls.reference,
+            }
+        )
     return rows
 
 
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
-AnyBoost.__doc__ = ((AnyBoost.__doc__ or "").rstrip() + "\n" + _ATTRIBUTES + r"""
+AnyBoost.__doc__ = (
+    (AnyBoost.__doc__ or "").rstrip()
+    + "\n"
+    + _ATTRIBUTES
+    + r"""
     Notes
     -----
     Algorithm 1 of Mason et al. (1999): :math:`F_0 = 0`; each round the weak learner returns
@@ -889,4 +1167,6 @@ AnyBoost.__doc__ = ((AnyBoost.__doc__ or "").rstrip() + "\n" + _ATTRIBUTES + r""
     Mason, L., Baxter, J., Bartlett, P. and Frean, M. (2000). Boosting algorithms as gradient
     descent. In Advances in Neural Information Processing Systems 12 (NIPS 1999), pp. 512-518.
     MIT Press.
-""" + _examples_section("AnyBoost", "cost='logistic', n_estimators=10"))
+"""
+    + _examples_section("AnyBoost", "cost='logistic', n_estimators=10")
+)

@@ -1,4 +1,5 @@
 """The :class:`Dataset` container returned by every loader and generator."""
+
 from __future__ import annotations
 
 import copy
@@ -85,14 +86,20 @@ class Dataset:
         if self.X.ndim != 2:
             raise ValueError(f"Dataset {self.name!r}: X must be 2-D, got shape {self.X.shape}")
         if self.y.shape != (self.X.shape[0],):
-            raise ValueError(f"Dataset {self.name!r}: y has shape {self.y.shape}, expected "
-                             f"({self.X.shape[0]},) to match X")
+            raise ValueError(
+                f"Dataset {self.name!r}: y has shape {self.y.shape}, expected "
+                f"({self.X.shape[0]},) to match X"
+            )
         if len(self.feature_names) != self.X.shape[1]:
-            raise ValueError(f"Dataset {self.name!r}: {len(self.feature_names)} feature names "
-                             f"for {self.X.shape[1]} columns")
+            raise ValueError(
+                f"Dataset {self.name!r}: {len(self.feature_names)} feature names "
+                f"for {self.X.shape[1]} columns"
+            )
         if self.y.size and (self.y.min() < 0 or self.y.max() >= len(self.classes)):
-            raise ValueError(f"Dataset {self.name!r}: label codes must lie in "
-                             f"0..{len(self.classes) - 1}, got {self.y.min()}..{self.y.max()}")
+            raise ValueError(
+                f"Dataset {self.name!r}: label codes must lie in "
+                f"0..{len(self.classes) - 1}, got {self.y.min()}..{self.y.max()}"
+            )
 
     @property
     def n_samples(self) -> int:
@@ -125,8 +132,10 @@ class Dataset:
             If the dataset does not have exactly two classes.
         """
         if not self.is_binary:
-            raise ValueError(f"y_signed() needs a binary dataset; {self.name!r} has "
-                             f"{self.n_classes} classes {list(self.classes)}")
+            raise ValueError(
+                f"y_signed() needs a binary dataset; {self.name!r} has "
+                f"{self.n_classes} classes {list(self.classes)}"
+            )
         return np.where(self.y == 1, 1, -1).astype(np.int64)
 
     def subset(self, indices, name: str | None = None) -> Dataset:
@@ -148,13 +157,25 @@ class Dataset:
         indices = np.asarray(indices)
         meta = {k: v for k, v in self.meta.items() if k != "split"}
         meta["parent"] = self.name
-        return Dataset(name or self.name, self.X[indices].copy(), self.y[indices].copy(),
-                       list(self.feature_names), self.classes.copy(), meta)
+        return Dataset(
+            name or self.name,
+            self.X[indices].copy(),
+            self.y[indices].copy(),
+            list(self.feature_names),
+            self.classes.copy(),
+            meta,
+        )
 
     def copy(self) -> Dataset:
         """Return a deep copy (arrays and meta are not shared)."""
-        return Dataset(self.name, self.X.copy(), self.y.copy(), list(self.feature_names),
-                       self.classes.copy(), copy.deepcopy(self.meta))
+        return Dataset(
+            self.name,
+            self.X.copy(),
+            self.y.copy(),
+            list(self.feature_names),
+            self.classes.copy(),
+            copy.deepcopy(self.meta),
+        )
 
 
 def _normalise_label(value):
@@ -207,8 +228,10 @@ def encode_labels(raw, classes=None, *, context: str = "labels") -> tuple[np.nda
     index = {v: i for i, v in enumerate(vocab)}
     unknown = sorted({v for v in values if v not in index}, key=str)
     if unknown:
-        raise ValueError(f"{context}: labels {unknown[:5]} are not among the expected classes "
-                         f"{vocab}")
+        raise ValueError(
+            f"{context}: labels {unknown[:5]} are not among the expected classes {vocab}"
+        )
     codes = np.fromiter((index[v] for v in values), dtype=np.int64, count=len(values))
-    return codes, np.asarray(vocab, dtype=object if any(isinstance(v, str) for v in vocab)
-                             else None)
+    return codes, np.asarray(
+        vocab, dtype=object if any(isinstance(v, str) for v in vocab) else None
+    )

@@ -5,6 +5,7 @@ at once.  Each concrete class also derives from the built-in exception a Python 
 expect (``KeyError``/``ValueError`` for bad arguments, ``OSError`` for files that cannot be had),
 so generic handlers keep working.
 """
+
 from __future__ import annotations
 
 __all__ = [
@@ -35,11 +36,15 @@ class UnknownDatasetError(DataError, ValueError):
     def __init__(self, name: str, close_matches: list[str] | tuple[str, ...] = ()):
         self.name = name
         self.close_matches = list(close_matches)
-        hint = (f"; did you mean {', '.join(repr(m) for m in self.close_matches)}?"
-                if self.close_matches else "")
+        hint = (
+            f"; did you mean {', '.join(repr(m) for m in self.close_matches)}?"
+            if self.close_matches
+            else ""
+        )
         super().__init__(
             f"unknown dataset {name!r}{hint} "
-            "(marginboost.data.list_datasets() lists every registered name)")
+            "(marginboost.data.list_datasets() lists every registered name)"
+        )
 
 
 class ChecksumError(DataError, OSError):
@@ -59,7 +64,8 @@ class ChecksumError(DataError, OSError):
         self.actual = actual
         super().__init__(
             f"checksum mismatch for {self.path}: expected sha256 {expected}, got {actual}; "
-            "the file was not used (replace it with a fresh copy or delete it to re-download)")
+            "the file was not used (replace it with a fresh copy or delete it to re-download)"
+        )
 
 
 class DataUnavailableError(DataError, OSError):

@@ -9,6 +9,7 @@ Order of precedence for a registry file ``entry["file"]`` (a path relative to th
 The SHA-256 of the file is always compared with the registry before the file is used; a
 mismatch raises :class:`~marginboost.data.errors.ChecksumError` and the file is not parsed.
 """
+
 from __future__ import annotations
 
 import functools
@@ -21,8 +22,16 @@ from .._paths import cache_dir
 from .errors import ChecksumError, DataUnavailableError
 from .registry import file_entries, get_entry
 
-__all__ = ["MIRROR_ENV", "mirror_dir", "sha256_of", "locate", "verify", "verify_report",
-           "fetch", "files_of"]
+__all__ = [
+    "MIRROR_ENV",
+    "mirror_dir",
+    "sha256_of",
+    "locate",
+    "verify",
+    "verify_report",
+    "fetch",
+    "files_of",
+]
 
 #: Environment variable naming an offline mirror folder.
 MIRROR_ENV = "MARGINBOOST_DATA_MIRROR"
@@ -66,12 +75,15 @@ def _download(url: str, known_hash: str, fname: str, path: str, progress: bool =
     """Download ``url`` into ``path/fname`` with pooch, checking ``known_hash``."""
     import pooch
 
-    return pooch.retrieve(url, known_hash=known_hash, fname=fname, path=path,
-                          progressbar=progress)
+    return pooch.retrieve(url, known_hash=known_hash, fname=fname, path=path, progressbar=progress)
 
 
-def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None = None,
-           *, progress: bool = False) -> Path:
+def locate(
+    name_or_entry: str | dict[str, Any],
+    mirror: str | os.PathLike | None = None,
+    *,
+    progress: bool = False,
+) -> Path:
     """Return the local path of a registry file, verified against its SHA-256.
 
     The mirror is searched first (``mirror``, else ``$MARGINBOOST_DATA_MIRROR``), then the
@@ -125,8 +137,13 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
     if cached_digest == entry["sha256"]:
         return cached
     try:
-        downloaded = _download(entry["raw_url"], f"sha256:{entry['sha256']}",
-                               Path(entry["file"]).name, str(cached.parent), progress=progress)
+        downloaded = _download(
+            entry["raw_url"],
+            f"sha256:{entry['sha256']}",
+            Path(entry["file"]).name,
+            str(cached.parent),
+            progress=progress,
+        )
     except ValueError as exc:  # pooch reports a hash mismatch as ValueError
         if "hash" in str(exc).lower():
             raise ChecksumError(entry["raw_url"], entry["sha256"], "see: " + str(exc)) from exc
@@ -135,14 +152,18 @@ def locate(name_or_entry: str | dict[str, Any], mirror: str | os.PathLike | None
         if cached_digest is not None:
             # the cache holds a damaged copy and no fresh one can be had: that is the problem
             raise ChecksumError(cached, entry["sha256"], cached_digest) from exc
-        where = (f"the mirror folder {root} has no {entry['file']}" if root is not None
-                 else f"{MIRROR_ENV} is not set")
+        where = (
+            f"the mirror folder {root} has no {entry['file']}"
+            if root is not None
+            else f"{MIRROR_ENV} is not set"
+        )
         raise DataUnavailableError(
             f"cannot obtain data file {entry['file']!r} for dataset {entry['name']!r}: {where}, "
             f"and downloading {entry['raw_url']} failed ({type(exc).__name__}: {exc}). "
             f"Set {MIRROR_ENV} to a folder holding a copy of the benchmark mirror, or connect "
             "to the internet so the file can be downloaded into the cache "
-            f"({cache_dir()})") from exc
+            f"({cache_dir()})"
+        ) from exc
     return _check(Path(downloaded), entry)
 
 
@@ -189,9 +210,11 @@ def verify(mirror: str | os.PathLike | None = None) -> list[str]:
         size = path.stat().st_size
         digest = sha256_of(path)
         if digest != entry["sha256"] or size != int(entry["bytes"]):
-            problems.append(f"mismatch  {entry['file']} ({entry['name']}): expected sha256 "
-                            f"{entry['sha256']} and {entry['bytes']} bytes, got {digest} and "
-                            f"{size} bytes")
+            problems.append(
+                f"mismatch  {entry['file']} ({entry['name']}): expected sha256 "
+                f"{entry['sha256']} and {entry['bytes']} bytes, got {digest} and "
+                f"{size} bytes"
+            )
     return problems
 
 
@@ -232,22 +255,31 @@ def verify_report(mirror: str | os.PathLike | None = None) -> tuple[int, str]:
     total = len(file_entries())
     missing = [p for p in problems if p.startswith("missing")]
     wrong = [p for p in problems if not p.startswith("missing")]
-    where = (f"the mirror {root}" if explicit is not None
-             else f"the download cache {root} ({MIRROR_ENV} is not set)")
+    where = (
+        f"the mirror {root}"
+        if explicit is not None
+        else f"the download cache {root} ({MIRROR_ENV} is not set)"
+    )
     lines = [f"checked {total} registry files in {where}"]
     lines += wrong
     if missing:
         shown = ", ".join(p.split()[1] for p in missing[:3])
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-        lines.append(f"{len(missing)} files are missing ({shown}{more}); "
-                     + ("check that the mirror folder is a copy of the benchmark mirror, or "
-                        "unset the variable to use downloads"
-                        if explicit is not None else
-                        "download them with `marginboost data fetch` (needs the internet), or "
-                        f"set {MIRROR_ENV} to a folder holding the benchmark mirror"))
-    lines.append(f"{total - len(problems)}/{total} files verified"
-                 + (f", {len(wrong)} with a wrong sha256 or size" if wrong else "")
-                 + (f", {len(missing)} missing" if missing else ""))
+        lines.append(
+            f"{len(missing)} files are missing ({shown}{more}); "
+            + (
+                "check that the mirror folder is a copy of the benchmark mirror, or "
+                "unset the variable to use downloads"
+                if explicit is not None
+                else "download them with `marginboost data fetch` (needs the internet), or "
+                f"set {MIRROR_ENV} to a folder holding the benchmark mirror"
+            )
+        )
+    lines.append(
+        f"{total - len(problems)}/{total} files verified"
+        + (f", {len(wrong)} with a wrong sha256 or size" if wrong else "")
+        + (f", {len(missing)} missing" if missing else "")
+    )
     return (1 if problems else 0), "\n".join(lines)
 
 
@@ -276,8 +308,13 @@ def files_of(names: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
     return list(chosen.values())
 
 
-def fetch(names: list[str] | tuple[str, ...] = (), mirror: str | os.PathLike | None = None,
-          *, progress: bool | None = None, log=print) -> list[Path]:
+def fetch(
+    names: list[str] | tuple[str, ...] = (),
+    mirror: str | os.PathLike | None = None,
+    *,
+    progress: bool | None = None,
+    log=print,
+) -> list[Path]:
     """Download (or find in the mirror) registry files and check their SHA-256.
 
     Parameters

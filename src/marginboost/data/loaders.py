@@ -23,6 +23,7 @@ Missing values: by default rows with a missing feature or label are dropped, as 
 do; ``drop_missing=False`` keeps them as ``nan``.  ``meta["missing_policy"]`` records what
 happened.
 """
+
 from __future__ import annotations
 
 import functools
@@ -41,8 +42,18 @@ from .registry import get_entry
 
 __all__ = ["load", "load_train_test", "parse_file"]
 
-_META_KEYS = ("format", "task", "original_source", "raw_url", "sha256", "citation", "licence",
-              "byte_status", "encoding", "differences")
+_META_KEYS = (
+    "format",
+    "task",
+    "original_source",
+    "raw_url",
+    "sha256",
+    "citation",
+    "licence",
+    "byte_status",
+    "encoding",
+    "differences",
+)
 
 
 # --------------------------------------------------------------------------- format parsers
@@ -74,11 +85,13 @@ def _read_mat(path: Path, options: dict) -> tuple[pd.DataFrame, pd.Series]:
             break
     else:
         found = sorted(k for k in content if not k.startswith("__"))
-        raise DataFormatError(f"{path}: expected MATLAB variables data/target or x/t, "
-                              f"found {found}")
+        raise DataFormatError(
+            f"{path}: expected MATLAB variables data/target or x/t, found {found}"
+        )
     if X.ndim != 2 or X.shape[0] != y.shape[0]:
-        raise DataFormatError(f"{path}: data has shape {X.shape} but target has {y.shape[0]} "
-                              "entries")
+        raise DataFormatError(
+            f"{path}: data has shape {X.shape} but target has {y.shape[0]} entries"
+        )
     return pd.DataFrame(X, columns=[f"x{i}" for i in range(1, X.shape[1] + 1)]), pd.Series(y)
 
 
@@ -89,9 +102,16 @@ def _read_asc_matrix(path: Path) -> np.ndarray:
 
 def _read_uci(path: Path, options: dict) -> tuple[pd.DataFrame, pd.Series, dict]:
     skip = int(options.get("skip_lines", 0))
-    frame = pd.read_csv(path, header=None, skiprows=skip, sep=options.get("sep", ","),
-                        skipinitialspace=True, dtype=str, keep_default_na=False,
-                        na_values=[options.get("missing_marker", "?")])
+    frame = pd.read_csv(
+        path,
+        header=None,
+        skiprows=skip,
+        sep=options.get("sep", ","),
+        skipinitialspace=True,
+        dtype=str,
+        keep_default_na=False,
+        na_values=[options.get("missing_marker", "?")],
+    )
     frame = frame.apply(lambda col: col.str.strip() if col.dtype == object else col)
     n_columns = frame.shape[1]
     names = options.get("column_names")
@@ -104,8 +124,9 @@ def _read_uci(path: Path, options: dict) -> tuple[pd.DataFrame, pd.Series, dict]
     if names is None:
         names = [f"x{i}" for i in range(n_columns)]
     if len(names) != n_columns:
-        raise DataFormatError(f"{path}: {n_columns} columns but {len(names)} column names "
-                              "registered")
+        raise DataFormatError(
+            f"{path}: {n_columns} columns but {len(names)} column names registered"
+        )
     frame.columns = names
     label_name = names[int(options["label_column"])]
     extra: dict[str, Any] = {}
@@ -135,8 +156,15 @@ def _to_float(features: pd.DataFrame, path: Path) -> np.ndarray:
     return np.column_stack(columns)
 
 
-def _finish(name: str, entry: dict, X: np.ndarray, raw_y, feature_names: list[str],
-            drop_missing: bool, meta: dict) -> Dataset:
+def _finish(
+    name: str,
+    entry: dict,
+    X: np.ndarray,
+    raw_y,
+    feature_names: list[str],
+    drop_missing: bool,
+    meta: dict,
+) -> Dataset:
     raw_y = pd.Series(np.asarray(raw_y, dtype=object).ravel())
     label_missing = raw_y.isna().to_numpy()
     row_missing = np.isnan(X).any(axis=1) | label_missing
@@ -148,8 +176,9 @@ def _finish(name: str, entry: dict, X: np.ndarray, raw_y, feature_names: list[st
     elif n_missing:
         policy = f"kept {n_missing} rows with missing values (nan)"
         if label_missing.any():
-            raise DataFormatError(f"{name}: {int(label_missing.sum())} rows have a missing label;"
-                                  " they cannot be kept")
+            raise DataFormatError(
+                f"{name}: {int(label_missing.sum())} rows have a missing label; they cannot be kept"
+            )
     else:
         policy = "no missing values"
     try:
@@ -157,16 +186,26 @@ def _finish(name: str, entry: dict, X: np.ndarray, raw_y, feature_names: list[st
     except ValueError as exc:
         raise DataFormatError(str(exc)) from exc
     if "d" in entry and X.shape[1] != int(entry["d"]):
-        raise DataFormatError(f"{name}: parsed {X.shape[1]} features, the registry says "
-                              f"{entry['d']}; the file is damaged or the entry is wrong")
-    meta = {**{k: entry[k] for k in _META_KEYS if k in entry}, **meta,
-            "missing_policy": policy, "n_rows_with_missing": n_missing}
-    return Dataset(name, np.ascontiguousarray(X), y, [str(f) for f in feature_names], classes,
-                   meta)
+        raise DataFormatError(
+            f"{name}: parsed {X.shape[1]} features, the registry says "
+            f"{entry['d']}; the file is damaged or the entry is wrong"
+        )
+    meta = {
+        **{k: entry[k] for k in _META_KEYS if k in entry},
+        **meta,
+        "missing_policy": policy,
+        "n_rows_with_missing": n_missing,
+    }
+    return Dataset(name, np.ascontiguousarray(X), y, [str(f) for f in feature_names], classes, meta)
 
 
-def parse_file(entry: dict, path: str | os.PathLike, *, drop_missing: bool = True,
-               mirror: str | os.PathLike | None = None) -> Dataset:
+def parse_file(
+    entry: dict,
+    path: str | os.PathLike,
+    *,
+    drop_missing: bool = True,
+    mirror: str | os.PathLike | None = None,
+) -> Dataset:
     """Parse one registry file into a :class:`Dataset` (no checksum check; see :func:`load`).
 
     Parameters
@@ -194,8 +233,9 @@ def parse_file(entry: dict, path: str | os.PathLike, *, drop_missing: bool = Tru
             features, raw_y = _read_pmlb(path, options)
             for column in options.get("bookkeeping_columns", []):
                 meta[column] = features[column].to_numpy()
-            features = features.drop(columns=options.get("bookkeeping_columns", [])
-                                     + options.get("drop_columns", []))
+            features = features.drop(
+                columns=options.get("bookkeeping_columns", []) + options.get("drop_columns", [])
+            )
         elif fmt == "libsvm":
             features, raw_y = _read_libsvm(path, options)
         elif fmt == "ida-mat":
@@ -205,15 +245,19 @@ def parse_file(entry: dict, path: str | os.PathLike, *, drop_missing: bool = Tru
             data_entry = get_entry(real["data_file"])
             label_entry = get_entry(real["labels_file"])
             data_path = path if entry["name"] == data_entry["name"] else locate(data_entry, mirror)
-            label_path = (path if entry["name"] == label_entry["name"]
-                          else locate(label_entry, mirror))
+            label_path = (
+                path if entry["name"] == label_entry["name"] else locate(label_entry, mirror)
+            )
             matrix = _read_asc_matrix(data_path)
             labels = _read_asc_matrix(label_path)
             if labels.shape[1] != 1 or labels.shape[0] != matrix.shape[0]:
-                raise DataFormatError(f"{label_path}: expected a {matrix.shape[0]}x1 label "
-                                      f"column for {data_path}, got shape {labels.shape}")
-            features = pd.DataFrame(matrix, columns=[f"x{i}" for i in
-                                                     range(1, matrix.shape[1] + 1)])
+                raise DataFormatError(
+                    f"{label_path}: expected a {matrix.shape[0]}x1 label "
+                    f"column for {data_path}, got shape {labels.shape}"
+                )
+            features = pd.DataFrame(
+                matrix, columns=[f"x{i}" for i in range(1, matrix.shape[1] + 1)]
+            )
             raw_y = labels.ravel()
             meta["files"] = [data_entry["file"], label_entry["file"]]
             meta["realisation"] = dict(real)
@@ -225,21 +269,35 @@ def parse_file(entry: dict, path: str | os.PathLike, *, drop_missing: bool = Tru
         X = _to_float(features, path)
     except DataFormatError:
         raise
-    except (ValueError, TypeError, KeyError, IndexError, EOFError, UnicodeDecodeError,
-            gzip.BadGzipFile, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise DataFormatError(f"{path} does not parse as {fmt} (dataset {entry['name']!r}): "
-                              f"{type(exc).__name__}: {exc}") from exc
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        EOFError,
+        UnicodeDecodeError,
+        gzip.BadGzipFile,
+        pd.errors.ParserError,
+        pd.errors.EmptyDataError,
+    ) as exc:
+        raise DataFormatError(
+            f"{path} does not parse as {fmt} (dataset {entry['name']!r}): "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
     except OSError as exc:
         if isinstance(exc, (FileNotFoundError, PermissionError)):
             raise
-        raise DataFormatError(f"{path} does not parse as {fmt} (dataset {entry['name']!r}): "
-                              f"{type(exc).__name__}: {exc}") from exc
+        raise DataFormatError(
+            f"{path} does not parse as {fmt} (dataset {entry['name']!r}): "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
     return _finish(entry["name"], entry, X, raw_y, list(features.columns), drop_missing, meta)
 
 
 @functools.lru_cache(maxsize=256)
-def _load_file_cached(name: str, path: str, sha256: str, drop_missing: bool,
-                      mirror: str | None) -> Dataset:
+def _load_file_cached(
+    name: str, path: str, sha256: str, drop_missing: bool, mirror: str | None
+) -> Dataset:
     return parse_file(get_entry(name), path, drop_missing=drop_missing, mirror=mirror)
 
 
@@ -247,8 +305,9 @@ def _load_entry(entry: dict, mirror, drop_missing: bool) -> Dataset:
     if entry["kind"] == "file":
         path = locate(entry, mirror)
         mirror_key = None if mirror is None else str(mirror)
-        return _load_file_cached(entry["name"], str(path), entry["sha256"], drop_missing,
-                                 mirror_key)
+        return _load_file_cached(
+            entry["name"], str(path), entry["sha256"], drop_missing, mirror_key
+        )
     return _load_combined(entry, mirror, drop_missing)
 
 
@@ -262,27 +321,33 @@ def _load_combined(entry: dict, mirror, drop_missing: bool) -> Dataset:
             raise DataFormatError(f"{name}: features {unknown} not in {entry['derived_from']}")
         keep = [i for i, f in enumerate(base.feature_names) if f not in drop]
         meta = {**base.meta, "derived_from": entry["derived_from"], "dropped_features": drop}
-        return Dataset(name, base.X[:, keep], base.y, [base.feature_names[i] for i in keep],
-                       base.classes, meta)
+        return Dataset(
+            name, base.X[:, keep], base.y, [base.feature_names[i] for i in keep], base.classes, meta
+        )
     train = _load_entry(get_entry(entry["parts"]["train"]), mirror, drop_missing)
     test = _load_entry(get_entry(entry["parts"]["test"]), mirror, drop_missing)
     if train.feature_names != test.feature_names or list(train.classes) != list(test.classes):
         raise DataFormatError(f"{name}: train and test parts differ in features or classes")
     X = np.vstack([train.X, test.X])
     y = np.concatenate([train.y, test.y])
-    split = {"train": np.arange(train.n_samples),
-             "test": np.arange(train.n_samples, train.n_samples + test.n_samples)}
-    meta = {**{k: entry[k] for k in _META_KEYS if k in entry},
-            "files": train.meta["files"] + test.meta["files"], "split": split,
-            "missing_policy": f"train: {train.meta['missing_policy']}; "
-                              f"test: {test.meta['missing_policy']}",
-            "n_rows_with_missing": train.meta["n_rows_with_missing"]
-            + test.meta["n_rows_with_missing"]}
+    split = {
+        "train": np.arange(train.n_samples),
+        "test": np.arange(train.n_samples, train.n_samples + test.n_samples),
+    }
+    meta = {
+        **{k: entry[k] for k in _META_KEYS if k in entry},
+        "files": train.meta["files"] + test.meta["files"],
+        "split": split,
+        "missing_policy": f"train: {train.meta['missing_policy']}; "
+        f"test: {test.meta['missing_policy']}",
+        "n_rows_with_missing": train.meta["n_rows_with_missing"] + test.meta["n_rows_with_missing"],
+    }
     return Dataset(name, X, y, list(train.feature_names), train.classes, meta)
 
 
-def load(name: str, mirror: str | os.PathLike | None = None, *,
-         drop_missing: bool = True) -> Dataset:
+def load(
+    name: str, mirror: str | os.PathLike | None = None, *, drop_missing: bool = True
+) -> Dataset:
     """Load a registered dataset.
 
     The file (or, for a combined dataset, each of its files) is found with
@@ -343,8 +408,13 @@ def load(name: str, mirror: str | os.PathLike | None = None, *,
     return _load_entry(entry, mirror, bool(drop_missing)).copy()
 
 
-def load_train_test(name: str, mirror: str | os.PathLike | None = None, *,
-                    drop_missing: bool = True, realisation: int = 1) -> tuple[Dataset, Dataset]:
+def load_train_test(
+    name: str,
+    mirror: str | os.PathLike | None = None,
+    *,
+    drop_missing: bool = True,
+    realisation: int = 1,
+) -> tuple[Dataset, Dataset]:
     """Load a dataset that comes with a fixed train/test split.
 
     Accepted names: a LIBSVM train file or its ``.t`` partner (``"svmguide1"``), the UCI image
@@ -389,9 +459,11 @@ def load_train_test(name: str, mirror: str | os.PathLike | None = None, *,
     """
     entry = get_entry(name)
     if realisation != 1:
-        raise ProtocolError(f"realisation {realisation} requested for {name!r}, but only "
-                            "realisation 1 of the Rätsch benchmark is available (the 100 "
-                            "official split index sets are missing from the mirror)")
+        raise ProtocolError(
+            f"realisation {realisation} requested for {name!r}, but only "
+            "realisation 1 of the Rätsch benchmark is available (the 100 "
+            "official split index sets are missing from the mirror)"
+        )
     if entry["kind"] == "file" and "realisation" in entry:
         entry = get_entry(entry["realisation"]["combined"])
     if entry["kind"] == "file" and "split_of" in entry:
@@ -400,10 +472,15 @@ def load_train_test(name: str, mirror: str | os.PathLike | None = None, *,
         train_name, test_name = entry["parts"]["train"], entry["parts"]["test"]
     elif entry["kind"] == "file" and "pair" in entry:
         pair = entry["pair"]
-        train_name, test_name = ((name, pair["partner"]) if pair["role"] == "train"
-                                 else (pair["partner"], name))
+        train_name, test_name = (
+            (name, pair["partner"]) if pair["role"] == "train" else (pair["partner"], name)
+        )
     else:
-        raise ProtocolError(f"{name!r} has no fixed train/test split; use a split protocol "
-                            "from marginboost.data.splits instead")
-    return (load(train_name, mirror, drop_missing=drop_missing),
-            load(test_name, mirror, drop_missing=drop_missing))
+        raise ProtocolError(
+            f"{name!r} has no fixed train/test split; use a split protocol "
+            "from marginboost.data.splits instead"
+        )
+    return (
+        load(train_name, mirror, drop_missing=drop_missing),
+        load(test_name, mirror, drop_missing=drop_missing),
+    )

@@ -5,6 +5,7 @@ validation and test clean; AnyBoost Figure 1: the noisy data are then split).  H
 of flipped labels is exactly ``round(rate * n)``, chosen uniformly without replacement, so noise
 rates are reproducible to the example.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -20,8 +21,7 @@ def _rng(seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
-def flip_labels(y, rate: float, rng_or_seed, *, classes=None,
-                return_indices: bool = False):
+def flip_labels(y, rate: float, rng_or_seed, *, classes=None, return_indices: bool = False):
     """Return a copy of ``y`` with exactly ``round(rate * len(y))`` labels changed.
 
     The labels to change are drawn uniformly without replacement, so the noise rate is exact
@@ -89,16 +89,16 @@ def flip_labels(y, rate: float, rng_or_seed, *, classes=None,
     chosen = np.sort(rng.choice(len(y), size=n_flip, replace=False))
     noisy = y.copy()
     if n_flip:
-        codes = np.fromiter((position[v] for v in y[chosen].tolist()), dtype=np.int64,
-                            count=n_flip)
+        codes = np.fromiter((position[v] for v in y[chosen].tolist()), dtype=np.int64, count=n_flip)
         # a uniform draw among the K - 1 other classes: shift by 1..K-1 modulo K
         shift = rng.integers(1, len(vocab), size=n_flip)
         noisy[chosen] = vocab[(codes + shift) % len(vocab)]
     return (noisy, chosen) if return_indices else noisy
 
 
-def flip_split_labels(y, split, rate: float, rng_or_seed, *,
-                      parts: Iterable[str] = ("train",), classes=None) -> np.ndarray:
+def flip_split_labels(
+    y, split, rate: float, rng_or_seed, *, parts: Iterable[str] = ("train",), classes=None
+) -> np.ndarray:
     """Flip labels inside chosen parts of a split; the test part is never touched.
 
     Each part gets exactly ``round(rate * len(part))`` changed labels.
@@ -147,8 +147,10 @@ def flip_split_labels(y, split, rate: float, rng_or_seed, *,
     parts = list(parts)
     bad = [p for p in parts if p not in ("train", "validation")]
     if bad:
-        raise ProtocolError(f"label noise may only be added to 'train' and 'validation' parts, "
-                            f"got {bad} (test labels stay clean)")
+        raise ProtocolError(
+            f"label noise may only be added to 'train' and 'validation' parts, "
+            f"got {bad} (test labels stay clean)"
+        )
     y = np.asarray(y)
     vocab = np.unique(y) if classes is None else np.asarray(classes)
     rng = _rng(rng_or_seed)

@@ -1,4 +1,5 @@
 """The book's datasets page, generated from the registry (MyST markdown)."""
+
 from __future__ import annotations
 
 from .registry import combined_entries, file_entries, missing_datasets
@@ -21,14 +22,22 @@ def _cell(text) -> str:
 def _file_row(e: dict) -> str:
     sha = e["sha256"]
     status = _STATUS_TEXT.get(e["byte_status"], e["byte_status"])
-    return ("| " + " | ".join([
-        f"`{_cell(e['name'])}`",
-        f"[`{_cell(e['file'])}`]({e['raw_url']})",
-        f"<abbr title=\"sha256 {sha}\">`{sha[:12]}`</abbr>",
-        str(e["n"]), str(e["d"]), str(e["n_classes"]),
-        _cell(f"{status}: {e['byte_note']}"),
-        _cell(e["differences"]),
-    ]) + " |")
+    return (
+        "| "
+        + " | ".join(
+            [
+                f"`{_cell(e['name'])}`",
+                f"[`{_cell(e['file'])}`]({e['raw_url']})",
+                f'<abbr title="sha256 {sha}">`{sha[:12]}`</abbr>',
+                str(e["n"]),
+                str(e["d"]),
+                str(e["n_classes"]),
+                _cell(f"{status}: {e['byte_note']}"),
+                _cell(e["differences"]),
+            ]
+        )
+        + " |"
+    )
 
 
 def datasets_page_markdown() -> str:
@@ -117,12 +126,25 @@ def datasets_page_markdown() -> str:
         "|---|---|---|---|---|---|",
     ]
     for e in combined_entries():
-        source = (f"`{e['derived_from']}`" if "derived_from" in e
-                  else f"`{e['parts']['train']}` + `{e['parts']['test']}`")
-        lines.append("| " + " | ".join([f"`{e['name']}`", source, str(e["n"]), str(e["d"]),
-                                         str(e["n_classes"]),
-                                         _cell(e["description"] + " " + e["differences"])])
-                     + " |")
+        source = (
+            f"`{e['derived_from']}`"
+            if "derived_from" in e
+            else f"`{e['parts']['train']}` + `{e['parts']['test']}`"
+        )
+        lines.append(
+            "| "
+            + " | ".join(
+                [
+                    f"`{e['name']}`",
+                    source,
+                    str(e["n"]),
+                    str(e["d"]),
+                    str(e["n_classes"]),
+                    _cell(e["description"] + " " + e["differences"]),
+                ]
+            )
+            + " |"
+        )
     lines += [
         "",
         "## Not available, and what is used instead",
@@ -134,9 +156,18 @@ def datasets_page_markdown() -> str:
         "|---|---|---|---|",
     ]
     for m in missing_datasets():
-        lines.append("| " + " | ".join([_cell(m["dataset"]), _cell(m["papers"]),
-                                         f"`{_cell(m['substitute'])}`", _cell(m["note"])])
-                     + " |")
+        lines.append(
+            "| "
+            + " | ".join(
+                [
+                    _cell(m["dataset"]),
+                    _cell(m["papers"]),
+                    f"`{_cell(m['substitute'])}`",
+                    _cell(m["note"]),
+                ]
+            )
+            + " |"
+        )
     lines += [
         "",
         "## Citing the data",

@@ -33,6 +33,7 @@ the 25,010 training hands and tested on the other; :func:`poker525k` rebuilds it
 generated hands in place of UCI's test hands.  Hands drawn here are *generated*, not UCI's,
 and are labelled as such in ``meta``.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -45,12 +46,29 @@ from .errors import DataFormatError
 from .loaders import load
 from .splits import fixed_split
 
-__all__ = ["poker_hands", "poker_hand_label", "poker525k", "POKER_HAND_NAMES",
-           "POKER_FEATURE_NAMES", "POKER_HAND_COUNTS", "POKER525K_SEED"]
+__all__ = [
+    "poker_hands",
+    "poker_hand_label",
+    "poker525k",
+    "POKER_HAND_NAMES",
+    "POKER_FEATURE_NAMES",
+    "POKER_HAND_COUNTS",
+    "POKER525K_SEED",
+]
 
 #: Names of the classes 0..9 (UCI's ``poker-hand.names``).
-POKER_HAND_NAMES = ("nothing in hand", "one pair", "two pairs", "three of a kind", "straight",
-                    "flush", "full house", "four of a kind", "straight flush", "royal flush")
+POKER_HAND_NAMES = (
+    "nothing in hand",
+    "one pair",
+    "two pairs",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+    "royal flush",
+)
 
 #: Column names, as the registry's ``poker_train`` loader names them (S1, C1, ..., S5, C5).
 POKER_FEATURE_NAMES = [f"{kind}{card}" for card in range(1, 6) for kind in ("suit", "rank")]
@@ -106,8 +124,10 @@ def poker_hand_label(cards: ArrayLike) -> NDArray[np.int64]:
     if single:
         array = array[None, :]
     if array.ndim != 2 or array.shape[1] != 2 * _HAND_SIZE:
-        raise ValueError("cards must have shape (n, 10) or (10,): S1, C1, ..., S5, C5; got "
-                         f"shape {np.shape(cards)}")
+        raise ValueError(
+            "cards must have shape (n, 10) or (10,): S1, C1, ..., S5, C5; got "
+            f"shape {np.shape(cards)}"
+        )
     try:
         values = array.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -120,14 +140,16 @@ def poker_hand_label(cards: ArrayLike) -> NDArray[np.int64]:
         bad = (part < 1) | (part > high)
         if bad.any():
             row = int(np.flatnonzero(bad.any(axis=1))[0])
-            raise ValueError(f"{name} codes must lie in 1..{high}; hand {row} has "
-                             f"{part[row].tolist()}")
+            raise ValueError(
+                f"{name} codes must lie in 1..{high}; hand {row} has {part[row].tolist()}"
+            )
     card_ids = np.sort((suits - 1) * _N_RANKS + (ranks - 1), axis=1)
     repeated = (np.diff(card_ids, axis=1) == 0).any(axis=1)
     if repeated.any():
         row = int(np.flatnonzero(repeated)[0])
-        raise ValueError(f"a hand must hold 5 distinct cards; hand {row} repeats a card: "
-                         f"{codes[row].tolist()}")
+        raise ValueError(
+            f"a hand must hold 5 distinct cards; hand {row} repeats a card: {codes[row].tolist()}"
+        )
 
     # multiplicities of the ranks, largest first
     rank_counts = np.zeros((codes.shape[0], _N_RANKS + 1), dtype=np.int64)
@@ -140,8 +162,17 @@ def poker_hand_label(cards: ArrayLike) -> NDArray[np.int64]:
     ace_high = rank_bits == _ACE_HIGH
     straight = distinct & ((high - low == _HAND_SIZE - 1) | ace_high)
     flush = (suits == suits[:, :1]).all(axis=1)
-    conditions = [flush & ace_high, straight & flush, first == 4, (first == 3) & (second == 2),
-                  flush, straight, first == 3, (first == 2) & (second == 2), first == 2]
+    conditions = [
+        flush & ace_high,
+        straight & flush,
+        first == 4,
+        (first == 3) & (second == 2),
+        flush,
+        straight,
+        first == 3,
+        (first == 2) & (second == 2),
+        first == 2,
+    ]
     labels = np.select(conditions, [9, 8, 7, 6, 5, 4, 3, 2, 1], default=0).astype(np.int64)
     return labels[0] if single else labels
 
@@ -156,8 +187,10 @@ def _check_seed(seed: object) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError("seed must be given explicitly as a non-negative integer or a "
-                         f"numpy.random.Generator; got {seed!r}")
+        raise ValueError(
+            "seed must be given explicitly as a non-negative integer or a "
+            f"numpy.random.Generator; got {seed!r}"
+        )
     return np.random.default_rng(int(seed))
 
 
@@ -216,14 +249,19 @@ def poker_hands(n: int, seed: int | np.random.Generator) -> Dataset:
     X = np.empty((n, 2 * _HAND_SIZE), dtype=np.float64)
     X[:, 0::2] = cards // _N_RANKS + 1
     X[:, 1::2] = cards % _N_RANKS + 1
-    meta = {"generator": "poker_hands", "seed": repr(seed), "generated": True,
-            "class_names": list(POKER_HAND_NAMES),
-            "note": "uniform random hands drawn by marginboost, labelled by UCI's rules; "
-                    "not UCI's test file",
-            "citation": "Cattral & Oppacher (2007), UCI Poker Hand data set; "
-                        "Zhai, Xia & Wang (2014), KDD, Poker525k"}
-    return Dataset("poker_generated", X, poker_hand_label(X), list(POKER_FEATURE_NAMES),
-                   np.arange(10), meta)
+    meta = {
+        "generator": "poker_hands",
+        "seed": repr(seed),
+        "generated": True,
+        "class_names": list(POKER_HAND_NAMES),
+        "note": "uniform random hands drawn by marginboost, labelled by UCI's rules; "
+        "not UCI's test file",
+        "citation": "Cattral & Oppacher (2007), UCI Poker Hand data set; "
+        "Zhai, Xia & Wang (2014), KDD, Poker525k",
+    }
+    return Dataset(
+        "poker_generated", X, poker_hand_label(X), list(POKER_FEATURE_NAMES), np.arange(10), meta
+    )
 
 
 def _check_size(name: str, value: object, minimum: int) -> int:
@@ -233,8 +271,13 @@ def _check_size(name: str, value: object, minimum: int) -> int:
     return int(value)
 
 
-def poker525k(seed: int = POKER525K_SEED, n_generated_train: int = 500_000,
-              n_test: int = 500_000, *, mirror=None) -> Dataset:
+def poker525k(
+    seed: int = POKER525K_SEED,
+    n_generated_train: int = 500_000,
+    n_test: int = 500_000,
+    *,
+    mirror=None,
+) -> Dataset:
     """DMCBoost's Poker525k (Zhai, Xia & Wang, KDD 2014): UCI's training hands plus generated
     hands, with a fixed train/test split.
 
@@ -301,19 +344,22 @@ def poker525k(seed: int = POKER525K_SEED, n_generated_train: int = 500_000,
     150
     """
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError("seed must be a non-negative integer (Poker525k is a deterministic "
-                         f"function of it); got {seed!r}")
+        raise ValueError(
+            "seed must be a non-negative integer (Poker525k is a deterministic "
+            f"function of it); got {seed!r}"
+        )
     seed = int(seed)
     n_generated_train = _check_size("n_generated_train", n_generated_train, 0)
     n_test = _check_size("n_test", n_test, 1)
 
     real = load("poker_train", mirror)
     drawn = poker_hands(n_generated_train + n_test, seed)
-    if (real.feature_names != drawn.feature_names
-            or list(real.classes) != list(drawn.classes)):
-        raise DataFormatError("poker_train's columns or classes differ from the generator's "
-                              f"({real.feature_names}, {list(real.classes)}); the registry "
-                              "entry and marginboost.data.poker disagree")
+    if real.feature_names != drawn.feature_names or list(real.classes) != list(drawn.classes):
+        raise DataFormatError(
+            "poker_train's columns or classes differ from the generator's "
+            f"({real.feature_names}, {list(real.classes)}); the registry "
+            "entry and marginboost.data.poker disagree"
+        )
     X = np.vstack([real.X, drawn.X])
     y = np.concatenate([real.y, drawn.y])
     n_real = real.n_samples
@@ -321,33 +367,43 @@ def poker525k(seed: int = POKER525K_SEED, n_generated_train: int = 500_000,
     split = fixed_split(n_train, n_test)
     generated = np.ones(X.shape[0], dtype=bool)
     generated[:n_real] = False
-    description = (f"DMCBoost's Poker525k: the {n_real:,} UCI training hands (poker_train), "
-                   f"then {n_generated_train:,} generated training hands, then {n_test:,} "
-                   "generated test hands; meta['split'] holds the indices and "
-                   "meta['generated'] marks the generated rows.")
-    differences = (f"the 1,000,000 UCI test hands are not in the mirror; the "
-                   f"{n_generated_train:,} added training hands and the {n_test:,} test hands "
-                   f"are uniform random hands generated by poker_hands(seed={seed}) and "
-                   "labelled by UCI's rules, not UCI's hands (same distribution, different "
-                   "hands).")
+    description = (
+        f"DMCBoost's Poker525k: the {n_real:,} UCI training hands (poker_train), "
+        f"then {n_generated_train:,} generated training hands, then {n_test:,} "
+        "generated test hands; meta['split'] holds the indices and "
+        "meta['generated'] marks the generated rows."
+    )
+    differences = (
+        f"the 1,000,000 UCI test hands are not in the mirror; the "
+        f"{n_generated_train:,} added training hands and the {n_test:,} test hands "
+        f"are uniform random hands generated by poker_hands(seed={seed}) and "
+        "labelled by UCI's rules, not UCI's hands (same distribution, different "
+        "hands)."
+    )
     meta = {
-        "format": "generated", "task": "multiclass",
-        "description": description, "differences": differences,
+        "format": "generated",
+        "task": "multiclass",
+        "description": description,
+        "differences": differences,
         "split": {"train": split.train, "test": split.test},
-        "generated": generated, "n_real": n_real, "n_generated_train": n_generated_train,
-        "n_generated_test": n_test, "seed": seed,
+        "generated": generated,
+        "n_real": n_real,
+        "n_generated_train": n_generated_train,
+        "n_generated_test": n_test,
+        "seed": seed,
         "generator": f"poker_hands({n_generated_train + n_test}, seed={seed}): the first "
-                     f"{n_generated_train} hands train, the rest test",
-        "real_part": "poker_train", "files": list(real.meta.get("files", [])),
+        f"{n_generated_train} hands train, the rest test",
+        "real_part": "poker_train",
+        "files": list(real.meta.get("files", [])),
         "real_sha256": real.meta.get("sha256"),
         "original_source": real.meta.get("original_source"),
         "citation": "Cattral & Oppacher (2007), UCI Poker Hand data set; Zhai, Xia & Wang "
-                    "(2014), KDD, Poker525k; test hands and added training hands generated "
-                    "by marginboost.data.poker_hands",
+        "(2014), KDD, Poker525k; test hands and added training hands generated "
+        "by marginboost.data.poker_hands",
         "licence": real.meta.get("licence"),
         "class_names": list(POKER_HAND_NAMES),
         "missing_policy": f"UCI part: {real.meta.get('missing_policy')}; generated part: no "
-                          "missing values",
+        "missing values",
         "n_rows_with_missing": int(real.meta.get("n_rows_with_missing", 0)),
     }
     return Dataset("poker525k", X, y, list(real.feature_names), real.classes.copy(), meta)

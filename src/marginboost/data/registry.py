@@ -15,6 +15,7 @@ The registry has three sections:
 A copy of the file lives at ``data/datasets.yaml`` in the repository for readers; the test
 suite checks the two are identical.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -27,9 +28,17 @@ import yaml
 
 from .errors import UnknownDatasetError
 
-__all__ = ["load_registry", "get_entry", "list_datasets", "registry_table",
-           "format_registry_table", "registry_text", "file_entries", "combined_entries",
-           "missing_datasets"]
+__all__ = [
+    "load_registry",
+    "get_entry",
+    "list_datasets",
+    "registry_table",
+    "format_registry_table",
+    "registry_text",
+    "file_entries",
+    "combined_entries",
+    "missing_datasets",
+]
 
 _REGISTRY_FILE = "datasets.yaml"
 
@@ -177,15 +186,17 @@ def registry_table() -> pd.DataFrame:
     """
     rows = []
     for name, entry in _entries_by_name().items():
-        rows.append({
-            "name": name,
-            "format": entry["format"],
-            "task": entry["task"],
-            "n": int(entry["n"]),
-            "d": int(entry["d"]),
-            "classes": int(entry["n_classes"]),
-            "source": entry.get("original_source", ""),
-        })
+        rows.append(
+            {
+                "name": name,
+                "format": entry["format"],
+                "task": entry["task"],
+                "n": int(entry["n"]),
+                "d": int(entry["d"]),
+                "classes": int(entry["n_classes"]),
+                "source": entry.get("original_source", ""),
+            }
+        )
     return pd.DataFrame(rows, columns=["name", "format", "task", "n", "d", "classes", "source"])
 
 

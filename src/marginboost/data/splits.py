@@ -12,6 +12,7 @@ Rätsch realisations    :func:`ida_realisation_split` (only realisation 1 exists
 fixed train/test files :func:`fixed_split`
 =====================  =====================================================================
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,8 +21,16 @@ import numpy as np
 
 from .errors import ProtocolError
 
-__all__ = ["Split", "rotated_splits", "random_splits", "shen_li_splits", "mcboost_splits",
-           "ida_realisation_split", "fixed_split", "MCBOOST_LARGE_DATASETS"]
+__all__ = [
+    "Split",
+    "rotated_splits",
+    "random_splits",
+    "shen_li_splits",
+    "mcboost_splits",
+    "ida_realisation_split",
+    "fixed_split",
+    "MCBOOST_LARGE_DATASETS",
+]
 
 #: Datasets that MCBoost splits 10/30/60 instead of 60/20/20.
 MCBOOST_LARGE_DATASETS = ("ringnorm", "twonorm", "waveform")
@@ -114,8 +123,9 @@ def _parts(n: int, n_parts: int, rng: np.random.Generator, y=None) -> list[np.nd
     return [np.sort(order[k::n_parts]) for k in range(n_parts)]
 
 
-def rotated_splits(n_samples: int, *, seed, n_parts: int = 5, n_validation_parts: int = 1,
-                   y=None) -> list[Split]:
+def rotated_splits(
+    n_samples: int, *, seed, n_parts: int = 5, n_validation_parts: int = 1, y=None
+) -> list[Split]:
     """Equal-part rotation: DirectBoost (Zhai et al. 2013, sec. 4) and DMCBoost protocol.
 
     The rows are split at random into ``n_parts`` parts.  Rotation ``k`` uses part ``k`` for
@@ -184,8 +194,10 @@ def rotated_splits(n_samples: int, *, seed, n_parts: int = 5, n_validation_parts
     if int(n_parts) != n_parts or n_parts < 2:
         raise ProtocolError(f"n_parts must be an integer >= 2, got {n_parts!r}")
     if n_validation_parts < 0 or n_validation_parts + 1 >= n_parts:
-        raise ProtocolError(f"{n_validation_parts} validation part(s) + 1 test part leave no "
-                            f"training part out of {n_parts}")
+        raise ProtocolError(
+            f"{n_validation_parts} validation part(s) + 1 test part leave no "
+            f"training part out of {n_parts}"
+        )
     if n < n_parts:
         raise ProtocolError(f"cannot split {n} rows into {n_parts} non-empty parts")
     parts = _parts(n, int(n_parts), _rng(seed), y)
@@ -193,11 +205,17 @@ def rotated_splits(n_samples: int, *, seed, n_parts: int = 5, n_validation_parts
     for k in range(n_parts):
         validation_ids = [(k + 1 + j) % n_parts for j in range(n_validation_parts)]
         train_ids = [j for j in range(n_parts) if j != k and j not in validation_ids]
-        splits.append(Split(
-            train=np.sort(np.concatenate([parts[j] for j in train_ids])),
-            validation=(np.sort(np.concatenate([parts[j] for j in validation_ids]))
-                        if validation_ids else np.empty(0, dtype=np.int64)),
-            test=parts[k]))
+        splits.append(
+            Split(
+                train=np.sort(np.concatenate([parts[j] for j in train_ids])),
+                validation=(
+                    np.sort(np.concatenate([parts[j] for j in validation_ids]))
+                    if validation_ids
+                    else np.empty(0, dtype=np.int64)
+                ),
+                test=parts[k],
+            )
+        )
     return splits
 
 
@@ -217,8 +235,9 @@ def _part_sizes(n: int, fractions) -> tuple[int, int, int]:
     sizes = (n_train, n_validation, n_test)
     for name, f, size in zip(("train", "validation", "test"), fractions, sizes):
         if f > 0 and size < 1:
-            raise ProtocolError(f"{n} rows are too few: the {name} part ({f:g}) would get "
-                                f"{size} rows")
+            raise ProtocolError(
+                f"{n} rows are too few: the {name} part ({f:g}) would get {size} rows"
+            )
     return sizes
 
 
@@ -269,9 +288,13 @@ def random_splits(n_samples: int, fractions, n_repeats: int, *, seed) -> list[Sp
     splits = []
     for _ in range(int(n_repeats)):
         order = rng.permutation(n)
-        splits.append(Split(np.sort(order[:n_train]),
-                            np.sort(order[n_train:n_train + n_validation]),
-                            np.sort(order[n_train + n_validation:])))
+        splits.append(
+            Split(
+                np.sort(order[:n_train]),
+                np.sort(order[n_train : n_train + n_validation]),
+                np.sort(order[n_train + n_validation :]),
+            )
+        )
     return splits
 
 
@@ -307,8 +330,9 @@ def shen_li_splits(n_samples: int, n_repeats: int = 10, *, seed) -> list[Split]:
     return random_splits(n_samples, (0.70, 0.15, 0.15), n_repeats, seed=seed)
 
 
-def mcboost_splits(n_samples: int, dataset: str, n_repeats: int | None = None, *,
-                   seed) -> list[Split]:
+def mcboost_splits(
+    n_samples: int, dataset: str, n_repeats: int | None = None, *, seed
+) -> list[Split]:
     """MCBoost protocol (Guo & Chen, sec. 5, following MDBoost).
 
     Random 60/20/20 train/validation/test, 50 repetitions; for ringnorm, twonorm and waveform
@@ -440,14 +464,18 @@ def ida_realisation_split(name: str, realisation: int = 1, mirror=None) -> Split
     from .registry import get_entry
 
     if realisation != 1:
-        raise ProtocolError(f"Rätsch realisation {realisation} is not available: only "
-                            "realisation 1 is in the mirror (the 100 official split index "
-                            "sets are missing); use mcboost_splits for random re-splits")
+        raise ProtocolError(
+            f"Rätsch realisation {realisation} is not available: only "
+            "realisation 1 is in the mirror (the 100 official split index "
+            "sets are missing); use mcboost_splits for random re-splits"
+        )
     entry = get_entry(name)
     if "realisation" in entry:
         name = entry["realisation"]["combined"]
     elif not name.startswith("ida_") or "parts" not in entry:
-        raise ProtocolError(f"{name!r} has no Rätsch realisation split; realisation datasets "
-                            "are named ida_<name>_realisation1")
+        raise ProtocolError(
+            f"{name!r} has no Rätsch realisation split; realisation datasets "
+            "are named ida_<name>_realisation1"
+        )
     split = load(name, mirror).meta["split"]
     return Split(split["train"], np.empty(0, dtype=np.int64), split["test"])

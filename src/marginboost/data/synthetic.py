@@ -4,6 +4,7 @@ All generators take an explicit ``seed`` (anything :func:`numpy.random.default_r
 and return a :class:`~marginboost.data.dataset.Dataset`.  Binary generators use the classes
 ``[-1, 1]``, so :meth:`Dataset.y_signed` gives the labels of the definitions below.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +13,7 @@ import numpy as np
 
 from .dataset import Dataset
 
-__all__ = ["long_servedio", "twonorm", "ringnorm", "waveform", "mcboost_toy",
-           "LONG_SERVEDIO_CORE"]
+__all__ = ["long_servedio", "twonorm", "ringnorm", "waveform", "mcboost_toy", "LONG_SERVEDIO_CORE"]
 
 #: Size of the fixed block of Long-Servedio coordinates (the vector length is ``2l + 11``).
 LONG_SERVEDIO_CORE = 11
@@ -34,8 +34,13 @@ def _check_n(n_samples: int) -> int:
     return int(n_samples)
 
 
-def _binary(name: str, X: np.ndarray, y_signed: np.ndarray, meta: dict,
-            feature_names: list[str] | None = None) -> Dataset:
+def _binary(
+    name: str,
+    X: np.ndarray,
+    y_signed: np.ndarray,
+    meta: dict,
+    feature_names: list[str] | None = None,
+) -> Dataset:
     names = feature_names or [f"x{i}" for i in range(1, X.shape[1] + 1)]
     return Dataset(name, X, (y_signed > 0).astype(np.int64), names, np.array([-1, 1]), meta)
 
@@ -138,10 +143,15 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
         pattern[rows, agree_a] = 1.0
         pattern[rows, agree_b] = 1.0
     X = pattern * y[:, None]
-    meta = {"generator": "long_servedio", "l": l, "seed": repr(seed),
-            "example_type": kind, "example_type_names": list(_LS_TYPES),
-            "citation": "Long & Servedio (2010), Machine Learning 78:287-304; "
-                        "Zhai et al. (2013), NIPS, Table 3"}
+    meta = {
+        "generator": "long_servedio",
+        "l": l,
+        "seed": repr(seed),
+        "example_type": kind,
+        "example_type_names": list(_LS_TYPES),
+        "citation": "Long & Servedio (2010), Machine Learning 78:287-304; "
+        "Zhai et al. (2013), NIPS, Table 3",
+    }
     return _binary(f"long_servedio_l{l}", X, y, meta)
 
 
@@ -195,8 +205,12 @@ def twonorm(n_samples: int, *, n_features: int = 20, seed) -> Dataset:
     a = 2.0 / np.sqrt(20.0)
     y = rng.choice(np.array([-1, 1]), size=n)
     X = rng.standard_normal((n, n_features)) + a * y[:, None]
-    return _binary("twonorm", X, y, {"generator": "twonorm", "a": a, "seed": repr(seed),
-                                     "citation": "Breiman (1996), TR 460"})
+    return _binary(
+        "twonorm",
+        X,
+        y,
+        {"generator": "twonorm", "a": a, "seed": repr(seed), "citation": "Breiman (1996), TR 460"},
+    )
 
 
 def ringnorm(n_samples: int, *, n_features: int = 20, seed) -> Dataset:
@@ -246,10 +260,17 @@ def ringnorm(n_samples: int, *, n_features: int = 20, seed) -> Dataset:
     rng = _rng(seed)
     a = 1.0 / np.sqrt(20.0)
     y = rng.choice(np.array([-1, 1]), size=n)
-    X = np.where((y > 0)[:, None], 2.0 * rng.standard_normal((n, n_features)),
-                 a + rng.standard_normal((n, n_features)))
-    return _binary("ringnorm", X, y, {"generator": "ringnorm", "a": a, "seed": repr(seed),
-                                      "citation": "Breiman (1996), TR 460"})
+    X = np.where(
+        (y > 0)[:, None],
+        2.0 * rng.standard_normal((n, n_features)),
+        a + rng.standard_normal((n, n_features)),
+    )
+    return _binary(
+        "ringnorm",
+        X,
+        y,
+        {"generator": "ringnorm", "a": a, "seed": repr(seed), "citation": "Breiman (1996), TR 460"},
+    )
 
 
 def waveform_base_waves() -> np.ndarray:
@@ -338,13 +359,16 @@ def waveform(n_samples: int, *, seed, binary: bool = False, positive_class: int 
     first = waves[[_WAVE_PAIRS[k][0] for k in label]]
     second = waves[[_WAVE_PAIRS[k][1] for k in label]]
     X = u * first + (1.0 - u) * second + rng.standard_normal((n, 21))
-    meta: dict[str, Any] = {"generator": "waveform", "seed": repr(seed), "three_class_label": label,
-            "citation": "Breiman, Friedman, Olshen & Stone (1984), CART, sec. 2.6.2"}
+    meta: dict[str, Any] = {
+        "generator": "waveform",
+        "seed": repr(seed),
+        "three_class_label": label,
+        "citation": "Breiman, Friedman, Olshen & Stone (1984), CART, sec. 2.6.2",
+    }
     names = [f"x{i}" for i in range(1, 22)]
     if binary:
         meta["positive_class"] = positive_class
-        return _binary("waveform_binary", X, np.where(label == positive_class, 1, -1), meta,
-                       names)
+        return _binary("waveform_binary", X, np.where(label == positive_class, 1, -1), meta, names)
     return Dataset("waveform", X, label, names, np.array([0, 1, 2]), meta)
 
 
@@ -398,10 +422,15 @@ def mcboost_toy(n_samples: int = 800, *, seed, label_noise: float = 0.1) -> Data
     n = _check_n(n_samples)
     rng = _rng(seed)
     X = rng.uniform(-1.0, 1.0, size=(n, 2))
-    clean = np.where((X ** 2).sum(axis=1) < 2.0 / np.pi, 1, -1)
+    clean = np.where((X**2).sum(axis=1) < 2.0 / np.pi, 1, -1)
     y = flip_labels(clean, label_noise, rng)
-    meta = {"generator": "mcboost_toy", "seed": repr(seed), "label_noise": label_noise,
-            "clean_labels": clean, "assumed": True,
-            "citation": "Guo & Chen, Margin Distribution Controlled Boosting, Fig. 1 "
-                        "(generator not described; this one is assumed)"}
+    meta = {
+        "generator": "mcboost_toy",
+        "seed": repr(seed),
+        "label_noise": label_noise,
+        "clean_labels": clean,
+        "assumed": True,
+        "citation": "Guo & Chen, Margin Distribution Controlled Boosting, Fig. 1 "
+        "(generator not described; this one is assumed)",
+    }
     return _binary("mcboost_toy", X, y, meta, ["x1", "x2"])

@@ -1,4 +1,5 @@
 """Feature transformations applied to a :class:`~marginboost.data.dataset.Dataset`."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -10,8 +11,16 @@ from .dataset import Dataset
 __all__ = ["one_hot_encode", "ADULT_CATEGORICAL"]
 
 #: The categorical attributes of UCI Adult (integer-coded in the PMLB file).
-ADULT_CATEGORICAL = ("workclass", "education", "marital-status", "occupation", "relationship",
-                     "race", "sex", "native-country")
+ADULT_CATEGORICAL = (
+    "workclass",
+    "education",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "native-country",
+)
 
 
 def one_hot_encode(dataset: Dataset, columns: Sequence[str]) -> Dataset:
@@ -70,5 +79,6 @@ def one_hot_encode(dataset: Dataset, columns: Sequence[str]) -> Dataset:
         new_names += [f"{name}={level:g}" for level in levels]
         levels_of[name] = levels.tolist()
     meta = {**dataset.meta, "one_hot": levels_of}
-    return Dataset(dataset.name, np.hstack(blocks), dataset.y.copy(), new_names,
-                   dataset.classes.copy(), meta)
+    return Dataset(
+        dataset.name, np.hstack(blocks), dataset.y.copy(), new_names, dataset.classes.copy(), meta
+    )

@@ -13,6 +13,7 @@ Each submodule defines ``__all__``; the names are re-exported here so that
 ``from marginboost.duality import lse_conjugate`` works.  Modules holding primal/dual pairs
 add their public names in the same way.
 """
+
 from __future__ import annotations
 
 from . import (  # noqa: F401 - the submodules are part of the namespace
@@ -40,11 +41,22 @@ from .pairs_mcboost import *  # noqa: F403
 
 __all__ = [
     # conjugates
-    "log_sum_exp", "lse_conjugate", "numeric_conjugate", "numeric_conjugate_vector",
-    "check_conjugate", "check_lse_conjugate",
+    "log_sum_exp",
+    "lse_conjugate",
+    "numeric_conjugate",
+    "numeric_conjugate_vector",
+    "check_conjugate",
+    "check_lse_conjugate",
     # entropies
-    "shannon_entropy", "binary_relative_entropy", "tsallis_entropy", "q_logarithm",
+    "shannon_entropy",
+    "binary_relative_entropy",
+    "tsallis_entropy",
+    "q_logarithm",
     # primal/dual pairs
-    "VerifyResult", "DualitySolverError",
-    *pairs_adaboost.__all__, *pairs_lpboost.__all__, *pairs_logit.__all__, *pairs_mcboost.__all__,
+    "VerifyResult",
+    "DualitySolverError",
+    *pairs_adaboost.__all__,
+    *pairs_lpboost.__all__,
+    *pairs_logit.__all__,
+    *pairs_mcboost.__all__,
 ]

@@ -7,6 +7,7 @@ Shen & Li (2010): ``H`` is the :math:`M \times N` matrix of weak-learner outputs
 :math:`A = \mathrm{diag}(y) H`, so ``A @ w`` are the margins and ``A.T @ u`` the edges of the
 columns under example weights ``u``.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,23 +19,38 @@ import cvxpy as cp
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["VerifyResult", "DualitySolverError", "check_instance", "solve_problem",
-           "relative_gap", "check_positive", "DEFAULT_SOLVER_OPTIONS", "FALLBACK_SOLVER_OPTIONS", "SUCCESS_STATUSES"]
+__all__ = [
+    "VerifyResult",
+    "DualitySolverError",
+    "check_instance",
+    "solve_problem",
+    "relative_gap",
+    "check_positive",
+    "DEFAULT_SOLVER_OPTIONS",
+    "FALLBACK_SOLVER_OPTIONS",
+    "SUCCESS_STATUSES",
+]
 
 #: Options used for a solver unless the caller passes its own.  SCS is a first-order method
 #: whose default tolerance (1e-4) is far too loose for duality-gap checks; Clarabel's
 #: defaults (1e-8) leave KKT residuals of order 1e-6 on exponential-cone problems.
 DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000},
-    "CLARABEL": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10,
-                 "tol_ktratio": 1e-8},
+    "CLARABEL": {
+        "tol_gap_abs": 1e-10,
+        "tol_gap_rel": 1e-10,
+        "tol_feas": 1e-10,
+        "tol_ktratio": 1e-8,
+    },
 }
 #: Options of further attempts, in order, when the previous one ends "optimal_inaccurate" (given explicitly:
 #: cvxpy keeps a solver's previous settings when the same problem is solved again).
 FALLBACK_SOLVER_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "SCS": [{"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iters": 200_000}],
-    "CLARABEL": [{"tol_gap_abs": 1e-8, "tol_gap_rel": 1e-8, "tol_feas": 1e-8, "tol_ktratio": 1e-6},
-                 {"tol_gap_abs": 1e-7, "tol_gap_rel": 1e-7, "tol_feas": 1e-7, "tol_ktratio": 1e-5}],
+    "CLARABEL": [
+        {"tol_gap_abs": 1e-8, "tol_gap_rel": 1e-8, "tol_feas": 1e-8, "tol_ktratio": 1e-6},
+        {"tol_gap_abs": 1e-7, "tol_gap_rel": 1e-7, "tol_feas": 1e-7, "tol_ktratio": 1e-5},
+    ],
 }
 #: cvxpy statuses accepted as a solved problem.
 SUCCESS_STATUSES = (cp.OPTIMAL,)
@@ -118,8 +134,9 @@ class VerifyResult:
     solver: str
     extras: dict[str, Any] = field(default_factory=dict)
 
-    def passes(self, gap_tol: float = 1e-6, kkt_tol: float = 1e-5,
-               constraint_tol: float = 1e-7) -> bool:
+    def passes(
+        self, gap_tol: float = 1e-6, kkt_tol: float = 1e-5, constraint_tol: float = 1e-7
+    ) -> bool:
         """Whether gap, KKT residual and constraint violation are all within tolerance.
 
         Parameters
@@ -133,12 +150,16 @@ class VerifyResult:
         bool
             True when all three are within their bounds.
         """
-        return (self.gap <= gap_tol and self.kkt_residual <= kkt_tol
-                and self.constraint_violation <= constraint_tol)
+        return (
+            self.gap <= gap_tol
+            and self.kkt_residual <= kkt_tol
+            and self.constraint_violation <= constraint_tol
+        )
 
 
-def check_instance(H: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64],
-                                                         NDArray[np.float64]]:
+def check_instance(
+    H: ArrayLike, y: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Validate a weak-learner matrix and labels; return ``(H, y, A)`` as float arrays.
 
     Parameters
@@ -158,21 +179,28 @@ def check_instance(H: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDA
     except (TypeError, ValueError) as exc:
         raise TypeError(f"H must be a 2-D array of real numbers; got {type(H).__name__}") from exc
     if H_arr.ndim != 2 or H_arr.shape[0] == 0 or H_arr.shape[1] == 0:
-        raise ValueError(f"H must be a non-empty 2-D array (examples x weak learners); "
-                         f"got shape {H_arr.shape}")
+        raise ValueError(
+            f"H must be a non-empty 2-D array (examples x weak learners); got shape {H_arr.shape}"
+        )
     if not np.all(np.isfinite(H_arr)):
         raise ValueError("H must contain only finite values")
     try:
         y_arr = np.asarray(y, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"y must be an array of labels in {{-1, +1}}; got {type(y).__name__}") from exc
+        raise TypeError(
+            f"y must be an array of labels in {{-1, +1}}; got {type(y).__name__}"
+        ) from exc
     if y_arr.ndim != 1 or y_arr.shape[0] != H_arr.shape[0]:
-        raise ValueError(f"y must be a vector with one label per row of H ({H_arr.shape[0]}); "
-                         f"got shape {y_arr.shape}")
+        raise ValueError(
+            f"y must be a vector with one label per row of H ({H_arr.shape[0]}); "
+            f"got shape {y_arr.shape}"
+        )
     bad = ~np.isin(y_arr, (-1.0, 1.0))
     if np.any(bad):
-        raise ValueError(f"labels y must be -1 or +1; got {y_arr[bad][0]!r} at index "
-                         f"{int(np.flatnonzero(bad)[0])}")
+        raise ValueError(
+            f"labels y must be -1 or +1; got {y_arr[bad][0]!r} at index "
+            f"{int(np.flatnonzero(bad)[0])}"
+        )
     return H_arr, y_arr, y_arr[:, None] * H_arr
 
 
@@ -187,8 +215,9 @@ def check_positive(value: float, name: str, *, lower: float = 0.0, meaning: str 
     return value
 
 
-def solve_problem(problem: cp.Problem, solver: str, what: str,
-                  solver_options: dict[str, Any] | None = None) -> float:
+def solve_problem(
+    problem: cp.Problem, solver: str, what: str, solver_options: dict[str, Any] | None = None
+) -> float:
     """Solve ``problem`` with the named cvxpy solver and return its optimal value.
 
     Parameters
@@ -214,8 +243,10 @@ def solve_problem(problem: cp.Problem, solver: str, what: str,
         raise TypeError(f"solver must be a cvxpy solver name such as 'CLARABEL'; got {solver!r}")
     name = solver.upper()
     if name not in cp.installed_solvers():
-        raise DualitySolverError(f"{what}: solver {solver!r} is not installed; installed solvers "
-                                 f"are {sorted(cp.installed_solvers())}")
+        raise DualitySolverError(
+            f"{what}: solver {solver!r} is not installed; installed solvers "
+            f"are {sorted(cp.installed_solvers())}"
+        )
     if solver_options is None and name in DEFAULT_SOLVER_OPTIONS:
         # tight tolerances first; interior-point methods sometimes stall just short of them
         # ("optimal_inaccurate"), and then the looser FALLBACK_SOLVER_OPTIONS are used
@@ -226,8 +257,9 @@ def solve_problem(problem: cp.Problem, solver: str, what: str,
         # cvxpy warns on inaccurate solutions, which are retried or raised below, and numpy
         # warns when cvxpy evaluates a power of an entry a rounding error below zero
         with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
-            warnings.filterwarnings("ignore", message="Solution may be inaccurate",
-                                    category=UserWarning)
+            warnings.filterwarnings(
+                "ignore", message="Solution may be inaccurate", category=UserWarning
+            )
             try:
                 problem.solve(solver=name, **options)
             except cp.error.SolverError as exc:
@@ -241,8 +273,10 @@ def solve_problem(problem: cp.Problem, solver: str, what: str,
         # reported a finite optimum, which is used instead
         value = problem.solution.opt_val
     if problem.status not in SUCCESS_STATUSES or value is None or not np.isfinite(value):
-        raise DualitySolverError(f"{what}: solver {name} ended with status {problem.status!r} "
-                                 f"(value {value!r}); expected 'optimal'")
+        raise DualitySolverError(
+            f"{what}: solver {name} ended with status {problem.status!r} "
+            f"(value {value!r}); expected 'optimal'"
+        )
     return float(value)
 
 

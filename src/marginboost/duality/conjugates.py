@@ -14,6 +14,7 @@ This module computes :math:`f^*` numerically (:func:`numeric_conjugate`,
 checked against a direct evaluation of the supremum (:func:`check_conjugate`,
 :func:`check_lse_conjugate`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -26,8 +27,16 @@ from scipy.special import logsumexp, softmax, xlogy
 
 from ..losses import MarginCost
 
-__all__ = ["log_sum_exp", "lse_conjugate", "numeric_conjugate", "numeric_conjugate_vector",
-           "check_conjugate", "check_lse_conjugate", "SEARCH_RADIUS", "SLOPE_TOLERANCE"]
+__all__ = [
+    "log_sum_exp",
+    "lse_conjugate",
+    "numeric_conjugate",
+    "numeric_conjugate_vector",
+    "check_conjugate",
+    "check_lse_conjugate",
+    "SEARCH_RADIUS",
+    "SLOPE_TOLERANCE",
+]
 
 #: Half-width of the region searched by the numerical conjugates (around ``x0``).
 SEARCH_RADIUS = 1e7
@@ -144,6 +153,7 @@ def lse_conjugate(u: ArrayLike, *, tolerance: float = 1e-9) -> Any:
 # Scalar conjugate
 # --------------------------------------------------------------------------------------------
 
+
 def _evaluate(f: Callable, xs: NDArray[np.float64]) -> NDArray[np.float64]:
     """Evaluate ``f`` at the points ``xs`` (vectorized call if ``f`` supports it)."""
     with np.errstate(all="ignore"):
@@ -172,8 +182,9 @@ def _objective_values(f: Callable, u: float, xs: NDArray[np.float64]) -> NDArray
     return np.where(np.isnan(vals), -np.inf, vals)
 
 
-def _unbounded_along(values_near: float, values_far: float, distance: float,
-                     slope_tolerance: float) -> bool:
+def _unbounded_along(
+    values_near: float, values_far: float, distance: float, slope_tolerance: float
+) -> bool:
     if values_far == np.inf:
         return True
     if not (np.isfinite(values_near) and np.isfinite(values_far)):
@@ -195,12 +206,21 @@ def _parse_bounds(bounds: Sequence[float | None] | None) -> tuple[float, float]:
     return low, high
 
 
-def _scalar_sup(f: Callable, u: float, low: float, high: float, center: float,
-                radius: float, slope_tolerance: float) -> float:
+def _scalar_sup(
+    f: Callable,
+    u: float,
+    low: float,
+    high: float,
+    center: float,
+    radius: float,
+    slope_tolerance: float,
+) -> float:
     near, far = radius / 10.0, radius
     for sign, bound in ((1.0, high), (-1.0, low)):
         if np.isinf(bound):
-            v_near, v_far = _objective_values(f, u, np.array([center + sign * near, center + sign * far]))
+            v_near, v_far = _objective_values(
+                f, u, np.array([center + sign * near, center + sign * far])
+            )
             if _unbounded_along(v_near, v_far, far - near, slope_tolerance):
                 return np.inf
     steps = np.geomspace(1e-4, radius, 111)
@@ -217,18 +237,26 @@ def _scalar_sup(f: Callable, u: float, low: float, high: float, center: float,
     a, b = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
     if b > a and np.isfinite(best):
         scale = max(1.0, abs(grid[k]))
-        res = minimize_scalar(lambda x: -float(_objective_values(f, u, np.array([x]))[0]),
-                              bounds=(a, b), method="bounded",
-                              options={"xatol": 1e-13 * scale, "maxiter": 500})
+        res = minimize_scalar(
+            lambda x: -float(_objective_values(f, u, np.array([x]))[0]),
+            bounds=(a, b),
+            method="bounded",
+            options={"xatol": 1e-13 * scale, "maxiter": 500},
+        )
         if np.isfinite(res.fun):
             best = max(best, -float(res.fun))
     return best
 
 
-def numeric_conjugate(f: Callable[[Any], Any], u: ArrayLike, *,
-                      bounds: Sequence[float | None] | None = None, x0: float | None = None,
-                      search_radius: float = SEARCH_RADIUS,
-                      slope_tolerance: float = SLOPE_TOLERANCE) -> Any:
+def numeric_conjugate(
+    f: Callable[[Any], Any],
+    u: ArrayLike,
+    *,
+    bounds: Sequence[float | None] | None = None,
+    x0: float | None = None,
+    search_radius: float = SEARCH_RADIUS,
+    slope_tolerance: float = SLOPE_TOLERANCE,
+) -> Any:
     r"""Numerical conjugate :math:`f^*(u) = \sup_x u x - f(x)` of a scalar function, elementwise in ``u``.
 
     Parameters
@@ -291,12 +319,19 @@ def numeric_conjugate(f: Callable[[Any], Any], u: ArrayLike, *,
     if not np.all(np.isfinite(u_arr)):
         raise ValueError(f"u must be finite; got {u_arr[~np.isfinite(u_arr)].ravel()[:3].tolist()}")
     if not (search_radius > 1.0 and slope_tolerance >= 0.0):
-        raise ValueError(f"need search_radius > 1 and slope_tolerance >= 0; got "
-                         f"{search_radius!r}, {slope_tolerance!r}")
+        raise ValueError(
+            f"need search_radius > 1 and slope_tolerance >= 0; got "
+            f"{search_radius!r}, {slope_tolerance!r}"
+        )
     low, high = _parse_bounds(bounds)
     center = float(np.clip(0.0 if x0 is None else float(x0), low, high))
-    out = np.array([_scalar_sup(f, float(v), low, high, center, search_radius, slope_tolerance)
-                    for v in u_arr.ravel()], dtype=np.float64).reshape(u_arr.shape)
+    out = np.array(
+        [
+            _scalar_sup(f, float(v), low, high, center, search_radius, slope_tolerance)
+            for v in u_arr.ravel()
+        ],
+        dtype=np.float64,
+    ).reshape(u_arr.shape)
     return out[()] if out.ndim == 0 else out
 
 
@@ -304,15 +339,22 @@ def numeric_conjugate(f: Callable[[Any], Any], u: ArrayLike, *,
 # Vector conjugate
 # --------------------------------------------------------------------------------------------
 
+
 def _probe_directions(n: int) -> NDArray[np.float64]:
     eye = np.eye(n)
     ones = np.full((1, n), 1.0 / np.sqrt(n))
     return np.concatenate([eye, -eye, ones, -ones])
 
 
-def _vector_sup(f: Callable, gradient: Callable | None, u: NDArray[np.float64],
-                x0: NDArray[np.float64], bounds: list[tuple[float, float]] | None,
-                radius: float, slope_tolerance: float) -> float:
+def _vector_sup(
+    f: Callable,
+    gradient: Callable | None,
+    u: NDArray[np.float64],
+    x0: NDArray[np.float64],
+    bounds: list[tuple[float, float]] | None,
+    radius: float,
+    slope_tolerance: float,
+) -> float:
     def phi(x: NDArray[np.float64]) -> float:
         with np.errstate(all="ignore"):
             value = float(u @ x - float(f(x)))
@@ -337,24 +379,38 @@ def _vector_sup(f: Callable, gradient: Callable | None, u: NDArray[np.float64],
 
     jac = None
     if gradient is not None:
+
         def jac(x: NDArray[np.float64]) -> NDArray[np.float64]:
             return np.asarray(gradient(x), dtype=np.float64) - u
+
     if bounds:
-        res = minimize(negative, x0, jac=jac, method="L-BFGS-B", bounds=bounds,
-                       options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 5000})
+        res = minimize(
+            negative,
+            x0,
+            jac=jac,
+            method="L-BFGS-B",
+            bounds=bounds,
+            options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 5000},
+        )
     else:
-        res = minimize(negative, x0, jac=jac, method="BFGS", options={"gtol": 1e-10, "maxiter": 5000})
+        res = minimize(
+            negative, x0, jac=jac, method="BFGS", options={"gtol": 1e-10, "maxiter": 5000}
+        )
     if np.isfinite(res.fun):
         best = max(best, -float(res.fun))
     return best
 
 
-def numeric_conjugate_vector(f: Callable[[NDArray[np.float64]], float], u: ArrayLike, *,
-                             bounds: Sequence[tuple[float | None, float | None]] | None = None,
-                             x0: ArrayLike | None = None,
-                             gradient: Callable[[NDArray[np.float64]], ArrayLike] | None = None,
-                             search_radius: float = SEARCH_RADIUS,
-                             slope_tolerance: float = SLOPE_TOLERANCE) -> Any:
+def numeric_conjugate_vector(
+    f: Callable[[NDArray[np.float64]], float],
+    u: ArrayLike,
+    *,
+    bounds: Sequence[tuple[float | None, float | None]] | None = None,
+    x0: ArrayLike | None = None,
+    gradient: Callable[[NDArray[np.float64]], ArrayLike] | None = None,
+    search_radius: float = SEARCH_RADIUS,
+    slope_tolerance: float = SLOPE_TOLERANCE,
+) -> Any:
     r"""Numerical conjugate :math:`f^*(u) = \sup_x u^\top x - f(x)` of :math:`f: \mathbb{R}^n \to \mathbb{R}`.
 
     Parameters
@@ -418,12 +474,15 @@ def numeric_conjugate_vector(f: Callable[[NDArray[np.float64]], float], u: Array
     box = None
     if bounds is not None:
         if len(bounds) != n:
-            raise ValueError(f"bounds must have one (low, high) pair per coordinate ({n}); got {len(bounds)}")
+            raise ValueError(
+                f"bounds must have one (low, high) pair per coordinate ({n}); got {len(bounds)}"
+            )
         box = [_parse_bounds(b) for b in bounds]
         start = np.clip(start, [b[0] for b in box], [b[1] for b in box])
     rows = np.atleast_2d(u_arr)
-    out = np.array([_vector_sup(f, gradient, row, start, box, search_radius, slope_tolerance)
-                    for row in rows])
+    out = np.array(
+        [_vector_sup(f, gradient, row, start, box, search_radius, slope_tolerance) for row in rows]
+    )
     return float(out[0]) if u_arr.ndim == 1 else out
 
 
@@ -431,9 +490,12 @@ def numeric_conjugate_vector(f: Callable[[NDArray[np.float64]], float], u: Array
 # Checks
 # --------------------------------------------------------------------------------------------
 
+
 def _max_abs_difference(numeric: NDArray[np.float64], closed: NDArray[np.float64]) -> float:
     numeric, closed = np.asarray(numeric, dtype=float), np.asarray(closed, dtype=float)
-    if np.any(np.isinf(numeric) != np.isinf(closed)) or np.any(np.isnan(numeric) | np.isnan(closed)):
+    if np.any(np.isinf(numeric) != np.isinf(closed)) or np.any(
+        np.isnan(numeric) | np.isnan(closed)
+    ):
         return float("inf")
     finite = np.isfinite(numeric)
     if np.any(np.sign(numeric[~finite]) != np.sign(closed[~finite])):
@@ -493,7 +555,9 @@ def check_conjugate(loss: MarginCost, us: ArrayLike, **options: Any) -> float:
     True
     """
     if not isinstance(loss, MarginCost):
-        raise TypeError(f"loss must be a MarginCost (see marginboost.losses.get_loss); got {loss!r}")
+        raise TypeError(
+            f"loss must be a MarginCost (see marginboost.losses.get_loss); got {loss!r}"
+        )
     us_arr = np.asarray(us, dtype=np.float64)
     closed = np.asarray(loss.conjugate(us_arr), dtype=np.float64)
     numeric = np.asarray(numeric_conjugate(loss.negative_margin_form, us_arr, **options))
@@ -540,7 +604,9 @@ def check_lse_conjugate(us: ArrayLike, **options: Any) -> float:
     True
     """
     rows = np.atleast_2d(np.asarray(us, dtype=np.float64))
-    closed = np.asarray(lse_conjugate(rows, **{k: v for k, v in options.items() if k == "tolerance"}))
+    closed = np.asarray(
+        lse_conjugate(rows, **{k: v for k, v in options.items() if k == "tolerance"})
+    )
     numeric_options = {k: v for k, v in options.items() if k != "tolerance"}
     numeric = numeric_conjugate_vector(log_sum_exp, rows, gradient=softmax, **numeric_options)
     return _max_abs_difference(numeric, closed)

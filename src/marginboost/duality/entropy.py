@@ -11,6 +11,7 @@ Weights produced by a numerical solver can be slightly outside their domain (``-
 instead of 0); values within ``tolerance`` of the domain are clipped onto it, values farther
 away raise :class:`ValueError` naming the offending value.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,7 +33,9 @@ def _weights(u: ArrayLike, what: str) -> NDArray[np.float64]:
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{what} must be an array of real numbers; got {u!r}") from exc
     if arr.ndim == 0:
-        raise ValueError(f"{what} must be a vector (1-D) or a stack of vectors (last axis); got a scalar")
+        raise ValueError(
+            f"{what} must be a vector (1-D) or a stack of vectors (last axis); got a scalar"
+        )
     if arr.shape[-1] == 0:
         raise ValueError(f"{what} must not be empty")
     if not np.all(np.isfinite(arr)):
@@ -40,13 +43,16 @@ def _weights(u: ArrayLike, what: str) -> NDArray[np.float64]:
     return arr
 
 
-def _clip_to(arr: NDArray[np.float64], low: float, high: float, tolerance: float,
-             what: str) -> NDArray[np.float64]:
+def _clip_to(
+    arr: NDArray[np.float64], low: float, high: float, tolerance: float, what: str
+) -> NDArray[np.float64]:
     below, above = arr < low - tolerance, arr > high + tolerance
     if np.any(below | above):
         bad = arr[below | above].ravel()[0]
-        raise ValueError(f"{what} must lie in [{low:g}, {high:g}] (tolerance {tolerance:g}); "
-                         f"got the value {bad!r}")
+        raise ValueError(
+            f"{what} must lie in [{low:g}, {high:g}] (tolerance {tolerance:g}); "
+            f"got the value {bad!r}"
+        )
     return np.clip(arr, low, high)
 
 
@@ -275,8 +281,11 @@ def q_logarithm(x: ArrayLike, q: float) -> Any:
     >>> round(float(q_logarithm(2.0, 1.0)), 4), round(float(q_logarithm(2.0, 0.5)), 4)
     (0.6931, 0.8284)
     """
-    if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(float(q)):
+    if (
+        isinstance(q, bool)
+        or not isinstance(q, (int, float, np.integer, np.floating))
+        or not math.isfinite(float(q))
+    ):
         raise TypeError(f"q must be a finite real number; got {q!r}")
     try:
         arr = np.asarray(x, dtype=np.float64)

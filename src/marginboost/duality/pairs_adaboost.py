@@ -14,6 +14,7 @@ Pairs (equation numbers of Shen & Li, TPAMI 2010):
 KKT map (24): :math:`u^*_i = \mathrm{softmax}(-A w^*)_i`, the sample weights of AdaBoost;
 back map (25): margins :math:`A w^* = -\log u^* - \mathrm{Opt}(5)`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,12 +35,23 @@ from ._common import (
 )
 
 __all__ = [
-    "build_adaboost_l1_primal", "build_adaboost_l1_dual", "build_adaboost_unnormalized_primal",
-    "build_adaboost_unnormalized_dual", "build_adaboost_lpboost_form_dual",
-    "adaboost_weights_from_primal", "adaboost_margins_from_dual", "lpboost_form_r_star",
-    "gibbs_free_energy", "gibbs_distribution", "build_gibbs_problem", "build_gibbs_minimax",
-    "verify_adaboost_l1", "verify_adaboost_unnormalized", "verify_adaboost_lpboost_form",
-    "verify_gibbs_free_energy", "zero_temperature_limit",
+    "build_adaboost_l1_primal",
+    "build_adaboost_l1_dual",
+    "build_adaboost_unnormalized_primal",
+    "build_adaboost_unnormalized_dual",
+    "build_adaboost_lpboost_form_dual",
+    "adaboost_weights_from_primal",
+    "adaboost_margins_from_dual",
+    "lpboost_form_r_star",
+    "gibbs_free_energy",
+    "gibbs_distribution",
+    "build_gibbs_problem",
+    "build_gibbs_minimax",
+    "verify_adaboost_l1",
+    "verify_adaboost_unnormalized",
+    "verify_adaboost_lpboost_form",
+    "verify_gibbs_free_energy",
+    "zero_temperature_limit",
 ]
 
 Problem = tuple[cp.Problem, dict[str, cp.Variable]]
@@ -154,8 +166,9 @@ def build_adaboost_l1_dual(H: ArrayLike, y: ArrayLike, T: float) -> Problem:
     _, _, A = check_instance(H, y)
     T = _temperature(T)
     u, r = cp.Variable(A.shape[0], name="u"), cp.Variable(name="r")
-    problem = cp.Problem(cp.Maximize(r / T + cp.sum(cp.entr(u))),
-                         [A.T @ u <= -r, u >= 0, cp.sum(u) == 1])
+    problem = cp.Problem(
+        cp.Maximize(r / T + cp.sum(cp.entr(u))), [A.T @ u <= -r, u >= 0, cp.sum(u) == 1]
+    )
     return problem, {"u": u, "r": r}
 
 
@@ -259,8 +272,9 @@ def build_adaboost_unnormalized_dual(H: ArrayLike, y: ArrayLike, T: float) -> Pr
     _, _, A = check_instance(H, y)
     T = _temperature(T)
     u, r = cp.Variable(A.shape[0], name="u"), cp.Variable(name="r")
-    problem = cp.Problem(cp.Maximize(r / T + cp.sum(cp.entr(u)) + cp.sum(u)),
-                         [A.T @ u <= -r, u >= 0])
+    problem = cp.Problem(
+        cp.Maximize(r / T + cp.sum(cp.entr(u)) + cp.sum(u)), [A.T @ u <= -r, u >= 0]
+    )
     return problem, {"u": u, "r": r}
 
 
@@ -405,8 +419,10 @@ def adaboost_margins_from_dual(u: ArrayLike, primal_value: float) -> NDArray[np.
     """
     u = np.asarray(u, dtype=np.float64)
     if np.any(~(u > 0)):
-        raise ValueError("the margins are determined by the dual weights only where u > 0; "
-                         f"got the weight {u[~(u > 0)][0]!r}")
+        raise ValueError(
+            "the margins are determined by the dual weights only where u > 0; "
+            f"got the weight {u[~(u > 0)][0]!r}"
+        )
     return -np.log(u) - float(primal_value)
 
 
@@ -629,13 +645,15 @@ def build_gibbs_minimax(H: ArrayLike, y: ArrayLike, T: float) -> Problem:
     _, _, A = check_instance(H, y)
     T = _temperature(T)
     u = cp.Variable(A.shape[0], name="u")
-    problem = cp.Problem(cp.Minimize(cp.max(A.T @ u) - T * cp.sum(cp.entr(u))),
-                         [u >= 0, cp.sum(u) == 1])
+    problem = cp.Problem(
+        cp.Minimize(cp.max(A.T @ u) - T * cp.sum(cp.entr(u))), [u >= 0, cp.sum(u) == 1]
+    )
     return problem, {"u": u}
 
 
-def _dual_violation(A: NDArray[np.float64], u: NDArray[np.float64], r: float,
-                    normalized: bool = True) -> float:
+def _dual_violation(
+    A: NDArray[np.float64], u: NDArray[np.float64], r: float, normalized: bool = True
+) -> float:
     """Violation of ``A^T u <= r, u >= 0`` (and ``sum u = 1`` when ``normalized``)."""
     out = max(float(np.max(A.T @ u - r)), float(np.max(-u, initial=0.0)), 0.0)
     if normalized:
@@ -643,8 +661,9 @@ def _dual_violation(A: NDArray[np.float64], u: NDArray[np.float64], r: float,
     return out
 
 
-def _slackness(A: NDArray[np.float64], w_normalized: NDArray[np.float64],
-               u: NDArray[np.float64], r: float) -> float:
+def _slackness(
+    A: NDArray[np.float64], w_normalized: NDArray[np.float64], u: NDArray[np.float64], r: float
+) -> float:
     r"""Complementary slackness :math:`\sum_j \bar w_j (r - (A^\top u)_j)` with :math:`\bar w` on the simplex."""
     return abs(float(np.clip(w_normalized, 0.0, None) @ (r - A.T @ u)))
 
@@ -655,8 +674,13 @@ def _solve_primal_5(A, T, solver, options):
     return value, value_of(variables["w"])
 
 
-def verify_adaboost_l1(H: ArrayLike, y: ArrayLike, T: float, solver: str = "CLARABEL",
-                       solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_adaboost_l1(
+    H: ArrayLike,
+    y: ArrayLike,
+    T: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Theorem 3.1: solve primal (5) and Shannon dual (10); :math:`\mathrm{Opt}(5) = \mathrm{Opt}(10)`.
 
     Parameters
@@ -720,13 +744,27 @@ def verify_adaboost_l1(H: ArrayLike, y: ArrayLike, T: float, solver: str = "CLAR
     mapped = softmax(-A @ w)
     kkt = max(float(np.max(np.abs(u - mapped))), _slackness(A, T * w, u, -r))
     violation = max(simplex_violation(w, 1.0 / T), _dual_violation(A, u, -r))
-    return VerifyResult("AdaBoost-l1 (5)/(10)", primal, dual, relative_gap(primal, dual), kkt,
-                        violation, {"w": w}, {"u": u, "r": np.asarray(r)}, solver,
-                        {"u_from_primal": mapped})
+    return VerifyResult(
+        "AdaBoost-l1 (5)/(10)",
+        primal,
+        dual,
+        relative_gap(primal, dual),
+        kkt,
+        violation,
+        {"w": w},
+        {"u": u, "r": np.asarray(r)},
+        solver,
+        {"u_from_primal": mapped},
+    )
 
 
-def verify_adaboost_unnormalized(H: ArrayLike, y: ArrayLike, T: float, solver: str = "CLARABEL",
-                                 solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_adaboost_unnormalized(
+    H: ArrayLike,
+    y: ArrayLike,
+    T: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Eq. (14): un-logged exponential loss and its dual with unnormalized weights.
 
     Parameters
@@ -791,16 +829,29 @@ def verify_adaboost_unnormalized(H: ArrayLike, y: ArrayLike, T: float, solver: s
     u, r = value_of(variables["u"]), float(value_of(variables["r"]))
     mapped = np.exp(-A @ w)
     scale = max(1.0, float(np.max(np.abs(u))))
-    kkt = max(float(np.max(np.abs(u - mapped))) / scale,
-              _slackness(A, T * w, u, -r) / scale)
+    kkt = max(float(np.max(np.abs(u - mapped))) / scale, _slackness(A, T * w, u, -r) / scale)
     violation = max(simplex_violation(w, 1.0 / T), _dual_violation(A, u, -r, normalized=False))
-    return VerifyResult("exponential loss / dual (14)", primal, dual, relative_gap(primal, dual),
-                        kkt, violation, {"w": w}, {"u": u, "r": np.asarray(r)}, solver,
-                        {"u_from_primal": mapped, "log_primal_value": float(np.log(primal))})
+    return VerifyResult(
+        "exponential loss / dual (14)",
+        primal,
+        dual,
+        relative_gap(primal, dual),
+        kkt,
+        violation,
+        {"w": w},
+        {"u": u, "r": np.asarray(r)},
+        solver,
+        {"u_from_primal": mapped, "log_primal_value": float(np.log(primal))},
+    )
 
 
-def verify_adaboost_lpboost_form(H: ArrayLike, y: ArrayLike, T: float, solver: str = "CLARABEL",
-                                 solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_adaboost_lpboost_form(
+    H: ArrayLike,
+    y: ArrayLike,
+    T: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Primal (5) against the LPBoost form (15): :math:`\mathrm{Opt}(15) = -T\,\mathrm{Opt}(5)`.
 
     Parameters
@@ -869,15 +920,27 @@ def verify_adaboost_lpboost_form(H: ArrayLike, y: ArrayLike, T: float, solver: s
     mapped = softmax(-A @ w)
     kkt = max(float(np.max(np.abs(u - mapped))), _slackness(A, T * w, u, r), abs(r - r_formula))
     violation = max(simplex_violation(w, 1.0 / T), _dual_violation(A, u, r))
-    return VerifyResult("AdaBoost-l1 (5)/LPBoost form (15)", primal, dual,
-                        relative_gap(-T * primal, dual), kkt, violation, {"w": w},
-                        {"u": u, "r": np.asarray(r)}, solver,
-                        {"u_from_primal": mapped, "r_star_formula": r_formula,
-                         "normalized_margins": margins})
+    return VerifyResult(
+        "AdaBoost-l1 (5)/LPBoost form (15)",
+        primal,
+        dual,
+        relative_gap(-T * primal, dual),
+        kkt,
+        violation,
+        {"w": w},
+        {"u": u, "r": np.asarray(r)},
+        solver,
+        {"u_from_primal": mapped, "r_star_formula": r_formula, "normalized_margins": margins},
+    )
 
 
-def verify_gibbs_free_energy(H: ArrayLike, y: ArrayLike, T: float, solver: str = "CLARABEL",
-                             solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_gibbs_free_energy(
+    H: ArrayLike,
+    y: ArrayLike,
+    T: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Eqs. (16)-(18): the minimax (18) against the maximal Gibbs free energy.
 
     Parameters
@@ -934,8 +997,9 @@ def verify_gibbs_free_energy(H: ArrayLike, y: ArrayLike, T: float, solver: str =
     _, _, A = check_instance(H, y)
     T = _temperature(T)
     w_bar = cp.Variable(A.shape[1], name="w_bar")
-    problem = cp.Problem(cp.Maximize(-T * cp.log_sum_exp(-(A @ w_bar) / T)),
-                         [w_bar >= 0, cp.sum(w_bar) == 1])
+    problem = cp.Problem(
+        cp.Maximize(-T * cp.log_sum_exp(-(A @ w_bar) / T)), [w_bar >= 0, cp.sum(w_bar) == 1]
+    )
     primal = solve_problem(problem, solver, "maximal Gibbs free energy", solver_options)
     w = value_of(w_bar)
     problem, variables = build_gibbs_minimax(A, np.ones(A.shape[0]), T)
@@ -944,14 +1008,27 @@ def verify_gibbs_free_energy(H: ArrayLike, y: ArrayLike, T: float, solver: str =
     mapped = gibbs_distribution(A @ w, T)
     kkt = float(np.max(np.abs(u - mapped)))
     violation = max(simplex_violation(w, 1.0), simplex_violation(u, 1.0))
-    return VerifyResult("Gibbs free energy (17)/(18)", primal, dual, relative_gap(primal, dual),
-                        kkt, violation, {"w_bar": w}, {"u": u}, solver,
-                        {"u_from_primal": mapped})
+    return VerifyResult(
+        "Gibbs free energy (17)/(18)",
+        primal,
+        dual,
+        relative_gap(primal, dual),
+        kkt,
+        violation,
+        {"w_bar": w},
+        {"u": u},
+        solver,
+        {"u_from_primal": mapped},
+    )
 
 
-def zero_temperature_limit(H: ArrayLike, y: ArrayLike, temperatures: ArrayLike,
-                           solver: str = "CLARABEL",
-                           solver_options: dict[str, Any] | None = None) -> dict[str, Any]:
+def zero_temperature_limit(
+    H: ArrayLike,
+    y: ArrayLike,
+    temperatures: ArrayLike,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     r"""The limit :math:`T \to 0` of the LPBoost form (15), which at ``T = 0`` is LPBoost (20).
 
     Parameters
@@ -1023,5 +1100,10 @@ def zero_temperature_limit(H: ArrayLike, y: ArrayLike, temperatures: ArrayLike,
         r_star.append(r)
         min_margin.append(float(np.min(T * (A @ w))))
         r_formula.append(lpboost_form_r_star(u, T * (A @ w), T))
-    return {"temperatures": temps, "r_star": np.array(r_star), "min_margin": np.array(min_margin),
-            "r_star_formula": np.array(r_formula), "hard_margin": hard_margin}
+    return {
+        "temperatures": temps,
+        "r_star": np.array(r_star),
+        "min_margin": np.array(min_margin),
+        "r_star_formula": np.array(r_formula),
+        "hard_margin": hard_margin,
+    }

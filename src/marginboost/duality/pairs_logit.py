@@ -11,6 +11,7 @@ Theorem 3.2 (equation numbers of Shen & Li, TPAMI 2010), with positive margins
   :math:`\mathrm{Opt}(31) = -T\,\mathrm{Opt}(32)`;
 * KKT (33): :math:`u^*_i = 1/(1 + e^{z^*_i})`, equivalently :math:`z^*_i = \log((1-u^*_i)/u^*_i)`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,9 +31,14 @@ from ._common import (
     value_of,
 )
 
-__all__ = ["build_logitboost_primal", "build_logitboost_dual", "build_logitboost_dual_30",
-           "logitboost_weights_from_margins", "logitboost_margins_from_weights",
-           "verify_logitboost"]
+__all__ = [
+    "build_logitboost_primal",
+    "build_logitboost_dual",
+    "build_logitboost_dual_30",
+    "logitboost_weights_from_margins",
+    "logitboost_margins_from_weights",
+    "verify_logitboost",
+]
 
 Problem = tuple[cp.Problem, dict[str, cp.Variable]]
 
@@ -142,8 +148,9 @@ def build_logitboost_dual(H: ArrayLike, y: ArrayLike, T: float) -> Problem:
     _, _, A = check_instance(H, y)
     T = _temperature(T)
     u, r = cp.Variable(A.shape[0], name="u"), cp.Variable(name="r")
-    problem = cp.Problem(cp.Minimize(r - T * cp.sum(cp.entr(u) + cp.entr(1 - u))),
-                         [A.T @ u <= r, u >= 0, u <= 1])
+    problem = cp.Problem(
+        cp.Minimize(r - T * cp.sum(cp.entr(u) + cp.entr(1 - u))), [A.T @ u <= r, u >= 0, u <= 1]
+    )
     return problem, {"u": u, "r": r}
 
 
@@ -194,8 +201,9 @@ def build_logitboost_dual_30(H: ArrayLike, y: ArrayLike, T: float) -> Problem:
     _, _, A = check_instance(H, y)
     T = _temperature(T)
     u, r = cp.Variable(A.shape[0], name="u"), cp.Variable(name="r")
-    problem = cp.Problem(cp.Maximize(r / T + cp.sum(cp.entr(-u) + cp.entr(1 + u))),
-                         [A.T @ u >= r, u <= 0, u >= -1])
+    problem = cp.Problem(
+        cp.Maximize(r / T + cp.sum(cp.entr(-u) + cp.entr(1 + u))), [A.T @ u >= r, u <= 0, u >= -1]
+    )
     return problem, {"u": u, "r": r}
 
 
@@ -271,12 +279,19 @@ def logitboost_margins_from_weights(u: ArrayLike) -> NDArray[np.float64]:
     u = np.asarray(u, dtype=np.float64)
     bad = ~((u > 0) & (u < 1))
     if np.any(bad):
-        raise ValueError(f"margins are defined by the weights only for 0 < u < 1; got {u[bad][0]!r}")
+        raise ValueError(
+            f"margins are defined by the weights only for 0 < u < 1; got {u[bad][0]!r}"
+        )
     return -logit(u)
 
 
-def verify_logitboost(H: ArrayLike, y: ArrayLike, T: float, solver: str = "CLARABEL",
-                      solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_logitboost(
+    H: ArrayLike,
+    y: ArrayLike,
+    T: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Theorem 3.2: primal (32) against dual (31), :math:`\mathrm{Opt}(31) = -T\,\mathrm{Opt}(32)`.
 
     Parameters
@@ -341,8 +356,22 @@ def verify_logitboost(H: ArrayLike, y: ArrayLike, T: float, solver: str = "CLARA
     mapped = logitboost_weights_from_margins(A @ w)
     slackness = abs(float(np.clip(T * w, 0.0, None) @ (r - A.T @ u)))
     kkt = max(float(np.max(np.abs(u - mapped))), slackness)
-    violation = max(simplex_violation(w, 1.0 / T), float(np.max(A.T @ u - r)),
-                    float(np.max(-u)), float(np.max(u - 1.0)), 0.0)
-    return VerifyResult("LogitBoost (32)/(31)", primal, dual, relative_gap(-T * primal, dual), kkt,
-                        violation, {"w": w}, {"u": u, "r": np.asarray(r)}, solver,
-                        {"u_from_primal": mapped})
+    violation = max(
+        simplex_violation(w, 1.0 / T),
+        float(np.max(A.T @ u - r)),
+        float(np.max(-u)),
+        float(np.max(u - 1.0)),
+        0.0,
+    )
+    return VerifyResult(
+        "LogitBoost (32)/(31)",
+        primal,
+        dual,
+        relative_gap(-T * primal, dual),
+        kkt,
+        violation,
+        {"w": w},
+        {"u": u, "r": np.asarray(r)},
+        solver,
+        {"u_from_primal": mapped},
+    )

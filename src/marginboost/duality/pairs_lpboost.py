@@ -11,6 +11,7 @@ Here :math:`A = \mathrm{diag}(y)H`, :math:`\Delta` the probability simplex.  The
 Singer identity (:func:`bottom_average_identity`): with :math:`D = 1/n'` the soft-margin optimum
 is the largest achievable average of the :math:`n'` smallest margins.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,11 +33,21 @@ from ._common import (
 from .entropy import tsallis_entropy
 
 __all__ = [
-    "build_hard_margin_primal", "build_hard_margin_dual", "build_soft_margin_primal",
-    "build_soft_margin_dual", "build_squared_hinge_primal", "build_squared_hinge_dual",
-    "build_generalized_hinge_primal", "build_generalized_hinge_dual", "tsallis_dual_constant",
-    "verify_hard_margin_lpboost", "verify_soft_margin_lpboost", "verify_squared_hinge_lpboost",
-    "verify_generalized_hinge_lpboost", "BottomAverageResult", "bottom_average_identity",
+    "build_hard_margin_primal",
+    "build_hard_margin_dual",
+    "build_soft_margin_primal",
+    "build_soft_margin_dual",
+    "build_squared_hinge_primal",
+    "build_squared_hinge_dual",
+    "build_generalized_hinge_primal",
+    "build_generalized_hinge_dual",
+    "tsallis_dual_constant",
+    "verify_hard_margin_lpboost",
+    "verify_soft_margin_lpboost",
+    "verify_squared_hinge_lpboost",
+    "verify_generalized_hinge_lpboost",
+    "BottomAverageResult",
+    "bottom_average_identity",
     "tsallis_shannon_gaps",
 ]
 
@@ -46,8 +57,10 @@ Problem = tuple[cp.Problem, dict[str, cp.Variable]]
 def _soft_margin_D(D: float, M: int) -> float:
     D = check_positive(D, "D")
     if D < 1.0 / M:
-        raise ValueError(f"soft-margin cap D must be >= 1/M = 1/{M} = {1.0 / M:.6g} for the dual "
-                         f"(22) to be feasible (otherwise the primal (21) is unbounded); got D={D!r}")
+        raise ValueError(
+            f"soft-margin cap D must be >= 1/M = 1/{M} = {1.0 / M:.6g} for the dual "
+            f"(22) to be feasible (otherwise the primal (21) is unbounded); got D={D!r}"
+        )
     return D
 
 
@@ -228,8 +241,9 @@ def build_soft_margin_primal(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
     D = _soft_margin_D(D, A.shape[0])
     w, rho, constraints = _simplex_primal(A)
     xi = cp.Variable(A.shape[0], name="xi")
-    problem = cp.Problem(cp.Maximize(rho - D * cp.sum(xi)),
-                         constraints + [A @ w >= rho - xi, xi >= 0])
+    problem = cp.Problem(
+        cp.Maximize(rho - D * cp.sum(xi)), constraints + [A @ w >= rho - xi, xi >= 0]
+    )
     return problem, {"w": w, "rho": rho, "xi": xi}
 
 
@@ -338,8 +352,9 @@ def build_squared_hinge_primal(H: ArrayLike, y: ArrayLike, D: float) -> Problem:
     D = check_positive(D, "D")
     w, rho, constraints = _simplex_primal(A)
     xi = cp.Variable(A.shape[0], name="xi")
-    problem = cp.Problem(cp.Maximize(rho - D * cp.sum_squares(xi)),
-                         constraints + [A @ w >= rho - xi])
+    problem = cp.Problem(
+        cp.Maximize(rho - D * cp.sum_squares(xi)), constraints + [A @ w >= rho - xi]
+    )
     return problem, {"w": w, "rho": rho, "xi": xi}
 
 
@@ -476,8 +491,9 @@ def build_generalized_hinge_primal(H: ArrayLike, y: ArrayLike, D: float, p: floa
     D, p = check_positive(D, "D"), _exponent(p)
     w, rho, constraints = _simplex_primal(A)
     xi = cp.Variable(A.shape[0], name="xi")
-    problem = cp.Problem(cp.Maximize(rho - D * cp.sum(cp.power(xi, p))),
-                         constraints + [A @ w >= rho - xi, xi >= 0])
+    problem = cp.Problem(
+        cp.Maximize(rho - D * cp.sum(cp.power(xi, p))), constraints + [A @ w >= rho - xi, xi >= 0]
+    )
     return problem, {"w": w, "rho": rho, "xi": xi}
 
 
@@ -539,8 +555,13 @@ def _points(variables: dict[str, cp.Variable]) -> dict[str, NDArray[np.float64]]
 def _lp_violations(A, primal, dual, *, cap: float | None = None) -> float:
     w, rho, u, r = primal["w"], float(primal["rho"]), dual["u"], float(dual["r"])
     xi = primal.get("xi", np.zeros(A.shape[0]))
-    out = max(simplex_violation(w, 1.0), simplex_violation(u, 1.0),
-              float(np.max(rho - xi - A @ w)), float(np.max(A.T @ u - r)), 0.0)
+    out = max(
+        simplex_violation(w, 1.0),
+        simplex_violation(u, 1.0),
+        float(np.max(rho - xi - A @ w)),
+        float(np.max(A.T @ u - r)),
+        0.0,
+    )
     if cap is not None:
         out = max(out, float(np.max(u - cap)))
     return out
@@ -559,8 +580,12 @@ def _column_slackness(A, w, u, r) -> float:
     return abs(float(np.clip(w, 0.0, None) @ (r - A.T @ u)))
 
 
-def verify_hard_margin_lpboost(H: ArrayLike, y: ArrayLike, solver: str = "CLARABEL",
-                               solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_hard_margin_lpboost(
+    H: ArrayLike,
+    y: ArrayLike,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""LP duality of (19)/(20): the max-min margin equals the min-max edge.
 
     Parameters
@@ -615,16 +640,35 @@ def verify_hard_margin_lpboost(H: ArrayLike, y: ArrayLike, solver: str = "CLARAB
     """
     _, _, A = check_instance(H, y)
     ones = np.ones(A.shape[0])
-    primal, dual, pp, dp = _solve_pair("hard-margin LPBoost", build_hard_margin_primal(A, ones),
-                                       build_hard_margin_dual(A, ones), solver, solver_options)
+    primal, dual, pp, dp = _solve_pair(
+        "hard-margin LPBoost",
+        build_hard_margin_primal(A, ones),
+        build_hard_margin_dual(A, ones),
+        solver,
+        solver_options,
+    )
     w, rho, u, r = pp["w"], float(pp["rho"]), dp["u"], float(dp["r"])
     kkt = max(abs(float(u @ (A @ w - rho))), _column_slackness(A, w, u, r))
-    return VerifyResult("hard-margin LPBoost (19)/(20)", primal, dual, relative_gap(primal, dual),
-                        kkt, _lp_violations(A, pp, dp), pp, dp, solver)
+    return VerifyResult(
+        "hard-margin LPBoost (19)/(20)",
+        primal,
+        dual,
+        relative_gap(primal, dual),
+        kkt,
+        _lp_violations(A, pp, dp),
+        pp,
+        dp,
+        solver,
+    )
 
 
-def verify_soft_margin_lpboost(H: ArrayLike, y: ArrayLike, D: float, solver: str = "CLARABEL",
-                               solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_soft_margin_lpboost(
+    H: ArrayLike,
+    y: ArrayLike,
+    D: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""LP duality of soft-margin LPBoost (21)/(22), ``D >= 1/M``.
 
     Parameters
@@ -684,20 +728,42 @@ def verify_soft_margin_lpboost(H: ArrayLike, y: ArrayLike, D: float, solver: str
     _, _, A = check_instance(H, y)
     D = _soft_margin_D(D, A.shape[0])
     ones = np.ones(A.shape[0])
-    primal, dual, pp, dp = _solve_pair("soft-margin LPBoost", build_soft_margin_primal(A, ones, D),
-                                       build_soft_margin_dual(A, ones, D), solver, solver_options)
+    primal, dual, pp, dp = _solve_pair(
+        "soft-margin LPBoost",
+        build_soft_margin_primal(A, ones, D),
+        build_soft_margin_dual(A, ones, D),
+        solver,
+        solver_options,
+    )
     w, rho, xi, u, r = pp["w"], float(pp["rho"]), pp["xi"], dp["u"], float(dp["r"])
     margins = A @ w
-    kkt = max(float(np.max(np.abs(xi - np.maximum(0.0, rho - margins)))),
-              abs(float(u @ (margins - rho + xi))), abs(float((D - u) @ xi)),
-              _column_slackness(A, w, u, r))
+    kkt = max(
+        float(np.max(np.abs(xi - np.maximum(0.0, rho - margins)))),
+        abs(float(u @ (margins - rho + xi))),
+        abs(float((D - u) @ xi)),
+        _column_slackness(A, w, u, r),
+    )
     violation = max(_lp_violations(A, pp, dp, cap=D), float(np.max(-xi, initial=0.0)))
-    return VerifyResult("soft-margin LPBoost (21)/(22)", primal, dual, relative_gap(primal, dual),
-                        kkt, violation, pp, dp, solver)
+    return VerifyResult(
+        "soft-margin LPBoost (21)/(22)",
+        primal,
+        dual,
+        relative_gap(primal, dual),
+        kkt,
+        violation,
+        pp,
+        dp,
+        solver,
+    )
 
 
-def verify_squared_hinge_lpboost(H: ArrayLike, y: ArrayLike, D: float, solver: str = "CLARABEL",
-                                 solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_squared_hinge_lpboost(
+    H: ArrayLike,
+    y: ArrayLike,
+    D: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Squared hinge soft margin and its variance-regularized dual (27).
 
     Parameters
@@ -750,19 +816,42 @@ def verify_squared_hinge_lpboost(H: ArrayLike, y: ArrayLike, D: float, solver: s
     _, _, A = check_instance(H, y)
     D = check_positive(D, "D")
     ones = np.ones(A.shape[0])
-    primal, dual, pp, dp = _solve_pair("squared-hinge LPBoost", build_squared_hinge_primal(A, ones, D),
-                                       build_squared_hinge_dual(A, ones, D), solver, solver_options)
+    primal, dual, pp, dp = _solve_pair(
+        "squared-hinge LPBoost",
+        build_squared_hinge_primal(A, ones, D),
+        build_squared_hinge_dual(A, ones, D),
+        solver,
+        solver_options,
+    )
     w, rho, xi, u = pp["w"], float(pp["rho"]), pp["xi"], dp["u"]
     mapped = u / (2.0 * D)
-    kkt = max(float(np.max(np.abs(xi - mapped))), abs(float(u @ (A @ w - rho + xi))),
-              _column_slackness(A, w, u, float(dp["r"])))
-    return VerifyResult("squared-hinge LPBoost / dual (27)", primal, dual, relative_gap(primal, dual),
-                        kkt, _lp_violations(A, pp, dp), pp, dp, solver, {"xi_from_dual": mapped})
+    kkt = max(
+        float(np.max(np.abs(xi - mapped))),
+        abs(float(u @ (A @ w - rho + xi))),
+        _column_slackness(A, w, u, float(dp["r"])),
+    )
+    return VerifyResult(
+        "squared-hinge LPBoost / dual (27)",
+        primal,
+        dual,
+        relative_gap(primal, dual),
+        kkt,
+        _lp_violations(A, pp, dp),
+        pp,
+        dp,
+        solver,
+        {"xi_from_dual": mapped},
+    )
 
 
-def verify_generalized_hinge_lpboost(H: ArrayLike, y: ArrayLike, D: float, p: float,
-                                     solver: str = "CLARABEL",
-                                     solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_generalized_hinge_lpboost(
+    H: ArrayLike,
+    y: ArrayLike,
+    D: float,
+    p: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Generalized hinge (``p > 1``) and its Tsallis-regularized dual (28).
 
     Parameters
@@ -821,20 +910,34 @@ def verify_generalized_hinge_lpboost(H: ArrayLike, y: ArrayLike, D: float, p: fl
     D, p = check_positive(D, "D"), _exponent(p)
     ones = np.ones(A.shape[0])
     primal, dual, pp, dp = _solve_pair(
-        f"generalized-hinge LPBoost (p={p:g})", build_generalized_hinge_primal(A, ones, D, p),
-        build_generalized_hinge_dual(A, ones, D, p), solver, solver_options)
+        f"generalized-hinge LPBoost (p={p:g})",
+        build_generalized_hinge_primal(A, ones, D, p),
+        build_generalized_hinge_dual(A, ones, D, p),
+        solver,
+        solver_options,
+    )
     w, rho, xi, u = pp["w"], float(pp["rho"]), pp["xi"], dp["u"]
     mapped = (np.clip(u, 0.0, None) / (p * D)) ** (1.0 / (p - 1.0))
     if p < 2.0:
         map_error = float(np.max(np.abs(xi - mapped)))
     else:
         map_error = float(np.max(np.abs(u - p * D * np.clip(xi, 0.0, None) ** (p - 1.0))))
-    kkt = max(map_error, abs(float(u @ (A @ w - rho + xi))),
-              _column_slackness(A, w, u, float(dp["r"])))
+    kkt = max(
+        map_error, abs(float(u @ (A @ w - rho + xi))), _column_slackness(A, w, u, float(dp["r"]))
+    )
     violation = max(_lp_violations(A, pp, dp), float(np.max(-xi, initial=0.0)))
-    return VerifyResult(f"generalized-hinge LPBoost (p={p:g}) / dual (28)", primal, dual,
-                        relative_gap(primal, dual), kkt, violation, pp, dp, solver,
-                        {"xi_from_dual": mapped, "q": p / (p - 1.0)})
+    return VerifyResult(
+        f"generalized-hinge LPBoost (p={p:g}) / dual (28)",
+        primal,
+        dual,
+        relative_gap(primal, dual),
+        kkt,
+        violation,
+        pp,
+        dp,
+        solver,
+        {"xi_from_dual": mapped, "q": p / (p - 1.0)},
+    )
 
 
 @dataclass(frozen=True)
@@ -899,8 +1002,13 @@ class BottomAverageResult:
         return abs(self.lp_optimum - self.bottom_average)
 
 
-def bottom_average_identity(H: ArrayLike, y: ArrayLike, n_bottom: int, solver: str = "CLARABEL",
-                            solver_options: dict[str, Any] | None = None) -> BottomAverageResult:
+def bottom_average_identity(
+    H: ArrayLike,
+    y: ArrayLike,
+    n_bottom: int,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> BottomAverageResult:
     r"""Soft-margin LP (21) with :math:`D = 1/n'` equals the bottom-:math:`n'` average margin.
 
     Parameters
@@ -962,16 +1070,25 @@ def bottom_average_identity(H: ArrayLike, y: ArrayLike, n_bottom: int, solver: s
     (0.3333, 0.3333, True)
     """
     _, _, A = check_instance(H, y)
-    if isinstance(n_bottom, bool) or not isinstance(n_bottom, (int, np.integer)) \
-            or not 1 <= n_bottom <= A.shape[0]:
+    if (
+        isinstance(n_bottom, bool)
+        or not isinstance(n_bottom, (int, np.integer))
+        or not 1 <= n_bottom <= A.shape[0]
+    ):
         raise ValueError(f"n_bottom must be an integer in [1, M={A.shape[0]}]; got {n_bottom!r}")
     problem, variables = build_soft_margin_primal(A, np.ones(A.shape[0]), 1.0 / int(n_bottom))
-    optimum = solve_problem(problem, solver, f"soft-margin LPBoost (21), D = 1/{n_bottom}",
-                            solver_options)
+    optimum = solve_problem(
+        problem, solver, f"soft-margin LPBoost (21), D = 1/{n_bottom}", solver_options
+    )
     w = value_of(variables["w"])
     margins = np.sort(A @ w)
-    return BottomAverageResult(optimum, float(margins[:n_bottom].mean()),
-                               float(margins[n_bottom - 1]), float(value_of(variables["rho"])), w)
+    return BottomAverageResult(
+        optimum,
+        float(margins[:n_bottom].mean()),
+        float(margins[n_bottom - 1]),
+        float(value_of(variables["rho"])),
+        w,
+    )
 
 
 def tsallis_shannon_gaps(u: ArrayLike, qs: ArrayLike) -> NDArray[np.float64]:

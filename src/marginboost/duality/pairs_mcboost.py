@@ -9,6 +9,7 @@ Equation numbers of the MCBoost paper, :math:`\rho = Aw` the margins, :math:`A =
   :math:`\mathrm{Opt}(12) = -\mathrm{Opt}(19)`;
 * KKT (17): :math:`u^* = 2(E1 - \rho^*)`; complementary slackness gives :math:`r^* = u^{*\top}\rho^*`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,8 +28,13 @@ from ._common import (
     value_of,
 )
 
-__all__ = ["build_mcboost_primal", "build_mcboost_dual", "mcboost_weights_from_margins",
-           "mcboost_margins_from_weights", "verify_mcboost"]
+__all__ = [
+    "build_mcboost_primal",
+    "build_mcboost_dual",
+    "mcboost_weights_from_margins",
+    "mcboost_margins_from_weights",
+    "verify_mcboost",
+]
 
 Problem = tuple[cp.Problem, dict[str, cp.Variable]]
 
@@ -85,8 +91,9 @@ def build_mcboost_primal(H: ArrayLike, y: ArrayLike, E: float) -> Problem:
     E = _target(E)
     w = cp.Variable(A.shape[1], name="w")
     rho = A @ w
-    problem = cp.Problem(cp.Minimize(cp.sum_squares(rho) - 2.0 * E * cp.sum(rho)),
-                         [w >= 0, cp.sum(w) == 1])
+    problem = cp.Problem(
+        cp.Minimize(cp.sum_squares(rho) - 2.0 * E * cp.sum(rho)), [w >= 0, cp.sum(w) == 1]
+    )
     return problem, {"w": w}
 
 
@@ -212,8 +219,13 @@ def mcboost_margins_from_weights(u: ArrayLike, E: float) -> NDArray[np.float64]:
     return _target(E) - np.asarray(u, dtype=np.float64) / 2.0
 
 
-def verify_mcboost(H: ArrayLike, y: ArrayLike, E: float, solver: str = "CLARABEL",
-                   solver_options: dict[str, Any] | None = None) -> VerifyResult:
+def verify_mcboost(
+    H: ArrayLike,
+    y: ArrayLike,
+    E: float,
+    solver: str = "CLARABEL",
+    solver_options: dict[str, Any] | None = None,
+) -> VerifyResult:
     r"""Solve MCBoost's primal (12) and dual (19); :math:`\mathrm{Opt}(12) = -\mathrm{Opt}(19)`.
 
     Parameters
@@ -281,9 +293,21 @@ def verify_mcboost(H: ArrayLike, y: ArrayLike, E: float, solver: str = "CLARABEL
     u, r = value_of(variables["u"]), float(value_of(variables["r"]))
     margins = A @ w
     mapped = mcboost_weights_from_margins(margins, E)
-    kkt = max(float(np.max(np.abs(u - mapped))),
-              abs(float(np.clip(w, 0.0, None) @ (r - A.T @ u))), abs(r - float(u @ margins)))
+    kkt = max(
+        float(np.max(np.abs(u - mapped))),
+        abs(float(np.clip(w, 0.0, None) @ (r - A.T @ u))),
+        abs(r - float(u @ margins)),
+    )
     violation = max(simplex_violation(w, 1.0), float(np.max(A.T @ u - r)), 0.0)
-    return VerifyResult("MCBoost (12)/(19)", primal, dual, relative_gap(primal, -dual), kkt,
-                        violation, {"w": w}, {"u": u, "r": np.asarray(r)}, solver,
-                        {"u_from_primal": mapped, "margins": margins})
+    return VerifyResult(
+        "MCBoost (12)/(19)",
+        primal,
+        dual,
+        relative_gap(primal, -dual),
+        kkt,
+        violation,
+        {"w": w},
+        {"u": u, "r": np.asarray(r)},
+        solver,
+        {"u_from_primal": mapped, "margins": margins},
+    )

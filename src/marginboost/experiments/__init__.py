@@ -10,6 +10,7 @@
 * :mod:`~marginboost.experiments.compare`: paper | ours | difference | verdict tables.
 * :mod:`~marginboost.experiments.scoreboard`: status of every claim, rendered for the book.
 """
+
 from __future__ import annotations
 
 from .compare import VERDICT_RULE, compare, compare_tables, describe_agreement, verdict_counts
@@ -22,11 +23,35 @@ from .store import CorruptRecordError, RecordConflictError, ResultStore, cell_ke
 from .targets import claims, list_items, list_papers, load_targets, target_table
 
 __all__ = [
-    "Profile", "PROFILES", "check_profile", "PaperProtocol", "PROTOCOLS", "protocol",
-    "ResultStore", "cell_key", "experiment_spec", "RecordConflictError", "CorruptRecordError",
-    "run_grid", "CellError",
-    "best_round", "early_stopping_round", "select_hyperparameter", "select_per_fold",
-    "load_targets", "list_papers", "list_items", "target_table", "claims",
-    "compare", "compare_tables", "VERDICT_RULE", "describe_agreement", "verdict_counts",
-    "scoreboard", "scoreboard_markdown", "load_statuses", "STATUSES",
+    "Profile",
+    "PROFILES",
+    "check_profile",
+    "PaperProtocol",
+    "PROTOCOLS",
+    "protocol",
+    "ResultStore",
+    "cell_key",
+    "experiment_spec",
+    "RecordConflictError",
+    "CorruptRecordError",
+    "run_grid",
+    "CellError",
+    "best_round",
+    "early_stopping_round",
+    "select_hyperparameter",
+    "select_per_fold",
+    "load_targets",
+    "list_papers",
+    "list_items",
+    "target_table",
+    "claims",
+    "compare",
+    "compare_tables",
+    "VERDICT_RULE",
+    "describe_agreement",
+    "verdict_counts",
+    "scoreboard",
+    "scoreboard_markdown",
+    "load_statuses",
+    "STATUSES",
 ]

@@ -1,4 +1,5 @@
 """Side-by-side tables of the paper's numbers and ours, with a verdict per number."""
+
 from __future__ import annotations
 
 import math
@@ -10,9 +11,20 @@ import pandas as pd
 
 from .targets import TABLE_COLUMNS, target_table
 
-__all__ = ["compare", "compare_tables", "verdict", "agreement_tolerance", "verdict_counts",
-           "describe_agreement", "VERDICT_RULE", "VERDICTS", "RULE_VARIANTS", "SE_MULTIPLE",
-           "FLOOR_POINTS", "POINT"]
+__all__ = [
+    "compare",
+    "compare_tables",
+    "verdict",
+    "agreement_tolerance",
+    "verdict_counts",
+    "describe_agreement",
+    "VERDICT_RULE",
+    "VERDICTS",
+    "RULE_VARIANTS",
+    "SE_MULTIPLE",
+    "FLOOR_POINTS",
+    "POINT",
+]
 
 #: Standard errors of the difference within which a number agrees (the rule's ``k``).
 SE_MULTIPLE = 2.0
@@ -62,10 +74,16 @@ def _point(unit: str | None, atol: float | None) -> float:
     return POINT.get(unit or "none", 0.0)
 
 
-def agreement_tolerance(paper_std: float | None, paper_runs: float | None, ours_std: float | None,
-                        ours_runs: float | None,
-                        *, point: float, se_multiple: float = SE_MULTIPLE,
-                        floor_points: float = FLOOR_POINTS) -> tuple[float, float]:
+def agreement_tolerance(
+    paper_std: float | None,
+    paper_runs: float | None,
+    ours_std: float | None,
+    ours_runs: float | None,
+    *,
+    point: float,
+    se_multiple: float = SE_MULTIPLE,
+    floor_points: float = FLOOR_POINTS,
+) -> tuple[float, float]:
     """``(tolerance, SE_diff)`` of one number under :data:`VERDICT_RULE`.
 
     Missing values (NaN or None) follow the rule's assumptions: a missing paper std is taken to
@@ -74,11 +92,17 @@ def agreement_tolerance(paper_std: float | None, paper_runs: float | None, ours_
     floor ``floor_points * point`` applies.
     """
     s_ours = None if ours_std is None or _missing(ours_std) else abs(float(ours_std))
-    n_ours = (None if ours_runs is None or _missing(ours_runs) or float(ours_runs) < 1
-              else float(ours_runs))
+    n_ours = (
+        None
+        if ours_runs is None or _missing(ours_runs) or float(ours_runs) < 1
+        else float(ours_runs)
+    )
     s_paper = s_ours if paper_std is None or _missing(paper_std) else abs(float(paper_std))
-    n_paper = (n_ours if paper_runs is None or _missing(paper_runs) or float(paper_runs) < 1
-               else float(paper_runs))
+    n_paper = (
+        n_ours
+        if paper_runs is None or _missing(paper_runs) or float(paper_runs) < 1
+        else float(paper_runs)
+    )
     terms = []
     for s, n in ((s_paper, n_paper), (s_ours, n_ours)):
         if s is not None and n is not None:
@@ -88,10 +112,18 @@ def agreement_tolerance(paper_std: float | None, paper_runs: float | None, ours_
     return (floor if math.isnan(se) else max(se_multiple * se, floor)), se
 
 
-def verdict(paper_mean: float, paper_std: float | None, ours_mean: float, *,
-            ours_std: float | None = None, paper_runs: float | None = None,
-            ours_runs: float | None = None, point: float = 1.0,
-            se_multiple: float = SE_MULTIPLE, floor_points: float = FLOOR_POINTS) -> str:
+def verdict(
+    paper_mean: float,
+    paper_std: float | None,
+    ours_mean: float,
+    *,
+    ours_std: float | None = None,
+    paper_runs: float | None = None,
+    ours_runs: float | None = None,
+    point: float = 1.0,
+    se_multiple: float = SE_MULTIPLE,
+    floor_points: float = FLOOR_POINTS,
+) -> str:
     """Verdict for one number according to :data:`VERDICT_RULE`.
 
     NaN (or None) stands for a missing value: a missing paper value gives ``"no paper value"``,
@@ -102,21 +134,44 @@ def verdict(paper_mean: float, paper_std: float | None, ours_mean: float, *,
         return "no paper value"
     if _missing(ours_mean):
         return "not run"
-    tolerance, _ = agreement_tolerance(paper_std, paper_runs, ours_std, ours_runs, point=point,
-                                       se_multiple=se_multiple, floor_points=floor_points)
+    tolerance, _ = agreement_tolerance(
+        paper_std,
+        paper_runs,
+        ours_std,
+        ours_runs,
+        point=point,
+        se_multiple=se_multiple,
+        floor_points=floor_points,
+    )
     # a tiny slack so that a difference equal to the tolerance in decimal still agrees
     slack = _ROUNDING_SLACK * max(1.0, abs(float(paper_mean)))
-    return ("agrees" if abs(float(ours_mean) - float(paper_mean)) <= tolerance + slack
-            else "differs")
+    return "agrees" if abs(float(ours_mean) - float(paper_mean)) <= tolerance + slack else "differs"
 
 
-def _verdicts(table: pd.DataFrame, point: float, se_multiple: float,
-              floor_points: float) -> list[str]:
-    return [verdict(p, s, o, ours_std=so, paper_runs=pn, ours_runs=on, point=point,
-                    se_multiple=se_multiple, floor_points=floor_points)
-            for p, s, o, so, pn, on in zip(table["paper"], table["paper_std"], table["ours"],
-                                           table["ours_std"], table["paper_runs"],
-                                           table["n_runs"])]
+def _verdicts(
+    table: pd.DataFrame, point: float, se_multiple: float, floor_points: float
+) -> list[str]:
+    return [
+        verdict(
+            p,
+            s,
+            o,
+            ours_std=so,
+            paper_runs=pn,
+            ours_runs=on,
+            point=point,
+            se_multiple=se_multiple,
+            floor_points=floor_points,
+        )
+        for p, s, o, so, pn, on in zip(
+            table["paper"],
+            table["paper_std"],
+            table["ours"],
+            table["ours_std"],
+            table["paper_runs"],
+            table["n_runs"],
+        )
+    ]
 
 
 def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
@@ -156,9 +211,15 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for name, (k, floor) in RULE_VARIANTS.items():
         got = pd.Series(_verdicts(table, point, k, floor), dtype=object)
-        rows.append({"rule": name, "k * SE_diff": k, "floor (points)": floor,
-                     "agrees": int((got == "agrees").sum()),
-                     "differs": int((got == "differs").sum())})
+        rows.append(
+            {
+                "rule": name,
+                "k * SE_diff": k,
+                "floor (points)": floor,
+                "agrees": int((got == "agrees").sum()),
+                "differs": int((got == "differs").sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -222,8 +283,10 @@ def _check_ours(ours: pd.DataFrame) -> pd.DataFrame:
     required = ["dataset", "algorithm", "metric", "mean"]
     missing = [c for c in required if c not in ours.columns]
     if missing:
-        raise ValueError(f"ours lacks columns {missing}; it needs {required} (and optionally "
-                         f"std, n_runs), it has {list(ours.columns)}")
+        raise ValueError(
+            f"ours lacks columns {missing}; it needs {required} (and optionally "
+            f"std, n_runs), it has {list(ours.columns)}"
+        )
     ours = ours.copy()
     for column in ("std", "n_runs"):
         if column not in ours:
@@ -252,8 +315,9 @@ def _paper_runs(attrs: dict, datasets) -> list[float]:
     return [float(runs)] * len(datasets)
 
 
-def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *,
-                   atol: float | None = DEFAULT_ATOL) -> pd.DataFrame:
+def compare_tables(
+    paper_table: pd.DataFrame, ours: pd.DataFrame, *, atol: float | None = DEFAULT_ATOL
+) -> pd.DataFrame:
     r"""Join a paper table (from :func:`~marginboost.experiments.target_table`) with ours.
 
     ``paper_table.attrs`` may carry ``unit`` (which fixes one point, :data:`POINT`) and
@@ -333,7 +397,8 @@ def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *,
     keys = ["dataset", "algorithm", "metric"]
     left = paper_table[list(TABLE_COLUMNS)].rename(columns={"mean": "paper", "std": "paper_std"})
     right = ours[keys + ["mean", "std", "n_runs"]].rename(
-        columns={"mean": "ours", "std": "ours_std"})
+        columns={"mean": "ours", "std": "ours_std"}
+    )
     table = left.merge(right, on=keys, how="outer", sort=False, indicator=True)
     # paper rows first (in the paper's order), then ours-only rows in our order
     order = {k: i for i, k in enumerate(map(tuple, left[keys].to_numpy()))}
@@ -346,18 +411,42 @@ def compare_tables(paper_table: pd.DataFrame, ours: pd.DataFrame, *,
     table["difference"] = table["ours"] - table["paper"]
     table["tolerance"] = [
         agreement_tolerance(s, pn, so, on, point=point)[0] if not _missing(o) else math.nan
-        for s, pn, so, on, o in zip(table["paper_std"], table["paper_runs"], table["ours_std"],
-                                    table["n_runs"], table["ours"])]
+        for s, pn, so, on, o in zip(
+            table["paper_std"],
+            table["paper_runs"],
+            table["ours_std"],
+            table["n_runs"],
+            table["ours"],
+        )
+    ]
     table["verdict"] = _verdicts(table, point, SE_MULTIPLE, FLOOR_POINTS)
-    table = table[keys + ["paper", "paper_std", "paper_runs", "ours", "ours_std", "n_runs",
-                          "difference", "tolerance", "verdict"]].copy()
+    table = table[
+        keys
+        + [
+            "paper",
+            "paper_std",
+            "paper_runs",
+            "ours",
+            "ours_std",
+            "n_runs",
+            "difference",
+            "tolerance",
+            "verdict",
+        ]
+    ].copy()
     table.attrs.update(paper_table.attrs)
     table.attrs.update(verdict_rule=VERDICT_RULE, point=point, atol=atol)
     return table
 
 
-def compare(paper: str, item: str, ours: pd.DataFrame, *, atol: float | None = DEFAULT_ATOL,
-            directory: str | Path | None = None) -> pd.DataFrame:
+def compare(
+    paper: str,
+    item: str,
+    ours: pd.DataFrame,
+    *,
+    atol: float | None = DEFAULT_ATOL,
+    directory: str | Path | None = None,
+) -> pd.DataFrame:
     """Compare our numbers with one table (or figure) of a paper.
 
     Parameters

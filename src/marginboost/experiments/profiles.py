@@ -5,6 +5,7 @@ committed as evidence under ``data/results/<paper>/store-full``.  ``quick`` runs
 that take seconds, for the tests and the committed notebooks compared by nbval.  Every part of
 the package that takes a profile checks it here, so a misspelt profile gets one clear error.
 """
+
 from __future__ import annotations
 
 import enum
@@ -73,8 +74,9 @@ class Profile(enum.StrEnum):
         for profile in cls:
             if isinstance(value, str) and value == profile.value:
                 return profile
-        raise ValueError(f"unknown profile {value!r}; expected "
-                         + " or ".join(repr(p.value) for p in cls))
+        raise ValueError(
+            f"unknown profile {value!r}; expected " + " or ".join(repr(p.value) for p in cls)
+        )
 
 
 #: The profiles' names, in the order the command line lists them.

@@ -5,6 +5,7 @@ picklable top-level function ``func(spec) -> dict of metrics``.  :func:`run_grid
 already in the result store, computes the others with the chosen executor and writes each record
 as soon as its cell finishes, so an interrupted run resumes where it stopped.
 """
+
 from __future__ import annotations
 
 import json
@@ -58,8 +59,13 @@ def _run_cell(func: Callable[[dict], Mapping], index: int, spec: dict):
         return _Failure(index, exc, traceback.format_exc())
     elapsed = time.perf_counter() - start
     if not isinstance(metrics, Mapping):
-        return _Failure(index, TypeError(
-            f"the cell function must return a dict of metrics, got {type(metrics).__name__}"), "")
+        return _Failure(
+            index,
+            TypeError(
+                f"the cell function must return a dict of metrics, got {type(metrics).__name__}"
+            ),
+            "",
+        )
     try:
         plain = _canonical(metrics, "metrics", allow_nan=True)
     except (TypeError, ValueError) as exc:
@@ -71,14 +77,17 @@ def _normalise_metrics(metrics: Mapping) -> dict:
     """Round-trip through JSON so fresh and stored results are identical objects, down to the
     order of their keys (the store writes records with sorted keys, so a notebook that prints
     a metrics dict prints the same whether its cells were computed or loaded)."""
-    return json.loads(json.dumps(_canonical(metrics, "metrics", allow_nan=True), allow_nan=True,
-                                 sort_keys=True))
+    return json.loads(
+        json.dumps(_canonical(metrics, "metrics", allow_nan=True), allow_nan=True, sort_keys=True)
+    )
 
 
 def _raise_failure(failure: _Failure, spec: Mapping) -> None:
     detail = f"\n\nTraceback in the worker:\n{failure.tb}" if failure.tb else ""
-    raise CellError(f"cell {canonical_json(spec)} failed with "
-                    f"{type(failure.exc).__name__}: {failure.exc}{detail}") from failure.exc
+    raise CellError(
+        f"cell {canonical_json(spec)} failed with "
+        f"{type(failure.exc).__name__}: {failure.exc}{detail}"
+    ) from failure.exc
 
 
 def _serial(func, todo: Sequence[tuple[int, dict]]) -> Iterator:
@@ -128,25 +137,29 @@ def _dask(func, todo: Sequence[tuple[int, dict]], n_jobs: int, scheduler) -> Ite
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("executor='dask' needs dask.distributed; install it with "
-                          "`pip install marginboost[distributed]`") from exc
+        raise ImportError(
+            "executor='dask' needs dask.distributed; install it with "
+            "`pip install marginboost[distributed]`"
+        ) from exc
     cluster = None
     own_client = True
     if scheduler is None:
-        cluster = LocalCluster(n_workers=n_jobs, processes=True, threads_per_worker=1,
-                               dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=n_jobs, processes=True, threads_per_worker=1, dashboard_address=None
+        )
         client = Client(cluster)
     elif isinstance(scheduler, str):
         client = Client(scheduler)
     elif hasattr(scheduler, "submit") and hasattr(scheduler, "gather"):
         client, own_client = scheduler, False
     else:
-        raise TypeError("scheduler must be None, a scheduler address such as "
-                        f"'tcp://host:8786' or a distributed.Client, got {scheduler!r}")
+        raise TypeError(
+            "scheduler must be None, a scheduler address such as "
+            f"'tcp://host:8786' or a distributed.Client, got {scheduler!r}"
+        )
     futures = []
     try:
-        futures = [client.submit(_run_cell, func, index, spec, pure=False)
-                   for index, spec in todo]
+        futures = [client.submit(_run_cell, func, index, spec, pure=False) for index, spec in todo]
         for future in as_completed(futures):
             yield future.result()
     finally:
@@ -170,10 +183,17 @@ def _progress_bar_class():
     return tqdm
 
 
-def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
-             store: ResultStore | None = None, executor: str = "serial", n_jobs: int = 1,
-             scheduler: Any = None, progress: bool = True, desc: str | None = None
-             ) -> list[dict]:
+def run_grid(
+    func: Callable[[dict], Mapping],
+    cells: Sequence[Mapping],
+    *,
+    store: ResultStore | None = None,
+    executor: str = "serial",
+    n_jobs: int = 1,
+    scheduler: Any = None,
+    progress: bool = True,
+    desc: str | None = None,
+) -> list[dict]:
     """Compute ``func(spec)`` for every cell, reusing and filling a result store.
 
     Parameters
@@ -242,8 +262,7 @@ def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
     if not callable(func):
         raise TypeError(f"func must be callable, got {func!r}")
     if isinstance(cells, Mapping) or not isinstance(cells, Sequence):
-        raise TypeError("cells must be a list of spec dicts, got "
-                        f"{type(cells).__name__}")
+        raise TypeError(f"cells must be a list of spec dicts, got {type(cells).__name__}")
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {EXECUTORS}, got {executor!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (n_jobs >= 1 or n_jobs == -1):
@@ -280,8 +299,9 @@ def run_grid(func: Callable[[dict], Mapping], cells: Sequence[Mapping], *,
     # progress=False always hides the bar; otherwise tqdm's own defaults apply, so the
     # TQDM_DISABLE environment variable (set while notebooks are executed) can hide it.
     hidden = {} if progress else {"disable": True}
-    with tqdm(total=len(seen), initial=len(seen) - len(todo), desc=desc, unit="cell",
-              **hidden) as bar:
+    with tqdm(
+        total=len(seen), initial=len(seen) - len(todo), desc=desc, unit="cell", **hidden
+    ) as bar:
         if todo:
             if executor == "serial":
                 stream = _serial(func, todo)

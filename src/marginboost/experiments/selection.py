@@ -4,6 +4,7 @@ Rounds are counted from 1: ``validation_errors[t]`` is the error of the ensemble
 boosting rounds (the ``t``-th item of ``staged_decision_function``), and the functions return a
 number of rounds, which is what ``n_estimators`` should be set to.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -13,16 +14,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["best_round", "early_stopping_round", "select_hyperparameter", "select_per_fold",
-           "TIE_RULES"]
+__all__ = [
+    "best_round",
+    "early_stopping_round",
+    "select_hyperparameter",
+    "select_per_fold",
+    "TIE_RULES",
+]
 
 #: Tie rules of :func:`select_hyperparameter`.
 TIE_RULES = ("smallest", "largest")
 
 
 def _errors_array(values: Iterable[float], name: str) -> np.ndarray:
-    errors = np.asarray(list(values) if not isinstance(values, np.ndarray) else values,
-                        dtype=float)
+    errors = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=float)
     if errors.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {errors.shape}")
     if errors.size == 0:
@@ -84,8 +89,9 @@ def best_round(validation_errors: Sequence[float] | np.ndarray, *, atol: float =
     return int(np.flatnonzero(errors <= errors.min() + atol)[0]) + 1
 
 
-def early_stopping_round(staged_errors: Iterable[float], max_rounds: int, *,
-                         atol: float = 0.0) -> int:
+def early_stopping_round(
+    staged_errors: Iterable[float], max_rounds: int, *, atol: float = 0.0
+) -> int:
     """Validation-based early stopping: best round among the first ``max_rounds`` rounds.
 
     The papers run the stage-wise baselines up to a budget of rounds (1000 in MCBoost, 5000 in
@@ -122,15 +128,23 @@ def early_stopping_round(staged_errors: Iterable[float], max_rounds: int, *,
     >>> next(errors)  # no more than max_rounds items were consumed
     0.1
     """
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) \
-            or max_rounds < 1:
+    if (
+        isinstance(max_rounds, bool)
+        or not isinstance(max_rounds, (int, np.integer))
+        or max_rounds < 1
+    ):
         raise ValueError(f"max_rounds must be a positive integer, got {max_rounds!r}")
     taken = list(itertools.islice(iter(staged_errors), int(max_rounds)))
     return best_round(taken, atol=atol)
 
 
-def select_hyperparameter(grid_values: Sequence[Any], validation_errors: Sequence[float],
-                          tie: str = "smallest", *, atol: float = 0.0) -> Any:
+def select_hyperparameter(
+    grid_values: Sequence[Any],
+    validation_errors: Sequence[float],
+    tie: str = "smallest",
+    *,
+    atol: float = 0.0,
+) -> Any:
     """Return the grid value with the lowest validation error, breaking ties by value.
 
     Parameters
@@ -179,8 +193,9 @@ def select_hyperparameter(grid_values: Sequence[Any], validation_errors: Sequenc
     values = list(grid_values)
     errors = _errors_array(validation_errors, "validation_errors")
     if len(values) != errors.size:
-        raise ValueError(f"grid_values has {len(values)} entries but validation_errors has "
-                         f"{errors.size}")
+        raise ValueError(
+            f"grid_values has {len(values)} entries but validation_errors has {errors.size}"
+        )
     if len(set(map(_hashable, values))) != len(values):
         raise ValueError(f"grid_values must be distinct, got {values!r}")
     atol = _check_atol(atol)
@@ -195,10 +210,17 @@ def _hashable(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def select_per_fold(table: pd.DataFrame, setting: str | Sequence[str], *,
-                    validation: str = "validation_error", test: str = "test_error",
-                    fold: str = "fold", group_by: Sequence[str] = (), tie: str = "smallest",
-                    atol: float = 0.0) -> pd.DataFrame:
+def select_per_fold(
+    table: pd.DataFrame,
+    setting: str | Sequence[str],
+    *,
+    validation: str = "validation_error",
+    test: str = "test_error",
+    fold: str = "fold",
+    group_by: Sequence[str] = (),
+    tie: str = "smallest",
+    atol: float = 0.0,
+) -> pd.DataFrame:
     """Pick the setting with the best validation error in every fold; report its test error.
 
     Parameters
@@ -263,8 +285,9 @@ def select_per_fold(table: pd.DataFrame, setting: str | Sequence[str], *,
     rows = []
     for key, part in table.groupby(groups + [fold], sort=True, dropna=False):
         values = [tuple(r) for r in part[settings].itertuples(index=False, name=None)]
-        chosen = select_hyperparameter(values, part[validation].to_numpy(dtype=float), tie=tie,
-                                       atol=atol)
+        chosen = select_hyperparameter(
+            values, part[validation].to_numpy(dtype=float), tie=tie, atol=atol
+        )
         position = values.index(chosen)
         picked = part.iloc[position]
         key = key if isinstance(key, tuple) else (key,)

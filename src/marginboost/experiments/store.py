@@ -14,6 +14,7 @@ Layout::
 where ``key = cell_key(spec)`` is a 64-character sha256 hex digest.  Temporary files start with
 ``.tmp-`` and never match the record pattern, so a half-written file is never mistaken for a record.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -30,8 +31,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["ResultStore", "cell_key", "canonical_json", "experiment_spec", "RecordConflictError",
-           "CorruptRecordError"]
+__all__ = [
+    "ResultStore",
+    "cell_key",
+    "canonical_json",
+    "experiment_spec",
+    "RecordConflictError",
+    "CorruptRecordError",
+]
 
 _KEY_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 _RECORD_FIELDS = ("key", "spec", "metrics", "elapsed_seconds", "version", "created")
@@ -53,13 +60,15 @@ def _canonical(value: Any, path: str, *, allow_nan: bool) -> Any:
             if isinstance(k, (np.str_,)):
                 k = str(k)
             if not isinstance(k, str):
-                raise TypeError(f"{path}: mapping keys must be strings, got {k!r} "
-                                f"({type(k).__name__})")
+                raise TypeError(
+                    f"{path}: mapping keys must be strings, got {k!r} ({type(k).__name__})"
+                )
             out[k] = _canonical(v, f"{path}.{k}", allow_nan=allow_nan)
         return out
     if isinstance(value, np.ndarray):
-        return [_canonical(v, f"{path}[{i}]", allow_nan=allow_nan)
-                for i, v in enumerate(value.tolist())]
+        return [
+            _canonical(v, f"{path}[{i}]", allow_nan=allow_nan) for i, v in enumerate(value.tolist())
+        ]
     if isinstance(value, (list, tuple)):
         return [_canonical(v, f"{path}[{i}]", allow_nan=allow_nan) for i, v in enumerate(value)]
     if isinstance(value, (bool, np.bool_)):
@@ -69,15 +78,19 @@ def _canonical(value: Any, path: str, *, allow_nan: bool) -> Any:
     if isinstance(value, (float, np.floating)):
         number = float(value)
         if not allow_nan and not math.isfinite(number):
-            raise ValueError(f"{path}: non-finite number {number!r} cannot be part of a cell "
-                             "spec (its hash would not be portable JSON)")
+            raise ValueError(
+                f"{path}: non-finite number {number!r} cannot be part of a cell "
+                "spec (its hash would not be portable JSON)"
+            )
         return number
     if isinstance(value, (str, np.str_)):
         return str(value)
     if value is None:
         return None
-    raise TypeError(f"{path}: cannot store a value of type {type(value).__name__} ({value!r}); "
-                    "use numbers, strings, booleans, None, lists, tuples, arrays or dicts")
+    raise TypeError(
+        f"{path}: cannot store a value of type {type(value).__name__} ({value!r}); "
+        "use numbers, strings, booleans, None, lists, tuples, arrays or dicts"
+    )
 
 
 def canonical_json(spec: Mapping) -> str:
@@ -90,8 +103,9 @@ def canonical_json(spec: Mapping) -> str:
     if not isinstance(spec, Mapping):
         raise TypeError(f"a cell spec must be a mapping (dict), got {type(spec).__name__}")
     plain = _canonical(spec, "spec", allow_nan=False)
-    return json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    return json.dumps(
+        plain, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    )
 
 
 def cell_key(spec: Mapping) -> str:
@@ -136,8 +150,18 @@ def cell_key(spec: Mapping) -> str:
     return hashlib.sha256(canonical_json(spec).encode("ascii")).hexdigest()
 
 
-def experiment_spec(*, algorithm: str, params: Mapping, dataset: str, dataset_sha256: str,
-                    protocol: str, fold: int, seed: int, profile: str, **extra: Any) -> dict:
+def experiment_spec(
+    *,
+    algorithm: str,
+    params: Mapping,
+    dataset: str,
+    dataset_sha256: str,
+    protocol: str,
+    fold: int,
+    seed: int,
+    profile: str,
+    **extra: Any,
+) -> dict:
     """Build a cell spec holding every field that determines a result.
 
     Extra keyword arguments (for example ``noise_rate``) are added as further fields.
@@ -188,16 +212,27 @@ def experiment_spec(*, algorithm: str, params: Mapping, dataset: str, dataset_sh
     >>> spec["params"], spec["noise_rate"]
     ({'n_estimators': 100}, 0.1)
     """
-    for name, value in (("algorithm", algorithm), ("dataset", dataset),
-                        ("dataset_sha256", dataset_sha256), ("protocol", protocol),
-                        ("profile", profile)):
+    for name, value in (
+        ("algorithm", algorithm),
+        ("dataset", dataset),
+        ("dataset_sha256", dataset_sha256),
+        ("protocol", protocol),
+        ("profile", profile),
+    ):
         if not isinstance(value, str) or not value:
             raise ValueError(f"{name} must be a non-empty string, got {value!r}")
     if not isinstance(params, Mapping):
         raise TypeError(f"params must be a mapping, got {type(params).__name__}")
-    spec = {"algorithm": algorithm, "params": dict(params), "dataset": dataset,
-            "dataset_sha256": dataset_sha256, "protocol": protocol, "fold": int(fold),
-            "seed": int(seed), "profile": profile}
+    spec = {
+        "algorithm": algorithm,
+        "params": dict(params),
+        "dataset": dataset,
+        "dataset_sha256": dataset_sha256,
+        "protocol": protocol,
+        "fold": int(fold),
+        "seed": int(seed),
+        "profile": profile,
+    }
     spec.update(extra)
     return spec
 
@@ -212,9 +247,12 @@ def record_checksum(record: Mapping) -> str:
     Stored in the record as ``checksum``; a record whose numbers were edited by hand (or damaged)
     no longer matches it and is refused with :class:`CorruptRecordError`.
     """
-    payload = json.dumps({"key": record["key"], "spec": record["spec"],
-                          "metrics": record["metrics"]},
-                         sort_keys=True, separators=(",", ":"), allow_nan=True)
+    payload = json.dumps(
+        {"key": record["key"], "spec": record["spec"], "metrics": record["metrics"]},
+        sort_keys=True,
+        separators=(",", ":"),
+        allow_nan=True,
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -276,18 +314,22 @@ class ResultStore:
     True 0
     """
 
-    def __init__(self, path: str | os.PathLike,
-                 fallbacks: Sequence[str | os.PathLike | ResultStore] = ()) -> None:
+    def __init__(
+        self, path: str | os.PathLike, fallbacks: Sequence[str | os.PathLike | ResultStore] = ()
+    ) -> None:
         self.path = Path(path)
         if self.path.exists() and not self.path.is_dir():
             raise NotADirectoryError(f"result store path {self.path} exists and is not a folder")
-        self.fallbacks = tuple(f if isinstance(f, ResultStore) else ResultStore(f)
-                               for f in fallbacks)
+        self.fallbacks = tuple(
+            f if isinstance(f, ResultStore) else ResultStore(f) for f in fallbacks
+        )
 
     def __repr__(self) -> str:
         if self.fallbacks:
-            return (f"ResultStore({str(self.path)!r}, fallbacks="
-                    f"{[str(f.path) for f in self.fallbacks]!r})")
+            return (
+                f"ResultStore({str(self.path)!r}, fallbacks="
+                f"{[str(f.path) for f in self.fallbacks]!r})"
+            )
         return f"ResultStore({str(self.path)!r})"
 
     def _find(self, key: str) -> Path | None:
@@ -403,7 +445,8 @@ class ResultStore:
             raise RecordConflictError(
                 f"the store is append-only: {path} already holds different metrics for spec "
                 f"{json.dumps(record['spec'], sort_keys=True)}: stored "
-                f"{_metrics_json(stored['metrics'])}, new {_metrics_json(record['metrics'])}")
+                f"{_metrics_json(stored['metrics'])}, new {_metrics_json(record['metrics'])}"
+            )
         return stored
 
     def _read(self, path: Path) -> dict:
@@ -411,19 +454,26 @@ class ResultStore:
             with open(path, encoding="utf-8") as fh:
                 record = json.load(fh)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise CorruptRecordError(f"result record {path} is not valid JSON ({exc}); "
-                                     "delete it to recompute the cell") from exc
+            raise CorruptRecordError(
+                f"result record {path} is not valid JSON ({exc}); delete it to recompute the cell"
+            ) from exc
         if not isinstance(record, dict) or any(f not in record for f in _RECORD_FIELDS):
-            raise CorruptRecordError(f"result record {path} lacks some of the fields "
-                                     f"{list(_RECORD_FIELDS)}; delete it to recompute the cell")
+            raise CorruptRecordError(
+                f"result record {path} lacks some of the fields "
+                f"{list(_RECORD_FIELDS)}; delete it to recompute the cell"
+            )
         if record["key"] != path.stem or cell_key(record["spec"]) != path.stem:
-            raise CorruptRecordError(f"result record {path} does not match its file name (its "
-                                     "spec hashes to another key); delete it to recompute")
+            raise CorruptRecordError(
+                f"result record {path} does not match its file name (its "
+                "spec hashes to another key); delete it to recompute"
+            )
         # Records written before checksums existed have none; every committed record has one.
         if "checksum" in record and record["checksum"] != record_checksum(record):
-            raise CorruptRecordError(f"result record {path} fails its checksum: its spec or "
-                                     "metrics were changed after it was written; delete it to "
-                                     "recompute the cell")
+            raise CorruptRecordError(
+                f"result record {path} fails its checksum: its spec or "
+                "metrics were changed after it was written; delete it to "
+                "recompute the cell"
+            )
         return record
 
     def _record_files(self) -> list[Path]:
@@ -433,9 +483,14 @@ class ResultStore:
         for sub in sorted(self.path.iterdir()):
             if not (sub.is_dir() and len(sub.name) == 2):
                 continue
-            files += [p for p in sorted(sub.iterdir())
-                      if p.suffix == ".json" and _KEY_PATTERN.match(p.stem)
-                      and p.stem[:2] == sub.name and p.is_file()]
+            files += [
+                p
+                for p in sorted(sub.iterdir())
+                if p.suffix == ".json"
+                and _KEY_PATTERN.match(p.stem)
+                and p.stem[:2] == sub.name
+                and p.is_file()
+            ]
         return files
 
     def _all_record_files(self) -> list[Path]:
@@ -443,8 +498,7 @@ class ResultStore:
         key order."""
         by_key: dict[str, Path] = {}
         for store in (self, *self.fallbacks):
-            for path in (store._all_record_files() if store is not self
-                         else self._record_files()):
+            for path in store._all_record_files() if store is not self else self._record_files():
                 by_key.setdefault(path.stem, path)
         return [by_key[key] for key in sorted(by_key)]
 

@@ -18,6 +18,7 @@ prints no value ("-").
 The target files live in the repository checkout (they are data, not code), found through
 :func:`marginboost._paths.project_root`; every function takes ``directory=`` to read another copy.
 """
+
 from __future__ import annotations
 
 import copy
@@ -32,8 +33,15 @@ import yaml
 
 from .._paths import project_root
 
-__all__ = ["targets_dir", "list_papers", "load_targets", "list_items", "target_table", "claims",
-           "TABLE_COLUMNS"]
+__all__ = [
+    "targets_dir",
+    "list_papers",
+    "load_targets",
+    "list_items",
+    "target_table",
+    "claims",
+    "TABLE_COLUMNS",
+]
 
 #: Columns of the long tables returned by :func:`target_table`.
 TABLE_COLUMNS = ("dataset", "algorithm", "metric", "mean", "std")
@@ -50,7 +58,8 @@ def targets_dir(directory: str | Path | None = None) -> Path:
     if root is None:
         raise FileNotFoundError(
             "the papers' target numbers live in data/targets/ of the marginboost repository, "
-            "which was not found; run from inside a clone of the repository or pass directory=")
+            "which was not found; run from inside a clone of the repository or pass directory="
+        )
     path = root / "data" / "targets"
     if not path.is_dir():
         raise FileNotFoundError(f"target folder {path} is missing from the checkout")
@@ -94,8 +103,10 @@ def _load(path: Path, mtime_ns: int) -> dict:
     if not isinstance(data, dict) or not isinstance(data.get("paper"), dict):
         raise ValueError(f"target file {path} has no 'paper' section")
     if data["paper"].get("id") != path.stem:
-        raise ValueError(f"target file {path} declares paper id {data['paper'].get('id')!r}, "
-                         f"expected {path.stem!r}")
+        raise ValueError(
+            f"target file {path} declares paper id {data['paper'].get('id')!r}, "
+            f"expected {path.stem!r}"
+        )
     for section in ("tables", "figures", "claims"):
         entries = data.get(section, [])
         if not isinstance(entries, list):
@@ -249,10 +260,13 @@ def target_table(paper: str, item: str, *, directory: str | Path | None = None) 
     entry = _find_item(data, paper, item)
     spec = entry.get("long_format")
     if spec is None:
-        numeric = [e["id"] for e in data.get("tables", []) + data.get("figures", [])
-                   if "long_format" in e]
-        raise ValueError(f"{paper}/{item} has no comparable numbers (no long_format entry); "
-                         f"items with numbers: {numeric}")
+        numeric = [
+            e["id"] for e in data.get("tables", []) + data.get("figures", []) if "long_format" in e
+        ]
+        raise ValueError(
+            f"{paper}/{item} has no comparable numbers (no long_format entry); "
+            f"items with numbers: {numeric}"
+        )
     for field in ("dataset", "algorithm", "metric", "value_columns"):
         if field not in spec:
             raise ValueError(f"{paper}/{item}: long_format lacks '{field}'")
@@ -264,19 +278,25 @@ def target_table(paper: str, item: str, *, directory: str | Path | None = None) 
                 raise ValueError(f"{where}: the row has no such column")
             fields = _Row({str(k): v for k, v in row.items()}, column=column)
             try:
-                labels = [str(spec[f]).format_map(fields)
-                          for f in ("dataset", "algorithm", "metric")]
+                labels = [
+                    str(spec[f]).format_map(fields) for f in ("dataset", "algorithm", "metric")
+                ]
             except KeyError as exc:
                 raise ValueError(f"{where}: long_format refers to missing field {exc}") from exc
             mean, std = _mean_std(row[column], where)
             records.append((*labels, mean, std))
     frame = pd.DataFrame.from_records(records, columns=list(TABLE_COLUMNS))
     if frame.duplicated(subset=list(TABLE_COLUMNS[:3])).any():
-        raise ValueError(f"{paper}/{item}: long_format gives duplicate dataset/algorithm/metric "
-                         "labels")
-    frame.attrs.update(paper=paper, item=item, unit=spec.get("unit", "none"),
-                       paper_runs=copy.deepcopy(spec.get("runs")),
-                       paper_runs_note=spec.get("runs_note"))
+        raise ValueError(
+            f"{paper}/{item}: long_format gives duplicate dataset/algorithm/metric labels"
+        )
+    frame.attrs.update(
+        paper=paper,
+        item=item,
+        unit=spec.get("unit", "none"),
+        paper_runs=copy.deepcopy(spec.get("runs")),
+        paper_runs_note=spec.get("runs_note"),
+    )
     return frame
 
 

@@ -14,6 +14,7 @@ run wrote with what is committed, says what changed and by how much, and copies 
   not reproduce", performance, API and citation pages, and the verdicts
   ``data/results/scoreboard.yaml``), rewritten where they differ.
 """
+
 from __future__ import annotations
 
 import json
@@ -81,23 +82,33 @@ def describe_key_number_change(committed: dict, fresh: dict) -> str | None:
         if absolute >= worst[0]:
             worst = (absolute, relative, name)
         tol = {**committed.get("tolerance", {}), **committed.get("tolerances", {}).get(name, {})}
-        if not np.allclose(a, b, rtol=tol.get("rtol", DEFAULT_RTOL),
-                           atol=tol.get("atol", DEFAULT_ATOL), equal_nan=True):
+        if not np.allclose(
+            a,
+            b,
+            rtol=tol.get("rtol", DEFAULT_RTOL),
+            atol=tol.get("atol", DEFAULT_ATOL),
+            equal_nan=True,
+        ):
             outside.append(name)
     parts = []
     if changed:
         parts.append(f"{len(changed)} of {len(old)} numbers changed")
         if worst[2]:
-            parts.append(f"largest difference {worst[0]:.3g} (relative {worst[1]:.3g}) in "
-                         f"{worst[2]}")
-        parts.append(f"beyond the committed tolerances: {', '.join(outside)}" if outside
-                     else "all within the committed tolerances")
+            parts.append(
+                f"largest difference {worst[0]:.3g} (relative {worst[1]:.3g}) in {worst[2]}"
+            )
+        parts.append(
+            f"beyond the committed tolerances: {', '.join(outside)}"
+            if outside
+            else "all within the committed tolerances"
+        )
     if added:
         parts.append(f"new numbers: {', '.join(added)}")
     if removed:
         parts.append(f"removed numbers: {', '.join(removed)}")
-    if (committed.get("tolerance") != fresh.get("tolerance")
-            or committed.get("tolerances") != fresh.get("tolerances")):
+    if committed.get("tolerance") != fresh.get("tolerance") or committed.get(
+        "tolerances"
+    ) != fresh.get("tolerances"):
         parts.append("tolerances changed")
     return "; ".join(parts) or "metadata changed"
 
@@ -107,15 +118,24 @@ def only_within_tolerance(committed: dict, fresh: dict) -> bool:
     tolerances (the same names, shapes and tolerances; last digits of another machine)."""
     from ..reporting import compare_key_numbers
 
-    return (set(committed.get("numbers", {})) == set(fresh.get("numbers", {}))
-            and committed.get("tolerance") == fresh.get("tolerance")
-            and committed.get("tolerances") == fresh.get("tolerances")
-            and not compare_key_numbers(committed, fresh))
+    return (
+        set(committed.get("numbers", {})) == set(fresh.get("numbers", {}))
+        and committed.get("tolerance") == fresh.get("tolerance")
+        and committed.get("tolerances") == fresh.get("tolerances")
+        and not compare_key_numbers(committed, fresh)
+    )
 
 
-def update_results(*, paper: str | None = None, profile: str | None = None,
-                   dry_run: bool = False, pages: bool = True, exact: bool = False,
-                   source: Path | None = None, target: Path | None = None) -> ResultsUpdate:
+def update_results(
+    *,
+    paper: str | None = None,
+    profile: str | None = None,
+    dry_run: bool = False,
+    pages: bool = True,
+    exact: bool = False,
+    source: Path | None = None,
+    target: Path | None = None,
+) -> ResultsUpdate:
     """Copy what runs wrote (``source``, default ``_build/results``) into the committed
     ``data/results`` (``target``), saying what changed.
 
@@ -135,15 +155,20 @@ def update_results(*, paper: str | None = None, profile: str | None = None,
     source = Path(source) if source is not None else results_dir()
     target = Path(target) if target is not None else committed_results_dir()
     if target is None:
-        raise FileNotFoundError("no checkout found: committed results live in data/results of "
-                                "a clone of the marginboost repository")
+        raise FileNotFoundError(
+            "no checkout found: committed results live in data/results of "
+            "a clone of the marginboost repository"
+        )
     if source.resolve() == target.resolve():
-        raise ValueError(f"the results of runs and the committed results are the same folder "
-                         f"({source}); unset MARGINBOOST_RESULTS_DIR")
+        raise ValueError(
+            f"the results of runs and the committed results are the same folder "
+            f"({source}); unset MARGINBOOST_RESULTS_DIR"
+        )
     report = ResultsUpdate()
     if not source.is_dir():
-        report.lines.append(f"no results of runs in {source}: run `marginboost reproduce` or "
-                            "`make notebooks` first")
+        report.lines.append(
+            f"no results of runs in {source}: run `marginboost reproduce` or `make notebooks` first"
+        )
     else:
         _update_key_numbers(source, target, paper, profile, dry_run, report, exact)
         if profile in (None, "full"):
@@ -153,12 +178,14 @@ def update_results(*, paper: str | None = None, profile: str | None = None,
     verb = "would change" if dry_run else "changed"
     report.lines.append(
         f"{verb} {len(report.changed_files)} files, {'would add' if dry_run else 'added'} "
-        f"{report.new_records} grid records; {report.unchanged} key-number files unchanged")
+        f"{report.new_records} grid records; {report.unchanged} key-number files unchanged"
+    )
     return report
 
 
-def _update_key_numbers(source: Path, target: Path, paper, profile, dry_run, report,
-                        exact: bool = False) -> None:
+def _update_key_numbers(
+    source: Path, target: Path, paper, profile, dry_run, report, exact: bool = False
+) -> None:
     for fresh_path in sorted(source.glob("*/*.json")):
         paper_id = fresh_path.parent.name
         stem = fresh_path.name[: -len(".json")]
@@ -201,15 +228,17 @@ def _update_stores(source: Path, target: Path, paper, dry_run, report) -> None:
                 if stored["metrics"] != record["metrics"]:
                     raise RecordConflictError(
                         f"{path} already holds other metrics for this cell; the committed "
-                        "store is append-only (remove the record deliberately to replace it)")
+                        "store is append-only (remove the record deliberately to replace it)"
+                    )
                 continue
             added += 1
             if not dry_run:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(fresh.record_path(record["key"]), path)
         if added:
-            report.lines.append(f"added    {added} grid records to data/results/{paper_id}/"
-                                "store-full")
+            report.lines.append(
+                f"added    {added} grid records to data/results/{paper_id}/store-full"
+            )
             report.new_records += added
 
 

@@ -8,6 +8,7 @@ Typical use by a boosting engine::
     tree = learner.fit_binary(codes, y, sample_weight)
     h = tree.predict(mapper.transform(X_test))      # +-1
 """
+
 from __future__ import annotations
 
 from .binning import BinMapper, RawFeatures
@@ -17,6 +18,16 @@ from .pool import WeakPool
 from .tree import DecisionTree, FittedTree
 
 __all__ = [
-    "BinMapper", "RawFeatures", "DecisionTree", "FittedTree", "DirectTreeBuilder", "DirectNode",
-    "DirectTreeState", "SplitObjective", "EdgeObjective", "LDALearner", "FittedLDA", "WeakPool",
+    "BinMapper",
+    "RawFeatures",
+    "DecisionTree",
+    "FittedTree",
+    "DirectTreeBuilder",
+    "DirectNode",
+    "DirectTreeState",
+    "SplitObjective",
+    "EdgeObjective",
+    "LDALearner",
+    "FittedLDA",
+    "WeakPool",
 ]

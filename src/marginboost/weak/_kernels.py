@@ -7,6 +7,7 @@ with one extra last channel holding the number of samples.  The best split of a 
 cumulative sums over bins; the histogram of one child is built from its samples and the
 sibling's is obtained by subtraction from the parent's.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,13 +15,13 @@ from numba import njit, prange
 from numpy.typing import NDArray
 
 # Criterion identifiers shared with tree.py.
-ERROR = 0            # channels [|w|, w*y]            score |sum w*y|
-GINI = 1             # channels [w_k, k = 0..K-1]      score sum_k c_k^2 / W
-ENTROPY = 2          # channels [w_k]                  score sum_k c_k log(c_k / W)
-SQUARED_ERROR = 3    # channels [w, w*t_1, .., w*t_K]  score sum_k S_k^2 / W
+ERROR = 0  # channels [|w|, w*y]            score |sum w*y|
+GINI = 1  # channels [w_k, k = 0..K-1]      score sum_k c_k^2 / W
+ENTROPY = 2  # channels [w_k]                  score sum_k c_k log(c_k / W)
+SQUARED_ERROR = 3  # channels [w, w*t_1, .., w*t_K]  score sum_k S_k^2 / W
 MULTICLASS_ERROR = 4  # channels [W_ik]                score max_k c_k
-CONFIDENCE = 5       # channels [W-_k, W+_k] pairs     score -2 sum_k sqrt(W-_k W+_k)
-                     # (Schapire & Singer's Z of confidence-rated leaves, negated)
+CONFIDENCE = 5  # channels [W-_k, W+_k] pairs     score -2 sum_k sqrt(W-_k W+_k)
+# (Schapire & Singer's Z of confidence-rated leaves, negated)
 
 #: Relative tolerance under which two split scores count as tied (ties go to the lowest
 #: feature, then the lowest bin).  It absorbs the rounding differences of summing the same
@@ -28,8 +29,11 @@ CONFIDENCE = 5       # channels [W-_k, W+_k] pairs     score -2 sum_k sqrt(W-_k 
 TIE_RTOL = 1e-10
 
 
-def build_histogram(codes: NDArray[np.uint8], stats: NDArray[np.float64],
-                    sample_index: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
+def build_histogram(
+    codes: NDArray[np.uint8],
+    stats: NDArray[np.float64],
+    sample_index: NDArray[np.int64] | None = None,
+) -> NDArray[np.float64]:
     """Per-feature, per-bin sums of ``stats`` over a node's samples, sample count last.
 
     Returns ``hist`` of shape (n_features, 256, n_channels + 1) whose last channel is the
@@ -52,6 +56,7 @@ N_BINS = 256  # uint8 codes address at most 256 bins
 # summed at the end: consecutive samples with the same code (frequent for binary or
 # low-cardinality features) then update different memory, which removes the store-to-load
 # dependency that otherwise serializes the additions.
+
 
 @njit(cache=True, parallel=True)
 def _histogram_all_two_channels(codes, stats):
@@ -291,8 +296,13 @@ def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
             best_feature = feature
     if best_feature < 0:
         return -1, -1, -np.inf, parent_score, 0
-    return (best_feature, feature_bin[best_feature], best_gain, parent_score,
-            int(feature_n_left[best_feature]))
+    return (
+        best_feature,
+        feature_bin[best_feature],
+        best_gain,
+        parent_score,
+        int(feature_n_left[best_feature]),
+    )
 
 
 @njit(cache=True)

@@ -19,6 +19,7 @@ Conventions
 * New data outside the training range maps to the first or last bin.
 * A constant feature has a single bin (code 0) and is never split.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -54,14 +55,19 @@ def _check_finite_matrix(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
     return array
 
 
-def check_codes(codes: ArrayLike, n_features: int | None = None, name: str = "codes") -> NDArray[np.uint8]:
+def check_codes(
+    codes: ArrayLike, n_features: int | None = None, name: str = "codes"
+) -> NDArray[np.uint8]:
     """Validate binned codes: a 2-D ``uint8`` array, optionally with ``n_features`` columns.
 
     Returns the array itself when it is already Fortran-ordered, else a Fortran-ordered copy.
     """
     if not isinstance(codes, np.ndarray) or codes.dtype != np.uint8 or codes.ndim != 2:
-        description = (f"{codes.dtype} array of shape {codes.shape}" if isinstance(codes, np.ndarray)
-                       else type(codes).__name__)
+        description = (
+            f"{codes.dtype} array of shape {codes.shape}"
+            if isinstance(codes, np.ndarray)
+            else type(codes).__name__
+        )
         raise ValueError(
             f"{name} must be a 2-D uint8 array from BinMapper.transform; got {description}"
         )
@@ -126,9 +132,14 @@ class BinMapper:
 
     def _check_params(self) -> int:
         max_bins = self.max_bins
-        if (not isinstance(max_bins, numbers.Integral) or isinstance(max_bins, bool)
-                or not 2 <= max_bins <= MAX_BINS_LIMIT):
-            raise ValueError(f"max_bins must be an integer in [2, {MAX_BINS_LIMIT}]; got {max_bins!r}")
+        if (
+            not isinstance(max_bins, numbers.Integral)
+            or isinstance(max_bins, bool)
+            or not 2 <= max_bins <= MAX_BINS_LIMIT
+        ):
+            raise ValueError(
+                f"max_bins must be an integer in [2, {MAX_BINS_LIMIT}]; got {max_bins!r}"
+            )
         return int(max_bins)
 
     def fit(self, X: ArrayLike) -> BinMapper:
@@ -157,8 +168,9 @@ class BinMapper:
         return self
 
     @staticmethod
-    def _quantile_cut_positions(values: NDArray[np.float64], distinct: NDArray[np.float64],
-                                max_bins: int) -> NDArray[np.intp]:
+    def _quantile_cut_positions(
+        values: NDArray[np.float64], distinct: NDArray[np.float64], max_bins: int
+    ) -> NDArray[np.intp]:
         """Indices ``i`` of the cuts between ``distinct[i]`` and ``distinct[i+1]`` near quantiles.
 
         The quantile levels are ``k / max_bins`` for ``k = 1..max_bins-1`` (linear
@@ -250,8 +262,9 @@ class RawFeatures:
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}")
         if n_features is not None and X.shape[1] != n_features:
-            raise ValueError(f"X has {X.shape[1]} features but the mapper was fitted on "
-                             f"{n_features}")
+            raise ValueError(
+                f"X has {X.shape[1]} features but the mapper was fitted on {n_features}"
+            )
         if not np.isfinite(X).all():
             raise ValueError("X contains NaN or infinite values")
         return X

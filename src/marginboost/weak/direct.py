@@ -46,6 +46,7 @@ The builder
   returns ``-inf`` everywhere, or defines ``stay_score`` (a node below the root then stays a
   leaf unless a split beats the partial tree as it is).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -189,13 +190,13 @@ class SplitObjective(Protocol):
     array([-1., -1.,  1.,  1.])
     """
 
-    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
-                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-        ...
+    def split_scores(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]: ...
 
-    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
-                   state: DirectTreeState) -> float:
-        ...
+    def leaf_value(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float: ...
 
 
 @njit(cache=True, parallel=True)
@@ -265,20 +266,27 @@ class DirectTreeBuilder:
     array([-1., -1.,  1.,  1.])
     """
 
-    def __init__(self, max_depth: int = 1, min_samples_leaf: int = 1,
-                 split_rule: str = "improve") -> None:
+    def __init__(
+        self, max_depth: int = 1, min_samples_leaf: int = 1, split_rule: str = "improve"
+    ) -> None:
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
         self.split_rule = split_rule
 
     def __repr__(self) -> str:
-        return (f"DirectTreeBuilder(max_depth={self.max_depth}, "
-                f"min_samples_leaf={self.min_samples_leaf}, split_rule={self.split_rule!r})")
+        return (
+            f"DirectTreeBuilder(max_depth={self.max_depth}, "
+            f"min_samples_leaf={self.min_samples_leaf}, split_rule={self.split_rule!r})"
+        )
 
     def fit(self, codes: NDArray[np.uint8], objective: SplitObjective) -> FittedTree:
         """Grow a tree on ``codes`` with splits chosen by ``objective``."""
         depth = self.max_depth
-        if not isinstance(depth, numbers.Integral) or isinstance(depth, bool) or not 1 <= depth <= 16:
+        if (
+            not isinstance(depth, numbers.Integral)
+            or isinstance(depth, bool)
+            or not 1 <= depth <= 16
+        ):
             raise ValueError(f"max_depth must be an integer in [1, 16]; got {depth!r}")
         msl = self.min_samples_leaf
         if not isinstance(msl, numbers.Integral) or isinstance(msl, bool) or msl < 1:
@@ -323,35 +331,65 @@ class DirectTreeBuilder:
                 state.node_value[right.node_id] = right_value
                 next_level += [left, right]
             level = next_level
-        return self._to_fitted_tree(children, split_of, node_depth, state, n_features,
-                                    getattr(objective, "kind", "regression"))
+        return self._to_fitted_tree(
+            children,
+            split_of,
+            node_depth,
+            state,
+            n_features,
+            getattr(objective, "kind", "regression"),
+        )
 
-    def _best_split(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState,
-                    objective: SplitObjective, n_features: int
-                    ) -> tuple[int, int, float, float, float] | None:
+    def _best_split(
+        self,
+        codes: NDArray[np.uint8],
+        node: DirectNode,
+        state: DirectTreeState,
+        objective: SplitObjective,
+        n_features: int,
+    ) -> tuple[int, int, float, float, float] | None:
         scores, left_values, right_values = (
-            np.asarray(a, dtype=np.float64) for a in objective.split_scores(codes, node, state))
+            np.asarray(a, dtype=np.float64) for a in objective.split_scores(codes, node, state)
+        )
         expected = (n_features, N_CANDIDATE_BINS)
-        for name, array in (("scores", scores), ("left_values", left_values),
-                            ("right_values", right_values)):
+        for name, array in (
+            ("scores", scores),
+            ("left_values", left_values),
+            ("right_values", right_values),
+        ):
             if array.shape != expected:
-                raise ValueError(f"objective.split_scores returned {name} of shape {array.shape}; "
-                                 f"expected {expected}")
+                raise ValueError(
+                    f"objective.split_scores returned {name} of shape {array.shape}; "
+                    f"expected {expected}"
+                )
         counts = _left_counts(codes, node.samples)
         n_left = np.cumsum(counts, axis=1)[:, :N_CANDIDATE_BINS]
         n_node = node.samples.shape[0]
-        valid = ((counts[:, :N_CANDIDATE_BINS] > 0) & (n_left >= self.min_samples_leaf)
-                 & (n_node - n_left >= self.min_samples_leaf))
+        valid = (
+            (counts[:, :N_CANDIDATE_BINS] > 0)
+            & (n_left >= self.min_samples_leaf)
+            & (n_node - n_left >= self.min_samples_leaf)
+        )
         feature, split_bin = _select_candidate(scores, valid)
         if feature < 0:
             return None
-        return (int(feature), int(split_bin), float(left_values[feature, split_bin]),
-                float(right_values[feature, split_bin]), float(scores[feature, split_bin]))
+        return (
+            int(feature),
+            int(split_bin),
+            float(left_values[feature, split_bin]),
+            float(right_values[feature, split_bin]),
+            float(scores[feature, split_bin]),
+        )
 
     @staticmethod
-    def _to_fitted_tree(children: dict[int, tuple[int, int]], split_of: dict[int, tuple[int, int]],
-                        node_depth: dict[int, int], state: DirectTreeState, n_features: int,
-                        kind: str) -> FittedTree:
+    def _to_fitted_tree(
+        children: dict[int, tuple[int, int]],
+        split_of: dict[int, tuple[int, int]],
+        node_depth: dict[int, int],
+        state: DirectTreeState,
+        n_features: int,
+        kind: str,
+    ) -> FittedTree:
         """Renumber nodes and leaves in depth-first pre-order, as DecisionTree does."""
         order: list[int] = []
         stack = [0]
@@ -363,8 +401,10 @@ class DirectTreeBuilder:
                 stack.extend((right, left))
         position = {node: i for i, node in enumerate(order)}
         n_nodes = len(order)
-        arrays = {name: np.full(n_nodes, -1, dtype=np.int64)
-                  for name in ("feature", "bin", "left", "right", "leaf")}
+        arrays = {
+            name: np.full(n_nodes, -1, dtype=np.int64)
+            for name in ("feature", "bin", "left", "right", "leaf")
+        }
         leaf_values: list[float] = []
         for node in order:
             i = position[node]
@@ -379,8 +419,19 @@ class DirectTreeBuilder:
         for array in (*arrays.values(), values):
             array.setflags(write=False)
         depth = max(node_depth[node] for node in order)
-        return FittedTree(arrays["feature"], arrays["bin"], arrays["left"], arrays["right"],
-                          arrays["leaf"], values, kind, "direct", n_features, depth, None)
+        return FittedTree(
+            arrays["feature"],
+            arrays["bin"],
+            arrays["left"],
+            arrays["right"],
+            arrays["leaf"],
+            values,
+            kind,
+            "direct",
+            n_features,
+            depth,
+            None,
+        )
 
 
 class EdgeObjective:
@@ -433,10 +484,13 @@ class EdgeObjective:
 
     def _check(self, codes: NDArray[np.uint8]) -> None:
         if self.stats.shape[0] != codes.shape[0]:
-            raise ValueError(f"g has {self.stats.shape[0]} entries but codes has {codes.shape[0]} rows")
+            raise ValueError(
+                f"g has {self.stats.shape[0]} entries but codes has {codes.shape[0]} rows"
+            )
 
-    def split_scores(self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
-                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    def split_scores(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         self._check(codes)
         hist = _kernels.build_histogram(codes, self.stats, node.samples)
         cumulative = np.cumsum(hist[:, :N_CANDIDATE_BINS, :2], axis=1)
@@ -446,13 +500,16 @@ class EdgeObjective:
         parent = abs(total[1])
         score_left, score_right = np.abs(left_g), np.abs(right_g)
         gain = score_left + score_right - parent
-        ok = ((gain > _kernels.TIE_RTOL * parent)
-              & (cumulative[:, :, 0] >= self.min_weight_leaf)
-              & (total[0] - cumulative[:, :, 0] >= self.min_weight_leaf))
+        ok = (
+            (gain > _kernels.TIE_RTOL * parent)
+            & (cumulative[:, :, 0] >= self.min_weight_leaf)
+            & (total[0] - cumulative[:, :, 0] >= self.min_weight_leaf)
+        )
         scores = np.where(ok, gain, -np.inf)
         return scores, np.where(left_g >= 0, 1.0, -1.0), np.where(right_g >= 0, 1.0, -1.0)
 
-    def leaf_value(self, codes: NDArray[np.uint8], node: DirectNode,
-                   state: DirectTreeState) -> float:
+    def leaf_value(
+        self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
+    ) -> float:
         self._check(codes)
         return 1.0 if self.stats[node.samples, 1].sum() >= 0 else -1.0

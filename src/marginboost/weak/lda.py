@@ -23,6 +23,7 @@ With non-negative sample weights normalized to :math:`p_i = w_i / \sum_j w_j`:
 Normalizing the weights makes the ridge act the same whatever their scale (boosting
 distributions sum to one, as in the paper).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -77,8 +78,9 @@ class FittedLDA:
         """Signed distance ``polarity * (x @ direction - threshold)`` (positive -> class +1)."""
         X = _check_X(X, "X")
         if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features but the LDA was fitted on "
-                             f"{self.n_features_in_}")
+            raise ValueError(
+                f"X has {X.shape[1]} features but the LDA was fitted on {self.n_features_in_}"
+            )
         return self.polarity_ * (X @ self.direction_ - self.threshold_)
 
     def predict(self, X: ArrayLike) -> NDArray[np.float64]:
@@ -126,8 +128,9 @@ class LDALearner:
     def __repr__(self) -> str:
         return f"LDALearner(ridge={self.ridge})"
 
-    def fit_binary(self, X: ArrayLike, y: ArrayLike,
-                   sample_weight: ArrayLike | None = None) -> FittedLDA:
+    def fit_binary(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> FittedLDA:
         """Fit to raw features ``X`` (n, d), labels ``y`` in {-1,+1}, weights >= 0."""
         ridge = self.ridge
         if not isinstance(ridge, numbers.Real) or not np.isfinite(ridge) or ridge < 0:
@@ -169,8 +172,9 @@ class LDALearner:
         return FittedLDA(direction, threshold, polarity, d)
 
 
-def best_threshold(projection: NDArray[np.float64], y: NDArray[np.float64],
-                   weight: NDArray[np.float64]) -> tuple[float, float]:
+def best_threshold(
+    projection: NDArray[np.float64], y: NDArray[np.float64], weight: NDArray[np.float64]
+) -> tuple[float, float]:
     r"""Threshold ``t`` and polarity ``s`` maximizing :math:`\sum_i w_i y_i s\,\mathrm{sign}(z_i - t)`.
 
     Candidates are the midpoints between consecutive distinct projections and one value below
@@ -178,10 +182,10 @@ def best_threshold(projection: NDArray[np.float64], y: NDArray[np.float64],
     """
     order = np.argsort(projection, kind="stable")
     z, g = projection[order], (weight * y)[order]
-    distinct_end = np.flatnonzero(np.diff(z) > 0)       # last index of each run of equal z
+    distinct_end = np.flatnonzero(np.diff(z) > 0)  # last index of each run of equal z
     below = np.concatenate([[0.0], np.cumsum(g)[distinct_end]])  # sum of g at or below t
     total = g.sum()
-    edges_pos = total - 2.0 * below                      # s = +1: +1 above t, -1 at or below
+    edges_pos = total - 2.0 * below  # s = +1: +1 above t, -1 at or below
     candidates = np.concatenate([edges_pos, -edges_pos])
     best = int(np.argmax(candidates))
     n_cuts = edges_pos.size

@@ -19,6 +19,7 @@ random hash of the set of samples where a stump is +1 (per-bin sums of random ke
 O(n d) in total) and every hash match is confirmed by comparing the two columns, so a hash
 collision can never drop a distinct stump.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -57,8 +58,9 @@ def _bin_sums(codes: NDArray[np.uint8], values: NDArray[np.float64]) -> NDArray[
 
 
 @njit(cache=True, parallel=True)
-def _bin_hashes(codes: NDArray[np.uint8], keys: NDArray[np.uint64]
-                ) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
+def _bin_hashes(
+    codes: NDArray[np.uint8], keys: NDArray[np.uint64]
+) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
     """Per-bin counts and wrapping uint64 sums of per-sample random ``keys``."""
     n_samples, n_features = codes.shape
     hashes = np.zeros((n_features, 256), dtype=np.uint64)
@@ -72,8 +74,12 @@ def _bin_hashes(codes: NDArray[np.uint8], keys: NDArray[np.uint64]
 
 
 @njit(cache=True, parallel=True)
-def _stump_matrix(codes: NDArray[np.uint8], features: NDArray[np.int64], bins: NDArray[np.int64],
-                  polarities: NDArray[np.int8]) -> NDArray[np.int8]:
+def _stump_matrix(
+    codes: NDArray[np.uint8],
+    features: NDArray[np.int64],
+    bins: NDArray[np.int64],
+    polarities: NDArray[np.int8],
+) -> NDArray[np.int8]:
     n_samples = codes.shape[0]
     n_columns = features.shape[0]
     matrix = np.empty((n_columns, n_samples), dtype=np.int8)  # transposed: rows contiguous
@@ -142,7 +148,8 @@ class WeakPool:
         codes = check_codes(codes)
         n_samples, n_features = codes.shape
         keys = np.random.default_rng(_HASH_SEED).integers(
-            0, np.iinfo(np.uint64).max, size=int(n_samples), dtype=np.uint64, endpoint=True)
+            0, np.iinfo(np.uint64).max, size=int(n_samples), dtype=np.uint64, endpoint=True
+        )
         bin_hash, bin_count = _bin_hashes(codes, keys)
         total_hash = keys.sum(dtype=np.uint64)
         features, bins, polarities, set_hashes = [], [], [], []
@@ -179,9 +186,13 @@ class WeakPool:
         return pool
 
     @staticmethod
-    def _first_of_duplicates(codes: NDArray[np.uint8], features: NDArray[np.int64],
-                             bins: NDArray[np.int64], polarities: NDArray[np.int64],
-                             hashes: NDArray[np.uint64]) -> NDArray[np.bool_]:
+    def _first_of_duplicates(
+        codes: NDArray[np.uint8],
+        features: NDArray[np.int64],
+        bins: NDArray[np.int64],
+        polarities: NDArray[np.int64],
+        hashes: NDArray[np.uint64],
+    ) -> NDArray[np.bool_]:
         """Mask keeping the first stump of each group with identical columns."""
         keep = np.ones(features.size, dtype=bool)
         first_with_hash: dict[int, list[int]] = {}
@@ -201,8 +212,9 @@ class WeakPool:
         return keep
 
     @classmethod
-    def from_hypotheses(cls, hypotheses: Sequence[FittedTree],
-                        codes: ArrayLike | None = None) -> WeakPool:
+    def from_hypotheses(
+        cls, hypotheses: Sequence[FittedTree], codes: ArrayLike | None = None
+    ) -> WeakPool:
         """A pool of given fitted trees (e.g. the stumps of an AdaBoost run, Shen & Li Table II).
 
         ``codes`` (optional) are the training codes used by :meth:`best_column` and
@@ -254,8 +266,9 @@ class WeakPool:
         assert self.polarities_ is not None
         return _stump_matrix(codes, self.features_, self.bins_, self.polarities_).T
 
-    def best_column(self, weights_signed: ArrayLike,
-                    codes: ArrayLike | None = None) -> tuple[int, float]:
+    def best_column(
+        self, weights_signed: ArrayLike, codes: ArrayLike | None = None
+    ) -> tuple[int, float]:
         r"""``(j, edge)`` with ``j = argmax_j sum_i g_i H_ij`` (lowest index on ties).
 
         For stump pools this costs one histogram pass, O(n d), whatever the pool size.
@@ -272,7 +285,9 @@ class WeakPool:
         j = int(np.argmax(edges))
         return j, float(edges[j])
 
-    def edges(self, weights_signed: ArrayLike, codes: ArrayLike | None = None) -> NDArray[np.float64]:
+    def edges(
+        self, weights_signed: ArrayLike, codes: ArrayLike | None = None
+    ) -> NDArray[np.float64]:
         """Edges ``sum_i g_i H_ij`` of every hypothesis."""
         data = self._codes(codes)
         g = np.ascontiguousarray(weights_signed, dtype=np.float64)
@@ -286,8 +301,9 @@ class WeakPool:
         assert self.polarities_ is not None
         left_sums = np.cumsum(_bin_sums(data, g), axis=1)[self.features_, self.bins_]
         total = g.sum()
-        edges: NDArray[np.float64] = np.where(self.polarities_ > 0, total - 2.0 * left_sums,
-                                              2.0 * left_sums - total)
+        edges: NDArray[np.float64] = np.where(
+            self.polarities_ > 0, total - 2.0 * left_sums, 2.0 * left_sums - total
+        )
         return edges
 
     def hypothesis(self, index: int) -> FittedTree:
@@ -299,15 +315,33 @@ class WeakPool:
         assert self.features_ is not None and self.bins_ is not None  # a stump pool
         assert self.polarities_ is not None and self.codes_ is not None
         polarity = float(self.polarities_[index])
-        arrays = [np.array(a, dtype=np.int64) for a in
-                  ([self.features_[index], -1, -1], [self.bins_[index], -1, -1],
-                   [1, -1, -1], [2, -1, -1], [-1, 0, 1])]
+        arrays = [
+            np.array(a, dtype=np.int64)
+            for a in (
+                [self.features_[index], -1, -1],
+                [self.bins_[index], -1, -1],
+                [1, -1, -1],
+                [2, -1, -1],
+                [-1, 0, 1],
+            )
+        ]
         values = np.array([-polarity, polarity])
         for array in (*arrays, values):
             array.setflags(write=False)
         node_feature, node_bin, node_left, node_right, node_leaf = arrays
-        return FittedTree(node_feature, node_bin, node_left, node_right, node_leaf, values,
-                          "binary", "error", self.codes_.shape[1], 1, None)
+        return FittedTree(
+            node_feature,
+            node_bin,
+            node_left,
+            node_right,
+            node_leaf,
+            values,
+            "binary",
+            "error",
+            self.codes_.shape[1],
+            1,
+            None,
+        )
 
     def __repr__(self) -> str:
         kind = "trees" if self.hypotheses_ is not None else "stumps"

@@ -51,6 +51,7 @@ Performance (two cores, after JIT compilation): a stump on 100,000 x 50 codes ta
 3 ms, a depth-3 tree on 48,842 x 100 about 6 ms (random 255-bin codes; the one-hot Adult data
 is similar).  The cost is dominated by one pass over the samples per level.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -156,8 +157,8 @@ class FittedTree:
         """Leaf index (``0..n_leaves_-1``) of every sample of ``codes``."""
         codes = check_codes(codes, self.n_features_in_)
         leaves: NDArray[np.int64] = _kernels.apply_tree(
-            codes, self.node_feature, self.node_bin, self.node_left, self.node_right,
-            self.node_leaf)
+            codes, self.node_feature, self.node_bin, self.node_left, self.node_right, self.node_leaf
+        )
         return leaves
 
     def predict(self, codes: ArrayLike) -> NDArray[np.float64]:
@@ -193,9 +194,19 @@ class FittedTree:
             kind = "regression"
         else:
             kind = self.kind
-        return FittedTree(self.node_feature, self.node_bin, self.node_left, self.node_right,
-                          self.node_leaf, values, kind, self.criterion, self.n_features_in_,
-                          self.depth_, None)
+        return FittedTree(
+            self.node_feature,
+            self.node_bin,
+            self.node_left,
+            self.node_right,
+            self.node_leaf,
+            values,
+            kind,
+            self.criterion,
+            self.n_features_in_,
+            self.depth_,
+            None,
+        )
 
     def splits(self) -> list[tuple[int, int]]:
         """``(feature, bin)`` of the internal nodes in depth-first (pre-)order."""
@@ -208,8 +219,9 @@ class FittedTree:
                 stack.extend((int(self.node_right[node]), int(self.node_left[node])))
         return result
 
-    def describe(self, mapper: BinMapper | None = None,
-                 feature_names: list[str] | None = None) -> str:
+    def describe(
+        self, mapper: BinMapper | None = None, feature_names: list[str] | None = None
+    ) -> str:
         """Human-readable splits, with raw thresholds when ``mapper`` is given."""
         lines: list[str] = []
 
@@ -274,21 +286,32 @@ class DecisionTree:
     array([-1., -1.,  1.,  1.])
     """
 
-    def __init__(self, max_depth: int = 1, criterion: str = "error", min_samples_leaf: int = 1,
-                 min_weight_leaf: float = 0.0) -> None:
+    def __init__(
+        self,
+        max_depth: int = 1,
+        criterion: str = "error",
+        min_samples_leaf: int = 1,
+        min_weight_leaf: float = 0.0,
+    ) -> None:
         self.max_depth = max_depth
         self.criterion = criterion
         self.min_samples_leaf = min_samples_leaf
         self.min_weight_leaf = min_weight_leaf
 
     def __repr__(self) -> str:
-        return (f"DecisionTree(max_depth={self.max_depth}, criterion={self.criterion!r}, "
-                f"min_samples_leaf={self.min_samples_leaf}, min_weight_leaf={self.min_weight_leaf})")
+        return (
+            f"DecisionTree(max_depth={self.max_depth}, criterion={self.criterion!r}, "
+            f"min_samples_leaf={self.min_samples_leaf}, min_weight_leaf={self.min_weight_leaf})"
+        )
 
     # ------------------------------------------------------------------ parameter checks
     def _check_params(self, allowed: tuple[str, ...], method: str) -> None:
         depth = self.max_depth
-        if not isinstance(depth, numbers.Integral) or isinstance(depth, bool) or not 1 <= depth <= 16:
+        if (
+            not isinstance(depth, numbers.Integral)
+            or isinstance(depth, bool)
+            or not 1 <= depth <= 16
+        ):
             raise ValueError(f"max_depth must be an integer in [1, 16]; got {depth!r}")
         if self.criterion not in allowed:
             raise ValueError(f"{method} supports criterion in {allowed}; got {self.criterion!r}")
@@ -300,8 +323,9 @@ class DecisionTree:
             raise ValueError(f"min_weight_leaf must be a finite number >= 0; got {mwl!r}")
 
     # ------------------------------------------------------------------ public fit methods
-    def fit_binary(self, codes: ArrayLike, y: ArrayLike,
-                   sample_weight: ArrayLike | None = None) -> FittedTree:
+    def fit_binary(
+        self, codes: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> FittedTree:
         """Fit to labels ``y`` in {-1, +1} with ``sample_weight`` (signed for ``"error"``).
 
         Returns a :class:`FittedTree` whose leaves are -1 or +1.
@@ -324,8 +348,9 @@ class DecisionTree:
             stats[:, 1] = np.where(y > 0, weight, 0.0)
         return self._grow(codes, stats, "binary")
 
-    def fit_regression(self, codes: ArrayLike, target: ArrayLike,
-                       sample_weight: ArrayLike | None = None) -> FittedTree:
+    def fit_regression(
+        self, codes: ArrayLike, target: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> FittedTree:
         """Weighted least-squares fit to real ``target`` (criterion ``"squared_error"``)."""
         self._check_params(("squared_error",), "fit_regression")
         codes = check_codes(codes)
@@ -337,8 +362,9 @@ class DecisionTree:
         stats[:, 1] = weight * target
         return self._grow(codes, stats, "regression")
 
-    def fit_vector(self, codes: ArrayLike, targets: ArrayLike,
-                   sample_weight: ArrayLike | None = None) -> FittedTree:
+    def fit_vector(
+        self, codes: ArrayLike, targets: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> FittedTree:
         """Weighted least squares to vector ``targets`` (n, K); leaves are weighted mean K-vectors.
 
         The split maximizes the decrease of :math:`\\sum_i w_i \\lVert t_i - v_{leaf(i)}\\rVert^2`
@@ -354,8 +380,9 @@ class DecisionTree:
         stats[:, 1:] = weight[:, None] * targets
         return self._grow(codes, stats, "vector")
 
-    def fit_multiclass(self, codes: ArrayLike, y: ArrayLike,
-                       class_weight: ArrayLike | None = None) -> FittedTree:
+    def fit_multiclass(
+        self, codes: ArrayLike, y: ArrayLike, class_weight: ArrayLike | None = None
+    ) -> FittedTree:
         """Fit a K-class tree; leaves predict a class index (as float).
 
         Parameters
@@ -468,9 +495,11 @@ class DecisionTree:
             if depth < self.max_depth and samples.shape[0] >= 2 * min_samples_leaf:
                 if splits_only_on_gain or not self._is_pure(stats, samples):
                     feature, split_bin, gain, parent_score, n_left = _kernels.find_best_split(
-                        hist, criterion, min_samples_leaf, min_weight_leaf)
-                    if feature >= 0 and (not splits_only_on_gain
-                                         or gain > _kernels.TIE_RTOL * abs(parent_score)):
+                        hist, criterion, min_samples_leaf, min_weight_leaf
+                    )
+                    if feature >= 0 and (
+                        not splits_only_on_gain or gain > _kernels.TIE_RTOL * abs(parent_score)
+                    ):
                         split = feature, split_bin, n_left
             if split is None:
                 make_leaf(node, hist[0].sum(axis=0), depth)
@@ -480,12 +509,13 @@ class DecisionTree:
             node_feature[node], node_bin[node] = feature, split_bin
             node_left[node], node_right[node] = left_node, right_node
             if depth + 1 == self.max_depth:
-                left_sums = hist[feature, :split_bin + 1].sum(axis=0)
+                left_sums = hist[feature, : split_bin + 1].sum(axis=0)
                 make_leaf(left_node, left_sums, depth + 1)
                 make_leaf(right_node, hist[0].sum(axis=0) - left_sums, depth + 1)
                 continue
-            left_samples, right_samples = _kernels.partition(codes, samples, feature, split_bin,
-                                                             n_left)
+            left_samples, right_samples = _kernels.partition(
+                codes, samples, feature, split_bin, n_left
+            )
             if n_left <= samples.shape[0] - n_left:
                 left_hist = _kernels.build_histogram(codes, stats, left_samples)
                 right_hist = hist - left_hist
@@ -498,13 +528,26 @@ class DecisionTree:
 
         statistics = np.array(leaf_sums)
         values = _leaf_values(statistics, self.criterion, kind)
-        arrays = [np.array(a, dtype=np.int64) for a in
-                  (node_feature, node_bin, node_left, node_right, node_leaf)]
+        arrays = [
+            np.array(a, dtype=np.int64)
+            for a in (node_feature, node_bin, node_left, node_right, node_leaf)
+        ]
         for array in (*arrays, values, statistics):
             array.setflags(write=False)
         node_feature_, node_bin_, node_left_, node_right_, node_leaf_ = arrays
-        return FittedTree(node_feature_, node_bin_, node_left_, node_right_, node_leaf_, values,
-                          kind, self.criterion, codes.shape[1], max_depth_reached, statistics)
+        return FittedTree(
+            node_feature_,
+            node_bin_,
+            node_left_,
+            node_right_,
+            node_leaf_,
+            values,
+            kind,
+            self.criterion,
+            codes.shape[1],
+            max_depth_reached,
+            statistics,
+        )
 
     def _is_pure(self, stats: NDArray[np.float64], samples: NDArray[np.int64]) -> bool:
         """Whether a node cannot be improved (impurity criteria only)."""
@@ -535,8 +578,10 @@ def _check_vector(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
     if array.ndim != 1 or array.shape[0] != n:
         raise ValueError(f"{name} must have shape ({n},) to match codes; got {array.shape}")
     if not np.isfinite(array).all():
-        raise ValueError(f"{name} contains NaN or inf (first at index "
-                         f"{int(np.flatnonzero(~np.isfinite(array))[0])})")
+        raise ValueError(
+            f"{name} contains NaN or inf (first at index "
+            f"{int(np.flatnonzero(~np.isfinite(array))[0])})"
+        )
     return array
 
 
@@ -552,7 +597,9 @@ def _check_matrix(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
     return array
 
 
-def _check_weight(sample_weight: ArrayLike | None, n: int, allow_negative: bool) -> NDArray[np.float64]:
+def _check_weight(
+    sample_weight: ArrayLike | None, n: int, allow_negative: bool
+) -> NDArray[np.float64]:
     if sample_weight is None:
         return np.ones(n)
     weight = _check_vector(sample_weight, n, "sample_weight")

@@ -10,6 +10,7 @@ estimators the chapter compares.  The command line, the re-execution of stored c
 chapters' citation blocks and API links all read it; adding a paper is one protocols module with
 its line here, its targets (``data/targets/<paper>.yaml``) and its notebooks.
 """
+
 from __future__ import annotations
 
 import functools
@@ -23,8 +24,16 @@ from ..profiles import check_profile
 from ..runner import run_grid
 from ..store import ResultStore
 
-__all__ = ["PaperProtocol", "PROTOCOLS", "PAPERS", "protocol", "dataset_fingerprint",
-           "run_paper_grid", "paper_store", "cell_function"]
+__all__ = [
+    "PaperProtocol",
+    "PROTOCOLS",
+    "PAPERS",
+    "protocol",
+    "dataset_fingerprint",
+    "run_paper_grid",
+    "paper_store",
+    "cell_function",
+]
 
 
 @dataclass(frozen=True)
@@ -88,34 +97,80 @@ class PaperProtocol:
         'anyboost-figure1'
         """
         if item not in self.items:
-            raise ValueError(f"paper {self.paper!r} has no item {item!r}; its items: "
-                             f"{', '.join(self.items)}")
+            raise ValueError(
+                f"paper {self.paper!r} has no item {item!r}; its items: {', '.join(self.items)}"
+            )
         return f"{self.paper}-{item}"
 
 
 #: The reproduced papers, in the book's order.
-PROTOCOLS: dict[str, PaperProtocol] = {p.paper: p for p in (
-    PaperProtocol("anyboost", "anyboost", ("table1", "figure1", "figure2", "figure3"),
-                  "mason1999boosting",
-                  ("AnyBoost", "AdaBoost", "RealAdaBoost", "LogitBoost", "ArcX4", "DoomII",
-                   "L2Boost", "MadaBoost")),
-    PaperProtocol("shen_li", "shen_li",
-                  ("duality-checks", "figure1", "figure2", "figure3", "figure4", "table2-3",
-                   "table4-figure5", "table5-8"),
-                  "shen2010dual",
-                  ("AdaBoostL1", "AdaBoostQP", "AdaBoostCG", "LogitBoostCG", "LPBoost",
-                   "HingeLPBoost", "AdaBoost", "ArcGv")),
-    PaperProtocol("mcboost", "mcboost", ("table1-2", "figure1", "figure2", "figures3-4"),
-                  "guo2013mcboost",
-                  ("MCBoost", "MDBoost", "LPBoost", "AdaBoostCG", "AdaBoost", "L2Boost")),
-    PaperProtocol("directboost", "directboost",
-                  ("table1", "table2", "table3", "table4", "figures1-2", "figure3", "checks"),
-                  "zhai2013direct",
-                  ("DirectBoost", "AdaBoost", "LogitBoost", "LPBoost", "BrownBoost")),
-    PaperProtocol("dmcboost", "dmcboost", ("table2", "table3", "table4", "figure3"),
-                  "zhai2014multiclass",
-                  ("DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost")),
-)}
+PROTOCOLS: dict[str, PaperProtocol] = {
+    p.paper: p
+    for p in (
+        PaperProtocol(
+            "anyboost",
+            "anyboost",
+            ("table1", "figure1", "figure2", "figure3"),
+            "mason1999boosting",
+            (
+                "AnyBoost",
+                "AdaBoost",
+                "RealAdaBoost",
+                "LogitBoost",
+                "ArcX4",
+                "DoomII",
+                "L2Boost",
+                "MadaBoost",
+            ),
+        ),
+        PaperProtocol(
+            "shen_li",
+            "shen_li",
+            (
+                "duality-checks",
+                "figure1",
+                "figure2",
+                "figure3",
+                "figure4",
+                "table2-3",
+                "table4-figure5",
+                "table5-8",
+            ),
+            "shen2010dual",
+            (
+                "AdaBoostL1",
+                "AdaBoostQP",
+                "AdaBoostCG",
+                "LogitBoostCG",
+                "LPBoost",
+                "HingeLPBoost",
+                "AdaBoost",
+                "ArcGv",
+            ),
+        ),
+        PaperProtocol(
+            "mcboost",
+            "mcboost",
+            ("table1-2", "figure1", "figure2", "figures3-4"),
+            "guo2013mcboost",
+            ("MCBoost", "MDBoost", "LPBoost", "AdaBoostCG", "AdaBoost", "L2Boost"),
+        ),
+        PaperProtocol(
+            "directboost",
+            "directboost",
+            ("table1", "table2", "table3", "table4", "figures1-2", "figure3", "checks"),
+            "zhai2013direct",
+            ("DirectBoost", "AdaBoost", "LogitBoost", "LPBoost", "BrownBoost"),
+        ),
+        PaperProtocol(
+            "dmcboost",
+            "dmcboost",
+            ("table2", "table3", "table4", "figure3"),
+            "zhai2014multiclass",
+            ("DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost"),
+        ),
+    )
+}
 
 #: The ids of the reproduced papers, in the book's order.
 PAPERS: tuple[str, ...] = tuple(PROTOCOLS)
@@ -148,8 +203,9 @@ def protocol(paper: str) -> PaperProtocol:
     try:
         return PROTOCOLS[paper]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown paper {paper!r}; the reproduced papers: "
-                         f"{', '.join(PAPERS)}") from None
+        raise ValueError(
+            f"unknown paper {paper!r}; the reproduced papers: {', '.join(PAPERS)}"
+        ) from None
 
 
 def cell_function(paper: str, spec: dict) -> Callable[[dict], dict]:
@@ -217,9 +273,15 @@ def source_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def run_paper_grid(paper: str, func: Callable[[dict], dict], cells: Sequence[dict], *,
-                   jobs: int = 1, scheduler: str | None = None, desc: str | None = None,
-                   ) -> list[dict]:
+def run_paper_grid(
+    paper: str,
+    func: Callable[[dict], dict],
+    cells: Sequence[dict],
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    desc: str | None = None,
+) -> list[dict]:
     """Run a notebook's grid with the executor its parameters ask for.
 
     ``scheduler`` (a dask address) selects the ``dask`` executor, ``jobs > 1`` the
@@ -235,8 +297,15 @@ def run_paper_grid(paper: str, func: Callable[[dict], dict], cells: Sequence[dic
     profiles = {cell["profile"] for cell in cells}
     if len(profiles) != 1:
         raise ValueError(f"a grid must belong to one profile; got {sorted(profiles)}")
-    return run_grid(func, list(cells), store=paper_store(paper, profiles.pop()), executor=executor,
-                    n_jobs=int(jobs or 1), scheduler=scheduler or None, desc=desc)
+    return run_grid(
+        func,
+        list(cells),
+        store=paper_store(paper, profiles.pop()),
+        executor=executor,
+        n_jobs=int(jobs or 1),
+        scheduler=scheduler or None,
+        desc=desc,
+    )
 
 
 def dataset_fingerprint(name: str) -> str:

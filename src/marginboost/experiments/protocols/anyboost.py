@@ -14,6 +14,7 @@ choice, made once and stated in the notebooks:
   part from ``steepness_grid`` (ties to the smaller :math:`\lambda`).
 * Both are scored on the test part after the last round.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,17 +26,40 @@ from ..profiles import check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
-__all__ = ["FIGURE1_DATASETS", "FIGURE1_NOISE", "figure1_settings", "figure1_cells",
-           "figure1_cell", "figure1_summary", "PROTOCOL_VERSION", "FIGURE1_AXIS",
-           "doom2_first_stump_settings", "doom2_first_stump", "first_stump_test_error", "FIGURE2_DATASETS",
-           "FIGURE2_NOISE", "figure2_cells", "figure2_cell", "FIGURE3_DATASETS",
-           "figure3_settings", "figure3_rounds", "figure3_cells", "figure3_cell"]
+__all__ = [
+    "FIGURE1_DATASETS",
+    "FIGURE1_NOISE",
+    "figure1_settings",
+    "figure1_cells",
+    "figure1_cell",
+    "figure1_summary",
+    "PROTOCOL_VERSION",
+    "FIGURE1_AXIS",
+    "doom2_first_stump_settings",
+    "doom2_first_stump",
+    "first_stump_test_error",
+    "FIGURE2_DATASETS",
+    "FIGURE2_NOISE",
+    "figure2_cells",
+    "figure2_cell",
+    "FIGURE3_DATASETS",
+    "figure3_settings",
+    "figure3_rounds",
+    "figure3_cells",
+    "figure3_cell",
+]
 
 #: The nine data sets of Figure 1 (paper name -> registry name).
 FIGURE1_DATASETS = {
-    "sonar": "sonar", "cleve": "cleve", "ionosphere": "ionosphere", "vote1": "vote1",
-    "credit": "credit_a", "breast-cancer": "breast_cancer_wisconsin_uci", "pima": "pima",
-    "hypo": "hypothyroid", "splice": "ida_splice",
+    "sonar": "sonar",
+    "cleve": "cleve",
+    "ionosphere": "ionosphere",
+    "vote1": "vote1",
+    "credit": "credit_a",
+    "breast-cancer": "breast_cancer_wisconsin_uci",
+    "pima": "pima",
+    "hypo": "hypothyroid",
+    "splice": "ida_splice",
 }
 FIGURE1_NOISE = (0.0, 0.05, 0.15)
 #: The paper's Figure 1 y axis runs from about -2 to 3.5 points (data/targets/anyboost.yaml;
@@ -47,10 +71,20 @@ PROTOCOL_VERSION = "anyboost-v1"
 def figure1_settings(profile: str) -> dict:
     """Grid sizes of Figure 1 for a profile."""
     if check_profile(profile) == "full":
-        return {"datasets": list(FIGURE1_DATASETS), "noise": list(FIGURE1_NOISE),
-                "n_repeats": 20, "n_rounds": 1000, "steepness_grid": [2.0, 5.0, 10.0, 20.0]}
-    return {"datasets": ["sonar", "vote1", "breast-cancer"], "noise": [0.0, 0.15],
-            "n_repeats": 2, "n_rounds": 60, "steepness_grid": [5.0]}
+        return {
+            "datasets": list(FIGURE1_DATASETS),
+            "noise": list(FIGURE1_NOISE),
+            "n_repeats": 20,
+            "n_rounds": 1000,
+            "steepness_grid": [2.0, 5.0, 10.0, 20.0],
+        }
+    return {
+        "datasets": ["sonar", "vote1", "breast-cancer"],
+        "noise": [0.0, 0.15],
+        "n_repeats": 2,
+        "n_rounds": 60,
+        "steepness_grid": [5.0],
+    }
 
 
 def figure1_cells(profile: str) -> list[dict]:
@@ -63,14 +97,31 @@ def figure1_cells(profile: str) -> list[dict]:
         for noise in s["noise"]:
             for rep in range(s["n_repeats"]):
                 for algorithm, params in (
-                        ("AdaBoost", {"n_estimators": s["n_rounds"]}),
-                        ("DoomII", {"n_estimators": s["n_rounds"], "step_size": 0.05,
-                                    "steepness_grid": s["steepness_grid"],
-                                    "sampling": "resample"})):
-                    cells.append(experiment_spec(
-                        algorithm=algorithm, params=params, dataset=name, dataset_sha256=sha,
-                        protocol=f"{PROTOCOL_VERSION}/split-60-20-20", fold=rep, seed=rep,
-                        profile=profile, noise_rate=noise, paper_dataset=paper_name))
+                    ("AdaBoost", {"n_estimators": s["n_rounds"]}),
+                    (
+                        "DoomII",
+                        {
+                            "n_estimators": s["n_rounds"],
+                            "step_size": 0.05,
+                            "steepness_grid": s["steepness_grid"],
+                            "sampling": "resample",
+                        },
+                    ),
+                ):
+                    cells.append(
+                        experiment_spec(
+                            algorithm=algorithm,
+                            params=params,
+                            dataset=name,
+                            dataset_sha256=sha,
+                            protocol=f"{PROTOCOL_VERSION}/split-60-20-20",
+                            fold=rep,
+                            seed=rep,
+                            profile=profile,
+                            noise_rate=noise,
+                            paper_dataset=paper_name,
+                        )
+                    )
     return cells
 
 
@@ -78,10 +129,10 @@ def _split_and_noise(spec: dict):
     ds = load(spec["dataset"])
     X, y = ds.X, ds.y_signed()
     # One permutation stream per (data set, repetition): both algorithms see the same split.
-    split = random_splits(X.shape[0], (0.6, 0.2, 0.2), 1,
-                          seed=[spec["seed"], 1999])[0]
-    noisy = flip_split_labels(y, split, spec["noise_rate"], [spec["seed"], 2],
-                              parts=("train", "validation"))
+    split = random_splits(X.shape[0], (0.6, 0.2, 0.2), 1, seed=[spec["seed"], 1999])[0]
+    noisy = flip_split_labels(
+        y, split, spec["noise_rate"], [spec["seed"], 2], parts=("train", "validation")
+    )
     return X, y, noisy, split
 
 
@@ -101,9 +152,13 @@ def figure1_cell(spec: dict, return_model: bool = False) -> dict:
     elif spec["algorithm"] == "DoomII":
         best = None
         for steepness in params["steepness_grid"]:
-            candidate = DoomII(steepness=steepness, step_size=params["step_size"],
-                               sampling=params["sampling"], n_estimators=params["n_estimators"],
-                               random_state=spec["seed"]).fit(X[tr], noisy[tr])
+            candidate = DoomII(
+                steepness=steepness,
+                step_size=params["step_size"],
+                sampling=params["sampling"],
+                n_estimators=params["n_estimators"],
+                random_state=spec["seed"],
+            ).fit(X[tr], noisy[tr])
             val_error = 1.0 - candidate.score(X[va], noisy[va])
             if best is None or val_error < best[0]:
                 best = (val_error, steepness, candidate)
@@ -112,9 +167,12 @@ def figure1_cell(spec: dict, return_model: bool = False) -> dict:
         chosen = {"steepness": steepness}
     else:
         raise ValueError(f"figure1_cell: unknown algorithm {spec['algorithm']!r}")
-    out = {"test_error": float(1.0 - model.score(X[te], y[te])),
-           "train_error": float(1.0 - model.score(X[tr], noisy[tr])),
-           "n_rounds": int(model.n_estimators_), **chosen}
+    out = {
+        "test_error": float(1.0 - model.score(X[te], y[te])),
+        "train_error": float(1.0 - model.score(X[tr], noisy[tr])),
+        "n_rounds": int(model.n_estimators_),
+        **chosen,
+    }
     if return_model:
         out["model"] = model
     return out
@@ -125,16 +183,28 @@ def figure1_summary(cells: list[dict], metrics: list[dict]):
     standard error over repetitions (AdaBoost error minus DOOM II error, in percent)."""
     import pandas as pd
 
-    rows = [{"dataset": c["paper_dataset"], "noise": c["noise_rate"], "rep": c["fold"],
-             "algorithm": c["algorithm"], "test_error": m["test_error"]}
-            for c, m in zip(cells, metrics)]
-    frame = pd.DataFrame(rows).pivot_table(index=["dataset", "noise", "rep"],
-                                           columns="algorithm", values="test_error")
+    rows = [
+        {
+            "dataset": c["paper_dataset"],
+            "noise": c["noise_rate"],
+            "rep": c["fold"],
+            "algorithm": c["algorithm"],
+            "test_error": m["test_error"],
+        }
+        for c, m in zip(cells, metrics)
+    ]
+    frame = pd.DataFrame(rows).pivot_table(
+        index=["dataset", "noise", "rep"], columns="algorithm", values="test_error"
+    )
     frame["advantage"] = 100 * (frame["AdaBoost"] - frame["DoomII"])
     grouped = frame.groupby(level=["dataset", "noise"], sort=False)
-    out = grouped.agg(adaboost=("AdaBoost", "mean"), doom2=("DoomII", "mean"),
-                      advantage=("advantage", "mean"), advantage_sd=("advantage", "std"),
-                      n=("advantage", "size"))
+    out = grouped.agg(
+        adaboost=("AdaBoost", "mean"),
+        doom2=("DoomII", "mean"),
+        advantage=("advantage", "mean"),
+        advantage_sd=("advantage", "std"),
+        n=("advantage", "size"),
+    )
     out["advantage_se"] = out["advantage_sd"] / np.sqrt(out["n"])
     return out.drop(columns="advantage_sd").reset_index()
 
@@ -144,10 +214,20 @@ def doom2_first_stump_settings(profile: str) -> dict:
     """Sizes of the first-stump diagnosis of Figure 1's DOOM II (:func:`doom2_first_stump`)."""
     if check_profile(profile) == "full":
         s = figure1_settings("full")
-        return {"datasets": ["splice", "sonar"], "noise": list(FIGURE1_NOISE), "n_draws": 200,
-                "n_rounds": s["n_rounds"], "steepness_grid": s["steepness_grid"]}
-    return {"datasets": ["splice", "sonar"], "noise": [0.0, 0.15], "n_draws": 40,
-            "n_rounds": 60, "steepness_grid": [5.0]}
+        return {
+            "datasets": ["splice", "sonar"],
+            "noise": list(FIGURE1_NOISE),
+            "n_draws": 200,
+            "n_rounds": s["n_rounds"],
+            "steepness_grid": s["steepness_grid"],
+        }
+    return {
+        "datasets": ["splice", "sonar"],
+        "noise": [0.0, 0.15],
+        "n_draws": 40,
+        "n_rounds": 60,
+        "steepness_grid": [5.0],
+    }
 
 
 def _stump_edges(codes: np.ndarray, y: np.ndarray):
@@ -223,19 +303,33 @@ def doom2_first_stump(spec: dict, n_draws: int, n_rounds: int, steepness_grid) -
     escapes = 0
     for _ in range(n_draws):
         drawn = rng.integers(0, m, size=m)
-        tree = stump.fit_binary(np.asfortranarray(codes[drawn]), y_train[drawn], np.full(m, 1.0 / m))
+        tree = stump.fit_binary(
+            np.asfortranarray(codes[drawn]), y_train[drawn], np.full(m, 1.0 / m)
+        )
         escapes += not np.array_equal(tree.predict(codes), first)
-    out = {"best_edge": float(np.mean(y_train * first)), "runner_up_edge": float(runner_up),
-           "escape_fraction": escapes / n_draws,
-           "first_stump_test_error": float(1.0 - reference.score(X[te], y[te]))}
+    out = {
+        "best_edge": float(np.mean(y_train * first)),
+        "runner_up_edge": float(runner_up),
+        "escape_fraction": escapes / n_draws,
+        "first_stump_test_error": float(1.0 - reference.score(X[te], y[te])),
+    }
     for rule in ("reweight", "resample"):
         distinct, rounds, errors = 0, 0, []
         for steepness in steepness_grid:
-            model = DoomII(steepness=steepness, step_size=0.05, sampling=rule,
-                           n_estimators=n_rounds, random_state=spec["seed"]).fit(X[tr], noisy[tr])
+            model = DoomII(
+                steepness=steepness,
+                step_size=0.05,
+                sampling=rule,
+                n_estimators=n_rounds,
+                random_state=spec["seed"],
+            ).fit(X[tr], noisy[tr])
             codes_model = model.mapper_.transform(X[tr])
-            n_distinct = len({model.estimators_[t].predict(codes_model).tobytes()
-                              for t in range(model.n_estimators_)})
+            n_distinct = len(
+                {
+                    model.estimators_[t].predict(codes_model).tobytes()
+                    for t in range(model.n_estimators_)
+                }
+            )
             if n_distinct > distinct:
                 distinct, rounds = n_distinct, int(model.n_estimators_)
             errors.append(1.0 - model.score(X[te], y[te]))
@@ -247,8 +341,10 @@ def doom2_first_stump(spec: dict, n_draws: int, n_rounds: int, steepness_grid) -
 
 # ---- Figure 2: cumulative training-margin distributions --------------------------------------
 #: Data sets of Figure 2 (paper name -> registry name) and its noise levels.
-FIGURE2_DATASETS = {"breast-cancer-wisconsin": "breast_cancer_wisconsin_uci",
-                    "splice": "ida_splice"}
+FIGURE2_DATASETS = {
+    "breast-cancer-wisconsin": "breast_cancer_wisconsin_uci",
+    "splice": "ida_splice",
+}
 FIGURE2_NOISE = (0.0, 0.15)
 
 
@@ -259,27 +355,45 @@ def figure2_cells(profile: str) -> list[dict]:
     for paper_name, name in FIGURE2_DATASETS.items():
         sha = dataset_fingerprint(name)
         for noise in FIGURE2_NOISE:
-            cells.append(experiment_spec(
-                algorithm="AdaBoost+DoomII",
-                params={"n_estimators": s["n_rounds"], "step_size": 0.05,
-                        "steepness_grid": s["steepness_grid"], "sampling": "resample"},
-                dataset=name, dataset_sha256=sha, protocol=f"{PROTOCOL_VERSION}/split-60-20-20",
-                fold=0, seed=0, profile=profile, noise_rate=noise, paper_dataset=paper_name))
+            cells.append(
+                experiment_spec(
+                    algorithm="AdaBoost+DoomII",
+                    params={
+                        "n_estimators": s["n_rounds"],
+                        "step_size": 0.05,
+                        "steepness_grid": s["steepness_grid"],
+                        "sampling": "resample",
+                    },
+                    dataset=name,
+                    dataset_sha256=sha,
+                    protocol=f"{PROTOCOL_VERSION}/split-60-20-20",
+                    fold=0,
+                    seed=0,
+                    profile=profile,
+                    noise_rate=noise,
+                    paper_dataset=paper_name,
+                )
+            )
     return cells
 
 
 def figure2_cell(spec: dict) -> dict:
     """Normalized training margins (w.r.t. the noisy training labels) of AdaBoost and DOOM II."""
     params = spec["params"]
-    ada = figure1_cell({**spec, "algorithm": "AdaBoost", "params": {
-        "n_estimators": params["n_estimators"]}}, return_model=True)
+    ada = figure1_cell(
+        {**spec, "algorithm": "AdaBoost", "params": {"n_estimators": params["n_estimators"]}},
+        return_model=True,
+    )
     doom = figure1_cell({**spec, "algorithm": "DoomII"}, return_model=True)
     X, _, noisy, split = _split_and_noise(spec)
     tr = split.train
-    return {"adaboost_margins": ada["model"].margins(X[tr], noisy[tr]).tolist(),
-            "doom2_margins": doom["model"].margins(X[tr], noisy[tr]).tolist(),
-            "doom2_steepness": doom["steepness"],
-            "adaboost_test_error": ada["test_error"], "doom2_test_error": doom["test_error"]}
+    return {
+        "adaboost_margins": ada["model"].margins(X[tr], noisy[tr]).tolist(),
+        "doom2_margins": doom["model"].margins(X[tr], noisy[tr]).tolist(),
+        "doom2_steepness": doom["steepness"],
+        "adaboost_test_error": ada["test_error"],
+        "doom2_test_error": doom["test_error"],
+    }
 
 
 # ---- Figure 3: AdaBoost's test error against its exponential and sigmoid costs --------------
@@ -290,8 +404,12 @@ FIGURE3_DATASETS = {"labor": "labor", "vote1": "vote1"}
 def figure3_settings(profile: str) -> dict:
     """Rounds, splits and the lambda values at which the sigmoid cost is evaluated."""
     if check_profile(profile) == "full":
-        return {"n_rounds": 10_000, "n_repeats": 20, "steepness_grid": [2.0, 5.0, 10.0, 20.0],
-                "n_points": 200}
+        return {
+            "n_rounds": 10_000,
+            "n_repeats": 20,
+            "steepness_grid": [2.0, 5.0, 10.0, 20.0],
+            "n_points": 200,
+        }
     return {"n_rounds": 300, "n_repeats": 2, "steepness_grid": [5.0], "n_points": 40}
 
 
@@ -307,11 +425,21 @@ def figure3_cells(profile: str) -> list[dict]:
     for paper_name, name in FIGURE3_DATASETS.items():
         sha = dataset_fingerprint(name)
         for rep in range(s["n_repeats"]):
-            cells.append(experiment_spec(
-                algorithm="AdaBoost", params={"n_estimators": s["n_rounds"]}, dataset=name,
-                dataset_sha256=sha, protocol=f"{PROTOCOL_VERSION}/split-80-20", fold=rep,
-                seed=rep, profile=profile, paper_dataset=paper_name,
-                steepness_grid=s["steepness_grid"], n_points=s["n_points"]))
+            cells.append(
+                experiment_spec(
+                    algorithm="AdaBoost",
+                    params={"n_estimators": s["n_rounds"]},
+                    dataset=name,
+                    dataset_sha256=sha,
+                    protocol=f"{PROTOCOL_VERSION}/split-80-20",
+                    fold=rep,
+                    seed=rep,
+                    profile=profile,
+                    paper_dataset=paper_name,
+                    steepness_grid=s["steepness_grid"],
+                    n_points=s["n_points"],
+                )
+            )
     return cells
 
 
@@ -327,8 +455,12 @@ def figure3_cell(spec: dict) -> dict:
     rounds = figure3_rounds(spec["params"]["n_estimators"], spec["n_points"])
     rounds = rounds[rounds <= model.n_estimators_]
     l1 = np.cumsum(np.abs(model.alphas_))
-    record = {"rounds": rounds.tolist(), "test_error": [], "exp_cost": [],
-              "stop_reason": model.stop_reason_}
+    record = {
+        "rounds": rounds.tolist(),
+        "test_error": [],
+        "exp_cost": [],
+        "stop_reason": model.stop_reason_,
+    }
     sigmoid: dict[Any, list[float]] = {lam: [] for lam in spec["steepness_grid"]}
     wanted = set(rounds.tolist())
     train_scores = model.staged_decision_function(X[tr])

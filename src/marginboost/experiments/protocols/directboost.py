@@ -33,6 +33,7 @@ training labels flipped (validation and test clean), the Table 1 protocol otherw
 DirectBoost^eps_avg on Australian (training part of rotation 0, :math:`n'/n = 0.1`; the paper
 states neither), depth-3 trees and stumps.
 """
+
 from __future__ import annotations
 
 import time
@@ -45,12 +46,33 @@ from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
-__all__ = ["PROTOCOL_VERSION", "DATASETS", "SUBSTITUTES", "NPRIME_GRID", "BROWNBOOST_GRID",
-           "METHODS", "load_table1_data", "table1_settings", "table1_cells", "method_cell",
-           "table1_frame", "table3_settings", "table3_cells", "table4_settings",
-           "table4_cells", "figure3_settings", "figure3_cells", "figure3_cell", "DIRECT_CHOICES",
-           "choices_cells", "choice_of", "LPBOOST_CAP_EXCEPTIONS",
-           "noise_frame", "table1_confidence", "cell_function"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "DATASETS",
+    "SUBSTITUTES",
+    "NPRIME_GRID",
+    "BROWNBOOST_GRID",
+    "METHODS",
+    "load_table1_data",
+    "table1_settings",
+    "table1_cells",
+    "method_cell",
+    "table1_frame",
+    "table3_settings",
+    "table3_cells",
+    "table4_settings",
+    "table4_cells",
+    "figure3_settings",
+    "figure3_cells",
+    "figure3_cell",
+    "DIRECT_CHOICES",
+    "choices_cells",
+    "choice_of",
+    "LPBOOST_CAP_EXCEPTIONS",
+    "noise_frame",
+    "table1_confidence",
+    "cell_function",
+]
 
 PROTOCOL_VERSION = "directboost-v1"
 
@@ -70,9 +92,9 @@ DATASETS = {
 #: Where the data differ from the paper's file, and how.
 SUBSTITUTES = {
     "Splice": "LIBSVM splice (1000 examples) is not in the mirror: a seeded draw of 1000 of the "
-              "3175 examples of the same DELVE data (Raetsch's pooled splice.mat)",
+    "3175 examples of the same DELVE data (Raetsch's pooled splice.mat)",
     "Adult": "LIBSVM a5a (6414 rows, 123 binary features) is not in the mirror: a seeded draw "
-             "of 6414 of the 48842 rows of UCI adult with its 14 raw attributes",
+    "of 6414 of the 48842 rows of UCI adult with its 14 raw attributes",
     "Cancer-wpbc": "UCI wpbc has 198 rows; the 4 rows with a missing value are dropped (194)",
 }
 _SUBSAMPLE = {"Splice": 1000, "Adult": 6414}
@@ -88,12 +110,15 @@ METHODS = ("AdaBoost", "LogitBoost", "LPBoost", "BrownBoost", "DirectBoost")
 #: "v1" is the first implementation (midpoint steps, every tree node split, a plateau rule of
 #: 50 rounds, no loss tolerance in phase 1): its cells carry no ``choices`` key.
 DIRECT_CHOICES = {
-    "default": {"step": "exp-loss", "split_rule": "improve", "tol": 1e-6,
-                "phase1_patience": None},
-    "midpoint": {"step": "midpoint", "split_rule": "improve", "tol": 1e-6,
-                 "phase1_patience": None},
-    "v1": {"step": "midpoint", "split_rule": "always", "tol": 1e-6, "phase1_tol": 0.0,
-           "phase1_patience": 50},
+    "default": {"step": "exp-loss", "split_rule": "improve", "tol": 1e-6, "phase1_patience": None},
+    "midpoint": {"step": "midpoint", "split_rule": "improve", "tol": 1e-6, "phase1_patience": None},
+    "v1": {
+        "step": "midpoint",
+        "split_rule": "always",
+        "tol": 1e-6,
+        "phase1_tol": 0.0,
+        "phase1_patience": 50,
+    },
 }
 DIRECT_VARIANTS = ("DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order")
 _SALT = 2013
@@ -103,8 +128,9 @@ def load_table1_data(paper_name: str):
     """``(X, y)`` of a Table 1 data set with labels in {-1, +1} (after the seeded draw for the
     substituted sets)."""
     if paper_name not in DATASETS:
-        raise ValueError(f"unknown DirectBoost data set {paper_name!r}; expected one of "
-                         f"{list(DATASETS)}")
+        raise ValueError(
+            f"unknown DirectBoost data set {paper_name!r}; expected one of {list(DATASETS)}"
+        )
     ds = load(DATASETS[paper_name][0])
     X, y = ds.X, ds.y_signed()
     if paper_name in _SUBSAMPLE:
@@ -120,13 +146,21 @@ def _cell_data(spec: dict):
     if data["kind"] == "uci":
         X, y = load_table1_data(data["name"])
         split = rotated_splits(X.shape[0], seed=[_SALT, list(DATASETS).index(data["name"])])[
-            spec["fold"]]
+            spec["fold"]
+        ]
         y_train = y[split.train]
         if data.get("noise", 0.0) > 0:
-            y_train = flip_labels(y_train, data["noise"], [_SALT, spec["fold"], 7,
-                                                            int(round(1000 * data["noise"]))])
-        return (X[split.train], y_train, X[split.validation], y[split.validation],
-                X[split.test], y[split.test])
+            y_train = flip_labels(
+                y_train, data["noise"], [_SALT, spec["fold"], 7, int(round(1000 * data["noise"]))]
+            )
+        return (
+            X[split.train],
+            y_train,
+            X[split.validation],
+            y[split.validation],
+            X[split.test],
+            y[split.test],
+        )
     if data["kind"] == "long_servedio":
         l, eta = int(data["l"]), float(data["noise"])
         seed = [_SALT, 3, l, spec["fold"]]
@@ -161,10 +195,15 @@ def _fit_stagewise(cls, params, depth, data):
     fitted = model.n_estimators_
     rounds, val_error = _staged_choice(model, Xv, yv)
     model._truncate(rounds)
-    return {"test_error": _pct_error(model, Xt, yt), "validation_error": val_error,
-            "chosen": rounds, "rounds_fitted": int(fitted),
-            "cap_reached": bool(fitted >= int(params["max_rounds"])),
-            "train_error": _pct_error(model, X, y), "seconds": time.perf_counter() - start}
+    return {
+        "test_error": _pct_error(model, Xt, yt),
+        "validation_error": val_error,
+        "chosen": rounds,
+        "rounds_fitted": int(fitted),
+        "cap_reached": bool(fitted >= int(params["max_rounds"])),
+        "train_error": _pct_error(model, X, y),
+        "seconds": time.perf_counter() - start,
+    }
 
 
 def _select(models, grid, data) -> dict:
@@ -173,9 +212,14 @@ def _select(models, grid, data) -> dict:
     val = [_pct_error(m, Xv, yv) for m in models]
     best = int(np.argmin(val))
     model = models[best]
-    return {"test_error": _pct_error(model, Xt, yt), "validation_error": val[best],
-            "chosen": grid[best], "validation_errors": val,
-            "train_error": _pct_error(model, X, y), "rounds_fitted": int(model.n_estimators_)}
+    return {
+        "test_error": _pct_error(model, Xt, yt),
+        "validation_error": val[best],
+        "chosen": grid[best],
+        "validation_errors": val,
+        "train_error": _pct_error(model, X, y),
+        "rounds_fitted": int(model.n_estimators_),
+    }
 
 
 def method_cell(spec: dict) -> dict:
@@ -198,31 +242,47 @@ def method_cell(spec: dict) -> dict:
         return {method: _fit_stagewise(LogitBoost, params, depth, data)}
     if method == "LPBoost":
         grid = list(params["nprime_grid"])
-        models = [LPBoost(nu=g, max_depth=depth, n_estimators=int(params["max_rounds"]))
-                  .fit(X, y) for g in grid]
+        models = [
+            LPBoost(nu=g, max_depth=depth, n_estimators=int(params["max_rounds"])).fit(X, y)
+            for g in grid
+        ]
         record = _select(models, grid, data)
         record["converged"] = [bool(m.converged_) for m in models]
     elif method == "BrownBoost":
         grid = list(params["target_grid"])
-        models = [BrownBoost(target_error=g, max_depth=depth,
-                             n_estimators=int(params["max_rounds"])).fit(X, y) for g in grid]
+        models = [
+            BrownBoost(target_error=g, max_depth=depth, n_estimators=int(params["max_rounds"])).fit(
+                X, y
+            )
+            for g in grid
+        ]
         record = _select(models, grid, data)
     elif method == "DirectBoost":
         grid = list(params["nprime_grid"])
         choices = params.get("choices", DIRECT_CHOICES["v1"])
-        fitted = directboost_variants(X, y, DIRECT_VARIANTS, grid, max_depth=depth,
-                                      n_estimators=int(params["max_rounds"]),
-                                      step=choices["step"], split_rule=choices["split_rule"],
-                                      tol=choices["tol"],
-                                      phase1_tol=choices.get("phase1_tol"),
-                                      phase1_n_iter_no_change=choices["phase1_patience"])
+        fitted = directboost_variants(
+            X,
+            y,
+            DIRECT_VARIANTS,
+            grid,
+            max_depth=depth,
+            n_estimators=int(params["max_rounds"]),
+            step=choices["step"],
+            split_rule=choices["split_rule"],
+            tol=choices["tol"],
+            phase1_tol=choices.get("phase1_tol"),
+            phase1_n_iter_no_change=choices["phase1_patience"],
+        )
         out = {}
         for name in DIRECT_VARIANTS:
             models = [fitted[(name, g)] for g in grid]
             record = _select(models, grid, data)
             record["phase1_rounds"] = int(models[0].n_phase1_)
-            record["phase1_train_error"] = float(100.0 * models[0].history_["train_error"][
-                models[0].n_phase1_ - 1]) if models[0].n_phase1_ else 100.0
+            record["phase1_train_error"] = (
+                float(100.0 * models[0].history_["train_error"][models[0].n_phase1_ - 1])
+                if models[0].n_phase1_
+                else 100.0
+            )
             record["stop_reasons"] = [m.stop_reason_ for m in models]
             out[name] = record
         out["DirectBoost_avg"]["seconds"] = time.perf_counter() - start
@@ -240,8 +300,9 @@ def _params(method: str, depth: int, settings: dict, choices: str = "default") -
     elif method == "LPBoost":
         params.update(max_rounds=settings["lpboost_rounds"], nprime_grid=settings["nprime_grid"])
     elif method == "BrownBoost":
-        params.update(max_rounds=settings["brownboost_rounds"],
-                      target_grid=settings["brownboost_grid"])
+        params.update(
+            max_rounds=settings["brownboost_rounds"], target_grid=settings["brownboost_grid"]
+        )
     else:
         params.update(max_rounds=settings["direct_rounds"], nprime_grid=settings["nprime_grid"])
         if choices != "v1":
@@ -253,9 +314,12 @@ def _params(method: str, depth: int, settings: dict, choices: str = "default") -
 
 #: Full-profile LPBoost column caps below the protocol's safety cap, with the reason.
 LPBOOST_CAP_EXCEPTIONS = {
-    "Adult": (300, "each column costs a restricted master over 3848 rows; at 300 columns the 30 "
-                   "fits of a rotation take about 200 s, and a fit with nu = 0.01 had not "
-                   "converged after 15 minutes at the 3000-column cap"),
+    "Adult": (
+        300,
+        "each column costs a restricted master over 3848 rows; at 300 columns the 30 "
+        "fits of a rotation take about 200 s, and a fit with nu = 0.01 had not "
+        "converged after 15 minutes at the 3000-column cap",
+    ),
 }
 
 
@@ -265,41 +329,68 @@ def _uci_spec(table, name, fold, method, settings, profile, noise=0.0, choices="
     params = _params(method, depth, settings, choices)
     if method == "LPBoost" and profile == "full" and name in LPBOOST_CAP_EXCEPTIONS:
         params["max_rounds"] = LPBOOST_CAP_EXCEPTIONS[name][0]
-    return experiment_spec(algorithm=method, params=params,
-                           dataset=registry, dataset_sha256=dataset_fingerprint(registry),
-                           protocol=f"{PROTOCOL_VERSION}/rotated-3-1-1", fold=fold, seed=fold,
-                           profile=profile, table=table, paper="directboost", data=data)
+    return experiment_spec(
+        algorithm=method,
+        params=params,
+        dataset=registry,
+        dataset_sha256=dataset_fingerprint(registry),
+        protocol=f"{PROTOCOL_VERSION}/rotated-3-1-1",
+        fold=fold,
+        seed=fold,
+        profile=profile,
+        table=table,
+        paper="directboost",
+        data=data,
+    )
 
 
-_FULL = {"stagewise_rounds": 5000, "lpboost_rounds": 3000, "brownboost_rounds": 1000,
-         "direct_rounds": 5000, "nprime_grid": list(NPRIME_GRID),
-         "brownboost_grid": list(BROWNBOOST_GRID)}
-_QUICK = {"stagewise_rounds": 100, "lpboost_rounds": 30, "brownboost_rounds": 60,
-          "direct_rounds": 60, "nprime_grid": [0.1, 0.5], "brownboost_grid": [0.01, 0.1]}
+_FULL = {
+    "stagewise_rounds": 5000,
+    "lpboost_rounds": 3000,
+    "brownboost_rounds": 1000,
+    "direct_rounds": 5000,
+    "nprime_grid": list(NPRIME_GRID),
+    "brownboost_grid": list(BROWNBOOST_GRID),
+}
+_QUICK = {
+    "stagewise_rounds": 100,
+    "lpboost_rounds": 30,
+    "brownboost_rounds": 60,
+    "direct_rounds": 60,
+    "nprime_grid": [0.1, 0.5],
+    "brownboost_grid": [0.01, 0.1],
+}
 
 
 def table1_settings(profile: str) -> dict:
     """Data sets, rotations, grids and round caps of Table 1."""
     _check_profile(profile)
     if profile == "full":
-        return {"datasets": list(DATASETS),
-                "folds": list(range(5)), **_FULL}
+        return {"datasets": list(DATASETS), "folds": list(range(5)), **_FULL}
     return {"datasets": ["Heart", "Fourclass"], "folds": [0], **_QUICK}
 
 
 def table1_cells(profile: str) -> list[dict]:
     """One cell per data set, rotation and method."""
     s = table1_settings(profile)
-    return [_uci_spec("table1", name, fold, method, s, profile)
-            for name in s["datasets"] for fold in s["folds"] for method in METHODS]
+    return [
+        _uci_spec("table1", name, fold, method, s, profile)
+        for name in s["datasets"]
+        for fold in s["folds"]
+        for method in METHODS
+    ]
 
 
 def choices_cells(profile: str) -> list[dict]:
     """Table 1's DirectBoost cells under every entry of :data:`DIRECT_CHOICES` (the
     "default" ones are Table 1's own cells, the "v1" ones the first implementation's)."""
     s = table1_settings(profile)
-    return [_uci_spec("table1", name, fold, "DirectBoost", s, profile, choices=choice)
-            for choice in DIRECT_CHOICES for name in s["datasets"] for fold in s["folds"]]
+    return [
+        _uci_spec("table1", name, fold, "DirectBoost", s, profile, choices=choice)
+        for choice in DIRECT_CHOICES
+        for name in s["datasets"]
+        for fold in s["folds"]
+    ]
 
 
 def choice_of(cell: dict) -> str:
@@ -319,8 +410,12 @@ def _records(cells, metrics):
 def table1_frame(cells: list[dict], metrics: list[dict]):
     """Long table ``dataset, algorithm, metric, mean, std, n`` of percent test errors (mean and
     sample std over the rotations)."""
-    return _aggregate([(cell["data"]["name"], method, record["test_error"])
-                       for cell, method, record in _records(cells, metrics)])
+    return _aggregate(
+        [
+            (cell["data"]["name"], method, record["test_error"])
+            for cell, method, record in _records(cells, metrics)
+        ]
+    )
 
 
 def _aggregate(rows):
@@ -328,9 +423,13 @@ def _aggregate(rows):
     import pandas as pd
 
     frame = pd.DataFrame(rows, columns=["dataset", "algorithm", "value"])
-    out = (frame.groupby(["dataset", "algorithm"], sort=False)["value"]
-           .agg(mean="mean", std=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan,
-                n="count").reset_index())
+    out = (
+        frame.groupby(["dataset", "algorithm"], sort=False)["value"]
+        .agg(
+            mean="mean", std=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan, n="count"
+        )
+        .reset_index()
+    )
     out.insert(2, "metric", "test_error")
     return out
 
@@ -341,8 +440,14 @@ def table3_settings(profile: str) -> dict:
     _check_profile(profile)
     base = _FULL if profile == "full" else _QUICK
     if profile == "full":
-        return {"ls": [5, 20], "etas": [0.0, 0.05, 0.2], "n_train": 1000, "n_eval": 5000,
-                "runs": [0], **base}
+        return {
+            "ls": [5, 20],
+            "etas": [0.0, 0.05, 0.2],
+            "n_train": 1000,
+            "n_eval": 5000,
+            "runs": [0],
+            **base,
+        }
     return {"ls": [5], "etas": [0.2], "n_train": 300, "n_eval": 1000, "runs": [0], **base}
 
 
@@ -357,15 +462,29 @@ def table3_cells(profile: str) -> list[dict]:
         for eta in s["etas"]:
             for run in s["runs"]:
                 for method in _NOISE_METHODS:
-                    data = {"kind": "long_servedio", "l": l, "noise": eta,
-                            "n_train": s["n_train"], "n_eval": s["n_eval"],
-                            "name": f"long-servedio l={l} eta={eta}"}
-                    cells.append(experiment_spec(
-                        algorithm=method, params=_params(method, 1, s),
-                        dataset="long_servedio", dataset_sha256="generated",
-                        protocol=f"{PROTOCOL_VERSION}/long-servedio",
-                        fold=run, seed=run, profile=profile, table="table3",
-                        paper="directboost", data=data))
+                    data = {
+                        "kind": "long_servedio",
+                        "l": l,
+                        "noise": eta,
+                        "n_train": s["n_train"],
+                        "n_eval": s["n_eval"],
+                        "name": f"long-servedio l={l} eta={eta}",
+                    }
+                    cells.append(
+                        experiment_spec(
+                            algorithm=method,
+                            params=_params(method, 1, s),
+                            dataset="long_servedio",
+                            dataset_sha256="generated",
+                            protocol=f"{PROTOCOL_VERSION}/long-servedio",
+                            fold=run,
+                            seed=run,
+                            profile=profile,
+                            table="table3",
+                            paper="directboost",
+                            data=data,
+                        )
+                    )
     return cells
 
 
@@ -373,8 +492,12 @@ def table4_settings(profile: str) -> dict:
     """Data sets, noise rates, rotations and caps of Table 4."""
     _check_profile(profile)
     if profile == "full":
-        return {"datasets": ["Cancer-wdbc", "Ionosphere"], "etas": [0.0, 0.05, 0.2],
-                "folds": list(range(5)), **_FULL}
+        return {
+            "datasets": ["Cancer-wdbc", "Ionosphere"],
+            "etas": [0.0, 0.05, 0.2],
+            "folds": list(range(5)),
+            **_FULL,
+        }
     return {"datasets": ["Cancer-wdbc"], "etas": [0.2], "folds": [0], **_QUICK}
 
 
@@ -382,16 +505,25 @@ def table4_cells(profile: str) -> list[dict]:
     """One cell per data set, noise rate, rotation and method (the noise-free cells are
     Table 1's: the same computation, stored once)."""
     s = table4_settings(profile)
-    return [_uci_spec("table1" if eta == 0 else "table4", name, fold, method, s, profile,
-                      noise=eta)
-            for name in s["datasets"] for eta in s["etas"] for fold in s["folds"]
-            for method in _NOISE_METHODS]
+    return [
+        _uci_spec("table1" if eta == 0 else "table4", name, fold, method, s, profile, noise=eta)
+        for name in s["datasets"]
+        for eta in s["etas"]
+        for fold in s["folds"]
+        for method in _NOISE_METHODS
+    ]
 
 
 #: Column names of Tables 3 and 4 in the paper.
-SHORT_NAMES = {"AdaBoost": "AB", "LogitBoost": "LB", "LPBoost": "LPB", "BrownBoost": "BB",
-               "DirectBoost_eps_avg": "DB_eps_avg", "DirectBoost_order": "DB_order",
-               "DirectBoost_avg": "DB_avg"}
+SHORT_NAMES = {
+    "AdaBoost": "AB",
+    "LogitBoost": "LB",
+    "LPBoost": "LPB",
+    "BrownBoost": "BB",
+    "DirectBoost_eps_avg": "DB_eps_avg",
+    "DirectBoost_order": "DB_order",
+    "DirectBoost_avg": "DB_avg",
+}
 
 
 def noise_frame(cells: list[dict], metrics: list[dict]):
@@ -422,16 +554,28 @@ def figure3_cells(profile: str) -> list[dict]:
     """One cell per tree depth."""
     s = figure3_settings(profile)
     registry = DATASETS["Australian"][0]
-    return [experiment_spec(algorithm="LPBoost+DirectBoost_eps_avg",
-                            params={"depth": depth, "nprime": s["nprime"],
-                                    "lpboost_rounds": s["lpboost_rounds"],
-                                    "direct_rounds": s["direct_rounds"],
-                                    "choices": dict(DIRECT_CHOICES["default"])},
-                            dataset=registry, dataset_sha256=dataset_fingerprint(registry),
-                            protocol=f"{PROTOCOL_VERSION}/figure3", fold=0, seed=0,
-                            profile=profile, figure="figure3", paper="directboost",
-                            data={"kind": "uci", "name": "Australian", "noise": 0.0})
-            for depth in s["depths"]]
+    return [
+        experiment_spec(
+            algorithm="LPBoost+DirectBoost_eps_avg",
+            params={
+                "depth": depth,
+                "nprime": s["nprime"],
+                "lpboost_rounds": s["lpboost_rounds"],
+                "direct_rounds": s["direct_rounds"],
+                "choices": dict(DIRECT_CHOICES["default"]),
+            },
+            dataset=registry,
+            dataset_sha256=dataset_fingerprint(registry),
+            protocol=f"{PROTOCOL_VERSION}/figure3",
+            fold=0,
+            seed=0,
+            profile=profile,
+            figure="figure3",
+            paper="directboost",
+            data={"kind": "uci", "name": "Australian", "noise": 0.0},
+        )
+        for depth in s["depths"]
+    ]
 
 
 def _bottom_average(margins: np.ndarray, n_prime: int) -> float:
@@ -450,23 +594,40 @@ def figure3_cell(spec: dict) -> dict:
     X, y = _cell_data(spec)[:2]
     depth, nprime = int(params["depth"]), float(params["nprime"])
     n_prime = max(1, int(round(nprime * X.shape[0])))
-    lp = LPBoost(nu=n_prime / X.shape[0], max_depth=depth,
-                 n_estimators=int(params["lpboost_rounds"])).fit(X, y)
-    lp_curve = [_bottom_average(y * scores / max(np.abs(w).sum(), 1e-300), n_prime)
-                for scores, w in zip(lp.staged_decision_function(X), lp._stage_weights)]
+    lp = LPBoost(
+        nu=n_prime / X.shape[0], max_depth=depth, n_estimators=int(params["lpboost_rounds"])
+    ).fit(X, y)
+    lp_curve = [
+        _bottom_average(y * scores / max(np.abs(w).sum(), 1e-300), n_prime)
+        for scores, w in zip(lp.staged_decision_function(X), lp._stage_weights)
+    ]
     choices = params.get("choices", DIRECT_CHOICES["v1"])
-    db = directboost_variant("DirectBoost_eps_avg", n_prime=n_prime, max_depth=depth,
-                             n_estimators=int(params["direct_rounds"]), step=choices["step"],
-                             split_rule=choices["split_rule"], tol=choices["tol"],
-                             phase1_tol=choices.get("phase1_tol"),
-                             phase1_n_iter_no_change=choices["phase1_patience"])
+    db = directboost_variant(
+        "DirectBoost_eps_avg",
+        n_prime=n_prime,
+        max_depth=depth,
+        n_estimators=int(params["direct_rounds"]),
+        step=choices["step"],
+        split_rule=choices["split_rule"],
+        tol=choices["tol"],
+        phase1_tol=choices.get("phase1_tol"),
+        phase1_n_iter_no_change=choices["phase1_patience"],
+    )
     db.fit(X, y)
-    return {"n_prime": n_prime, "n_train": int(X.shape[0]),
-            "LPBoost": {"curve": lp_curve, "converged": bool(lp.converged_),
-                        "lp_objective": float(lp.history_["objective"][-1])},
-            "DirectBoost_eps_avg": {"curve": db.history_["objective"].tolist(),
-                                    "phase1_rounds": int(db.n_phase1_),
-                                    "stop_reason": db.stop_reason_}}
+    return {
+        "n_prime": n_prime,
+        "n_train": int(X.shape[0]),
+        "LPBoost": {
+            "curve": lp_curve,
+            "converged": bool(lp.converged_),
+            "lp_objective": float(lp.history_["objective"][-1]),
+        },
+        "DirectBoost_eps_avg": {
+            "curve": db.history_["objective"].tolist(),
+            "phase1_rounds": int(db.n_phase1_),
+            "stop_reason": db.stop_reason_,
+        },
+    }
 
 
 def cell_function(spec: dict):
@@ -482,8 +643,12 @@ def table1_confidence(dataset: str, algorithm: str) -> str:
     """How sure the reconstruction of the scrambled Table 1 is for one number (target file)."""
     from ..targets import load_targets
 
-    rows = {row["dataset"]: row for row in next(
-        t for t in load_targets("directboost")["tables"] if t["id"] == "table1")["rows"]}
+    rows = {
+        row["dataset"]: row
+        for row in next(t for t in load_targets("directboost")["tables"] if t["id"] == "table1")[
+            "rows"
+        ]
+    }
     row = rows.get(dataset)
     if row is None:
         return "n/a"

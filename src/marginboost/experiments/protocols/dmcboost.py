@@ -27,6 +27,7 @@ Profiles.  ``quick`` runs a few small sets with short runs (CI).  ``full`` is a 
 version of the paper's protocol sized for a two-core machine (:func:`grid_settings`): every
 number it produces is marked as such in the notebooks.
 """
+
 from __future__ import annotations
 
 import time
@@ -42,10 +43,27 @@ from ..selection import best_round
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
-__all__ = ["PROTOCOL_VERSION", "DATASETS", "FIXED", "N_PRIME_GRID", "DEPTHS", "METHODS",
-           "NOISE_RATES", "grid_settings", "grid_cells", "grid_cell", "figure3_cells",
-           "figure3_cell", "load_fold", "cell_function", "results_frame", "table2_frame",
-           "table3_frame", "table4_frame", "n_prime_label"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "DATASETS",
+    "FIXED",
+    "N_PRIME_GRID",
+    "DEPTHS",
+    "METHODS",
+    "NOISE_RATES",
+    "grid_settings",
+    "grid_cells",
+    "grid_cell",
+    "figure3_cells",
+    "figure3_cell",
+    "load_fold",
+    "cell_function",
+    "results_frame",
+    "table2_frame",
+    "table3_frame",
+    "table4_frame",
+    "n_prime_label",
+]
 
 PROTOCOL_VERSION = "dmcboost-v1"
 
@@ -68,8 +86,15 @@ DATASETS = {
 #: Data sets with a fixed train/test split (no validation part; DMCBoost with n' = n/4).
 FIXED = ("Poker525k", "Segmentation")
 #: The paper's n' grid: labels and values (an int: a count; a float: a fraction of n).
-N_PRIME_GRID = {"1": 1, "n/10": 0.1, "n/5": 0.2, "n/4": 0.25, "n/3": 1.0 / 3.0, "n/2": 0.5,
-                "2n/3": 2.0 / 3.0}
+N_PRIME_GRID = {
+    "1": 1,
+    "n/10": 0.1,
+    "n/5": 0.2,
+    "n/4": 0.25,
+    "n/3": 1.0 / 3.0,
+    "n/2": 0.5,
+    "2n/3": 2.0 / 3.0,
+}
 #: Tree depths of Tables 3 and 4.
 DEPTHS = (3, 5, 8, 12)
 #: Methods in the paper's column order (AdaBoost.MH only in Tables 3 and 4).
@@ -126,27 +151,46 @@ def load_fold(name: str, fold: int, noise_rate: float = 0.0):
     noisy = y
     if noise_rate:
         seed = [_SALT, list(DATASETS).index(name), fold, int(round(1000 * noise_rate))]
-        noisy = flip_split_labels(y, split, float(noise_rate), seed,
-                                  parts=("train", "validation"))
+        noisy = flip_split_labels(y, split, float(noise_rate), seed, parts=("train", "validation"))
     return X, noisy, y, split
 
 
 _FULL = {
     # reduced protocol: rotations, round caps and depths per data set (see grid_settings)
-    "folds": {"Abalone": 1, "Car": 5, "CNAE-9": 1, "Glass": 5, "Krkopt": 1, "Letter": 1,
-              "Nursery": 1, "Poker525k": 1, "Segmentation": 1, "Vowel": 5, "Waveform": 1,
-              "Wine": 5, "Yeast": 5},
-    "max_rounds": 1000, "dmc_max_rounds": 500, "poker_rounds": 30,
+    "folds": {
+        "Abalone": 1,
+        "Car": 5,
+        "CNAE-9": 1,
+        "Glass": 5,
+        "Krkopt": 1,
+        "Letter": 1,
+        "Nursery": 1,
+        "Poker525k": 1,
+        "Segmentation": 1,
+        "Vowel": 5,
+        "Waveform": 1,
+        "Wine": 5,
+        "Yeast": 5,
+    },
+    "max_rounds": 1000,
+    "dmc_max_rounds": 500,
+    "poker_rounds": 30,
     "table3_datasets": ["Car", "Glass", "Segmentation", "Wine", "Yeast"],
-    "table3_folds": 1, "depths": list(DEPTHS), "n_prime_grid": list(N_PRIME_GRID),
-    "table4": {"Car": {"folds": 1, "depths": list(DEPTHS)},
-               "Nursery": {"folds": 1, "depths": [3]}},
+    "table3_folds": 1,
+    "depths": list(DEPTHS),
+    "n_prime_grid": list(N_PRIME_GRID),
+    "table4": {"Car": {"folds": 1, "depths": list(DEPTHS)}, "Nursery": {"folds": 1, "depths": [3]}},
 }
 _QUICK = {
     "folds": {"Car": 1, "Wine": 1, "Glass": 1},
-    "max_rounds": 60, "dmc_max_rounds": 60, "poker_rounds": 5,
-    "table3_datasets": ["Wine"], "table3_folds": 1, "depths": [3, 5],
-    "n_prime_grid": ["1", "n/4", "n/2"], "table4": {"Car": {"folds": 1, "depths": [3]}},
+    "max_rounds": 60,
+    "dmc_max_rounds": 60,
+    "poker_rounds": 5,
+    "table3_datasets": ["Wine"],
+    "table3_folds": 1,
+    "depths": [3, 5],
+    "n_prime_grid": ["1", "n/4", "n/2"],
+    "table4": {"Car": {"folds": 1, "depths": [3]}},
 }
 #: The paper's caps and protocol, for the notebooks' comparison.
 PAPER_SETTINGS = {"folds": 5, "max_rounds": 5000, "depths": list(DEPTHS)}
@@ -176,8 +220,11 @@ def _params(method: str, depth: int, s: dict, name: str) -> dict:
     rounds = s["poker_rounds"] if name == "Poker525k" else None
     if method == "DMCBoost":
         grid = ["n/4"] if name in FIXED else list(s["n_prime_grid"])
-        return {"depth": int(depth), "max_rounds": int(rounds or s["dmc_max_rounds"]),
-                "n_prime_grid": grid}
+        return {
+            "depth": int(depth),
+            "max_rounds": int(rounds or s["dmc_max_rounds"]),
+            "n_prime_grid": grid,
+        }
     return {"depth": int(depth), "max_rounds": int(rounds or s["max_rounds"])}
 
 
@@ -185,10 +232,19 @@ def _cell(name, fold, noise, depth, method, s, profile) -> dict:
     registry = DATASETS[name]
     split_name = "fixed" if name in FIXED else "rotation-3-1-1"
     return experiment_spec(
-        algorithm=method, params=_params(method, depth, s, name), dataset=registry,
-        dataset_sha256=_fingerprint(name), protocol=f"{PROTOCOL_VERSION}/{split_name}",
-        fold=fold, seed=fold, profile=profile, table="tables2-4", paper="dmcboost",
-        paper_dataset=name, noise_rate=float(noise))
+        algorithm=method,
+        params=_params(method, depth, s, name),
+        dataset=registry,
+        dataset_sha256=_fingerprint(name),
+        protocol=f"{PROTOCOL_VERSION}/{split_name}",
+        fold=fold,
+        seed=fold,
+        profile=profile,
+        table="tables2-4",
+        paper="dmcboost",
+        paper_dataset=name,
+        noise_rate=float(noise),
+    )
 
 
 def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict]:
@@ -229,8 +285,9 @@ def _pct(pred, y) -> float:
 
 
 def _staged_pct(model, X, y) -> list[float]:
-    return [_pct(model.classes_[np.argmax(s, axis=1)], y)
-            for s in model.staged_decision_function(X)]
+    return [
+        _pct(model.classes_[np.argmax(s, axis=1)], y) for s in model.staged_decision_function(X)
+    ]
 
 
 def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
@@ -238,18 +295,31 @@ def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
 
     from ...boosting import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost
 
-    cls = {"AdaBoost.M1": AdaBoostM1, "SAMME": SAMME, "AdaBoost.MH": AdaBoostMH,
-           "GD-MCBoost": GDMCBoost}[method]
+    cls = {
+        "AdaBoost.M1": AdaBoostM1,
+        "SAMME": SAMME,
+        "AdaBoost.MH": AdaBoostMH,
+        "GD-MCBoost": GDMCBoost,
+    }[method]
     X, y, Xv, yv, Xt, yt = data
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NotBoostedWarning: recorded below
-        model = cls(n_estimators=int(params["max_rounds"]),
-                    max_depth=int(params["depth"])).fit(X, y)
-    record = {"boosted": bool(model.boosted_), "stop_reason": str(model.stop_reason_),
-              "rounds_fitted": int(model.n_estimators_)}
+        model = cls(n_estimators=int(params["max_rounds"]), max_depth=int(params["depth"])).fit(
+            X, y
+        )
+    record = {
+        "boosted": bool(model.boosted_),
+        "stop_reason": str(model.stop_reason_),
+        "rounds_fitted": int(model.n_estimators_),
+    }
     if not model.boosted_:
-        return {**record, "test_error": float("nan"), "validation_error": float("nan"),
-                "train_error": float("nan"), "chosen": 0}
+        return {
+            **record,
+            "test_error": float("nan"),
+            "validation_error": float("nan"),
+            "train_error": float("nan"),
+            "chosen": 0,
+        }
     test = _staged_pct(model, Xt, yt)
     train = _staged_pct(model, X, y)
     if fixed:
@@ -259,8 +329,13 @@ def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
         val = _staged_pct(model, Xv, yv)
         rounds = best_round(val)
         val_error = val[rounds - 1]
-    return {**record, "test_error": test[rounds - 1], "validation_error": val_error,
-            "train_error": train[rounds - 1], "chosen": rounds}
+    return {
+        **record,
+        "test_error": test[rounds - 1],
+        "validation_error": val_error,
+        "train_error": train[rounds - 1],
+        "chosen": rounds,
+    }
 
 
 def _dmcboost(params: dict, data, fixed: bool) -> dict:
@@ -268,9 +343,9 @@ def _dmcboost(params: dict, data, fixed: bool) -> dict:
 
     X, y, Xv, yv, Xt, yt = data
     labels = list(params["n_prime_grid"])
-    models = DMCBoost(max_depth=int(params["depth"]),
-                      n_estimators=int(params["max_rounds"])).fit_path(
-        X, y, [N_PRIME_GRID[label] for label in labels])
+    models = DMCBoost(
+        max_depth=int(params["depth"]), n_estimators=int(params["max_rounds"])
+    ).fit_path(X, y, [N_PRIME_GRID[label] for label in labels])
     test = [_pct(m.predict(Xt), yt) for m in models]
     train = [_pct(m.predict(X), y) for m in models]
     if fixed:
@@ -280,17 +355,27 @@ def _dmcboost(params: dict, data, fixed: bool) -> dict:
         best = int(np.flatnonzero(np.asarray(val) == min(val))[0])  # ties: the smallest n'
     model = models[best]
     phase1 = np.asarray(model.history_["phase"]) == 1
-    return {"test_error": test[best], "validation_error": val[best],
-            "train_error": train[best], "chosen": labels[best], "n_prime": int(model.n_prime_),
-            "test_errors": test, "validation_errors": val, "train_errors": train,
-            "n_phase1": int(model.n_phase1_), "rounds": [int(m.n_estimators_) for m in models],
-            "phase1_stop_reason": str(model.phase1_stop_reason_),
-            "stop_reasons": [str(m.stop_reason_) for m in models],
-            "phase1_train_error": float(100.0 * model.history_["train_error"][phase1][-1])
-            if phase1.any() else float("nan"),
-            "objective": float(model.history_["objective"][-1])
-            if model.n_estimators_ else float("nan"),
-            "boosted": bool(model.boosted_)}
+    return {
+        "test_error": test[best],
+        "validation_error": val[best],
+        "train_error": train[best],
+        "chosen": labels[best],
+        "n_prime": int(model.n_prime_),
+        "test_errors": test,
+        "validation_errors": val,
+        "train_errors": train,
+        "n_phase1": int(model.n_phase1_),
+        "rounds": [int(m.n_estimators_) for m in models],
+        "phase1_stop_reason": str(model.phase1_stop_reason_),
+        "stop_reasons": [str(m.stop_reason_) for m in models],
+        "phase1_train_error": float(100.0 * model.history_["train_error"][phase1][-1])
+        if phase1.any()
+        else float("nan"),
+        "objective": float(model.history_["objective"][-1])
+        if model.n_estimators_
+        else float("nan"),
+        "boosted": bool(model.boosted_),
+    }
 
 
 def grid_cell(spec: dict) -> dict:
@@ -299,8 +384,14 @@ def grid_cell(spec: dict) -> dict:
         raise ValueError(f"grid_cell: not a DMCBoost table cell: {spec!r}")
     name, method, params = spec["paper_dataset"], spec["algorithm"], spec["params"]
     X, y, y_clean, split = load_fold(name, spec["fold"], spec["noise_rate"])
-    data = (X[split.train], y[split.train], X[split.validation], y[split.validation],
-            X[split.test], y_clean[split.test])
+    data = (
+        X[split.train],
+        y[split.train],
+        X[split.validation],
+        y[split.validation],
+        X[split.test],
+        y_clean[split.test],
+    )
     start = time.perf_counter()
     if method == "DMCBoost":
         record = _dmcboost(params, data, name in FIXED)
@@ -323,11 +414,22 @@ def figure3_cells(profile: str) -> list[dict]:
         params: dict[str, Any] = {"depth": 3, "max_rounds": rounds}
         if method.startswith("DMCBoost"):
             params["n_prime"] = "n/10"
-        cells.append(experiment_spec(
-            algorithm=method, params=params, dataset=DATASETS["Car"],
-            dataset_sha256=_fingerprint("Car"), protocol=f"{PROTOCOL_VERSION}/rotation-3-1-1",
-            fold=0, seed=0, profile=profile, figure="figure3", paper="dmcboost",
-            paper_dataset="Car", noise_rate=0.0))
+        cells.append(
+            experiment_spec(
+                algorithm=method,
+                params=params,
+                dataset=DATASETS["Car"],
+                dataset_sha256=_fingerprint("Car"),
+                protocol=f"{PROTOCOL_VERSION}/rotation-3-1-1",
+                fold=0,
+                seed=0,
+                profile=profile,
+                figure="figure3",
+                paper="dmcboost",
+                paper_dataset="Car",
+                noise_rate=0.0,
+            )
+        )
     return cells
 
 
@@ -346,13 +448,20 @@ def figure3_cell(spec: dict) -> dict:
         model = cls(n_estimators=int(p["max_rounds"]), max_depth=int(p["depth"])).fit(Xtr, ytr)
         phase = [1] * int(model.n_estimators_)
     else:
-        model = DMCBoost(n_prime=N_PRIME_GRID[p["n_prime"]], max_depth=int(p["depth"]),
-                         n_estimators=int(p["max_rounds"]),
-                         phase2=(method == "DMCBoost")).fit(Xtr, ytr)
+        model = DMCBoost(
+            n_prime=N_PRIME_GRID[p["n_prime"]],
+            max_depth=int(p["depth"]),
+            n_estimators=int(p["max_rounds"]),
+            phase2=(method == "DMCBoost"),
+        ).fit(Xtr, ytr)
         phase = [int(v) for v in model.history_["phase"]]
-    return {"train_curve": _staged_pct(model, Xtr, ytr), "test_curve": _staged_pct(model, Xt, yt),
-            "phase": phase, "stop_reason": str(model.stop_reason_),
-            "seconds": time.perf_counter() - start}
+    return {
+        "train_curve": _staged_pct(model, Xtr, ytr),
+        "test_curve": _staged_pct(model, Xt, yt),
+        "phase": phase,
+        "stop_reason": str(model.stop_reason_),
+        "seconds": time.perf_counter() - start,
+    }
 
 
 def cell_function(spec: dict):
@@ -371,21 +480,36 @@ def results_frame(cells: list[dict], metrics: list[dict]):
 
     rows = []
     for cell, m in zip(cells, metrics):
-        rows.append({"dataset": cell["paper_dataset"], "fold": cell["fold"],
-                     "noise_rate": cell["noise_rate"], "depth": cell["params"]["depth"],
-                     "algorithm": cell["algorithm"], "test_error": m["test_error"],
-                     "validation_error": m["validation_error"], "train_error": m["train_error"],
-                     "boosted": m.get("boosted", True), "chosen": m.get("chosen"),
-                     "seconds": m["seconds"]})
+        rows.append(
+            {
+                "dataset": cell["paper_dataset"],
+                "fold": cell["fold"],
+                "noise_rate": cell["noise_rate"],
+                "depth": cell["params"]["depth"],
+                "algorithm": cell["algorithm"],
+                "test_error": m["test_error"],
+                "validation_error": m["validation_error"],
+                "train_error": m["train_error"],
+                "boosted": m.get("boosted", True),
+                "chosen": m.get("chosen"),
+                "seconds": m["seconds"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def _summary(frame, keys):
     """Mean and sample std of the test error over rotations, with the rotation count; a method
     that could not boost on any rotation has a missing mean."""
-    out = (frame.groupby(keys, sort=False)["test_error"]
-           .agg(mean="mean", std=lambda v: float(np.std(v.dropna(), ddof=1))
-                if v.notna().sum() > 1 else np.nan, n_runs="count").reset_index())
+    out = (
+        frame.groupby(keys, sort=False)["test_error"]
+        .agg(
+            mean="mean",
+            std=lambda v: float(np.std(v.dropna(), ddof=1)) if v.notna().sum() > 1 else np.nan,
+            n_runs="count",
+        )
+        .reset_index()
+    )
     out.insert(len(keys), "metric", "test_error")
     return out
 
@@ -393,8 +517,9 @@ def _summary(frame, keys):
 def table2_frame(frame):
     """Table 2 in long format (depth 3, no noise): ``dataset, algorithm, metric, mean, std,
     n_runs``."""
-    part = frame[(frame.depth == 3) & (frame.noise_rate == 0.0)
-                 & (frame.algorithm != "AdaBoost.MH")]
+    part = frame[
+        (frame.depth == 3) & (frame.noise_rate == 0.0) & (frame.algorithm != "AdaBoost.MH")
+    ]
     return _summary(part, ["dataset", "algorithm"])
 
 
@@ -435,5 +560,6 @@ def table4_frame(frame, datasets=("Car", "Nursery")):
     chosen = _depth_selected(part)
     out = _summary(chosen, ["dataset", "noise_rate", "algorithm"])
     depth = chosen.groupby(["dataset", "noise_rate", "algorithm"], sort=False)[
-        "chosen_depth"].first()
+        "chosen_depth"
+    ].first()
     return out.merge(depth.reset_index(), on=["dataset", "noise_rate", "algorithm"])

@@ -26,6 +26,7 @@ chosen :math:`E`, ``AB`` over its full run).
 **Table 2**: the one-tailed Wilcoxon signed-rank test of MCBoost against each baseline over
 the per-data-set mean test errors (:func:`wilcoxon_z`).
 """
+
 from __future__ import annotations
 
 import time
@@ -38,11 +39,30 @@ from ...margins import cumulative_margin_distribution, margin_mean_variance
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
-__all__ = ["PROTOCOL_VERSION", "DATASETS", "SUBSTITUTES", "METHODS", "E_GRID", "D_GRID",
-           "NU_GRID", "INVERSE_T_GRID", "CURVE_ITERATIONS", "MARGIN_GRID", "WILCOXON_CRITICAL",
-           "FIGURE_DATASETS", "table1_settings", "table1_cells", "table1_cell", "load_split",
-           "table1_frame", "wilcoxon_z", "table2_frame", "margin_curves", "error_curves",
-           "cell_function"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "DATASETS",
+    "SUBSTITUTES",
+    "METHODS",
+    "E_GRID",
+    "D_GRID",
+    "NU_GRID",
+    "INVERSE_T_GRID",
+    "CURVE_ITERATIONS",
+    "MARGIN_GRID",
+    "WILCOXON_CRITICAL",
+    "FIGURE_DATASETS",
+    "table1_settings",
+    "table1_cells",
+    "table1_cell",
+    "load_split",
+    "table1_frame",
+    "wilcoxon_z",
+    "table2_frame",
+    "margin_curves",
+    "error_curves",
+    "cell_function",
+]
 
 PROTOCOL_VERSION = "mcboost-v1"
 
@@ -66,8 +86,7 @@ DATASETS = {
 SUBSTITUTES = {
     "diabetes": "Rätsch's diabetis is the Pima Indians data: PMLB pima (768 x 8)",
     "heart": "no pooled file: realisation 1's training and test files, which hold all 270 rows",
-    "ringnorm": "no pooled file: realisation 1's training and test files, which hold all "
-                "7400 rows",
+    "ringnorm": "no pooled file: realisation 1's training and test files, which hold all 7400 rows",
     "splice": "pooled 1000 + 2175 = 3175 DELVE examples",
 }
 #: Table 1's columns, in order.
@@ -117,20 +136,41 @@ def load_split(paper_name: str, repetition: int):
         raise ValueError(f"repetition must be >= 0, got {repetition}")
     ds = load(DATASETS[paper_name])
     X, y = ds.X, ds.y_signed()
-    split = mcboost_splits(X.shape[0], paper_name, n_repeats=repetition + 1,
-                           seed=[_SALT, list(DATASETS).index(paper_name)])[repetition]
+    split = mcboost_splits(
+        X.shape[0],
+        paper_name,
+        n_repeats=repetition + 1,
+        seed=[_SALT, list(DATASETS).index(paper_name)],
+    )[repetition]
     return X, y, split
 
 
-_FULL = {"repetitions": 10, "repetitions_large": 10, "max_rounds": 1000, "n_max": 1000,
-         "epsilon": 1e-5, "E_grid": list(E_GRID), "D_grid": list(D_GRID),
-         "nu_grid": list(NU_GRID), "inverse_T_grid": list(INVERSE_T_GRID)}
-_QUICK = {"repetitions": 1, "repetitions_large": 1, "max_rounds": 100, "n_max": 100,
-          "epsilon": 1e-5, "E_grid": [0.1, 0.3, 0.6], "D_grid": [3.0, 30.0],
-          "nu_grid": [0.1, 0.5], "inverse_T_grid": [20, 50]}
+_FULL = {
+    "repetitions": 10,
+    "repetitions_large": 10,
+    "max_rounds": 1000,
+    "n_max": 1000,
+    "epsilon": 1e-5,
+    "E_grid": list(E_GRID),
+    "D_grid": list(D_GRID),
+    "nu_grid": list(NU_GRID),
+    "inverse_T_grid": list(INVERSE_T_GRID),
+}
+_QUICK = {
+    "repetitions": 1,
+    "repetitions_large": 1,
+    "max_rounds": 100,
+    "n_max": 100,
+    "epsilon": 1e-5,
+    "E_grid": [0.1, 0.3, 0.6],
+    "D_grid": [3.0, 30.0],
+    "nu_grid": [0.1, 0.5],
+    "inverse_T_grid": [20, 50],
+}
 #: The paper's numbers of repetitions (50; 10 for ringnorm, twonorm, waveform).
-PAPER_REPETITIONS = {name: (10 if name in ("ringnorm", "twonorm", "waveform") else 50)
-                     for name in DATASETS}
+PAPER_REPETITIONS = {
+    name: (10 if name in ("ringnorm", "twonorm", "waveform") else 50) for name in DATASETS
+}
 
 
 def table1_settings(profile: str) -> dict:
@@ -170,11 +210,21 @@ def table1_cells(profile: str) -> list[dict]:
         split_name = "split-10-30-60" if large else "split-60-20-20"
         for rep in range(_repetitions(name, s)):
             for method in METHODS:
-                cells.append(experiment_spec(
-                    algorithm=method, params=_params(method, s), dataset=registry,
-                    dataset_sha256=dataset_fingerprint(registry),
-                    protocol=f"{PROTOCOL_VERSION}/{split_name}", fold=rep, seed=rep,
-                    profile=profile, table="table1", paper="mcboost", paper_dataset=name))
+                cells.append(
+                    experiment_spec(
+                        algorithm=method,
+                        params=_params(method, s),
+                        dataset=registry,
+                        dataset_sha256=dataset_fingerprint(registry),
+                        protocol=f"{PROTOCOL_VERSION}/{split_name}",
+                        fold=rep,
+                        seed=rep,
+                        profile=profile,
+                        table="table1",
+                        paper="mcboost",
+                        paper_dataset=name,
+                    )
+                )
     return cells
 
 
@@ -185,8 +235,10 @@ def _pct(model, X, y) -> float:
 
 def _staged_pct(model, X, y) -> list[float]:
     """Percent error after every round/iteration of ``model``."""
-    return [float(100.0 * np.mean(np.where(s > 0, 1.0, -1.0) != y))
-            for s in model.staged_decision_function(X)]
+    return [
+        float(100.0 * np.mean(np.where(s > 0, 1.0, -1.0) != y))
+        for s in model.staged_decision_function(X)
+    ]
 
 
 def _at_iterations(errors: list[float]) -> list[float]:
@@ -207,14 +259,22 @@ def _stagewise(cls, params, data) -> dict:
     X, y, Xv, yv, Xt, yt = data
     model = cls(n_estimators=int(params["max_rounds"])).fit(X, y)
     val = _staged_pct(model, Xv, yv)
-    curves = {"train_curve": _at_iterations(_staged_pct(model, X, y)),
-              "test_curve": _at_iterations(_staged_pct(model, Xt, yt))}
+    curves = {
+        "train_curve": _at_iterations(_staged_pct(model, X, y)),
+        "test_curve": _at_iterations(_staged_pct(model, Xt, yt)),
+    }
     rounds = int(np.argmin(val)) + 1  # argmin returns the first (smallest) minimizer
     fitted = int(model.n_estimators_)
     model._truncate(rounds)
-    return {"test_error": _pct(model, Xt, yt), "validation_error": val[rounds - 1],
-            "train_error": _pct(model, X, y), "chosen": rounds, "rounds_fitted": fitted,
-            **_margin_record(model, X, y), **curves}
+    return {
+        "test_error": _pct(model, Xt, yt),
+        "validation_error": val[rounds - 1],
+        "train_error": _pct(model, X, y),
+        "chosen": rounds,
+        "rounds_fitted": fitted,
+        **_margin_record(model, X, y),
+        **curves,
+    }
 
 
 def _column_generation(make, grid, data, *, largest_on_ties: bool) -> tuple:
@@ -225,14 +285,18 @@ def _column_generation(make, grid, data, *, largest_on_ties: bool) -> tuple:
     ties = np.flatnonzero(val == val.min())
     best = int(ties[-1] if largest_on_ties else ties[0])
     model = models[best]
-    record = {"test_error": _pct(model, Xt, yt), "validation_error": float(val[best]),
-              "train_error": _pct(model, X, y), "chosen": grid[best],
-              "validation_errors": val.tolist(),
-              "test_errors": [_pct(m, Xt, yt) for m in models],
-              "n_iterations": int(model.n_iterations_),
-              "n_active": int(np.count_nonzero(model.alphas_ > 1e-9)),
-              "converged": [bool(m.converged_) for m in models],
-              "iterations": [int(m.n_iterations_) for m in models]}
+    record = {
+        "test_error": _pct(model, Xt, yt),
+        "validation_error": float(val[best]),
+        "train_error": _pct(model, X, y),
+        "chosen": grid[best],
+        "validation_errors": val.tolist(),
+        "test_errors": [_pct(m, Xt, yt) for m in models],
+        "n_iterations": int(model.n_iterations_),
+        "n_active": int(np.count_nonzero(model.alphas_ > 1e-9)),
+        "converged": [bool(m.converged_) for m in models],
+        "iterations": [int(m.n_iterations_) for m in models],
+    }
     return model, record
 
 
@@ -244,8 +308,14 @@ def table1_cell(spec: dict) -> dict:
         raise ValueError(f"table1_cell: not an MCBoost Table 1 cell: {spec!r}")
     method, params = spec["algorithm"], spec["params"]
     X, y, split = load_split(spec["paper_dataset"], spec["seed"])
-    data = (X[split.train], y[split.train], X[split.validation], y[split.validation],
-            X[split.test], y[split.test])
+    data = (
+        X[split.train],
+        y[split.train],
+        X[split.validation],
+        y[split.validation],
+        X[split.test],
+        y[split.test],
+    )
     start = time.perf_counter()
     if method == "AB":
         record = _stagewise(AdaBoost, params, data)
@@ -260,8 +330,9 @@ def table1_cell(spec: dict) -> dict:
             "MD": ("D_grid", lambda v: MDBoost(D=v, **cg)),
         }
         key, make = makers[method]
-        model, record = _column_generation(make, list(params[key]), data,
-                                           largest_on_ties=(method == "MC"))
+        model, record = _column_generation(
+            make, list(params[key]), data, largest_on_ties=(method == "MC")
+        )
         record.update(_margin_record(model, data[0], data[1]))
         if method == "MC":
             record["train_curve"] = _at_iterations(_staged_pct(model, data[0], data[1]))
@@ -290,12 +361,19 @@ def table1_frame(cells: list[dict], metrics: list[dict]):
     error; sample std over the repetitions)."""
     import pandas as pd
 
-    frame = pd.DataFrame([(c["paper_dataset"], c["algorithm"], m["test_error"])
-                          for c, m in zip(cells, metrics)],
-                         columns=["dataset", "algorithm", "value"])
-    out = (frame.groupby(["dataset", "algorithm"], sort=False)["value"]
-           .agg(mean="mean", std=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan,
-                n_runs="count").reset_index())
+    frame = pd.DataFrame(
+        [(c["paper_dataset"], c["algorithm"], m["test_error"]) for c, m in zip(cells, metrics)],
+        columns=["dataset", "algorithm", "value"],
+    )
+    out = (
+        frame.groupby(["dataset", "algorithm"], sort=False)["value"]
+        .agg(
+            mean="mean",
+            std=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan,
+            n_runs="count",
+        )
+        .reset_index()
+    )
     out.insert(2, "metric", "test_error")
     return out
 
@@ -320,8 +398,10 @@ def wilcoxon_z(ours: np.ndarray, baseline: np.ndarray) -> dict:
     a = np.asarray(ours, dtype=np.float64)
     b = np.asarray(baseline, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"wilcoxon_z needs two 1-D arrays of the same length, got shapes "
-                         f"{a.shape} and {b.shape}")
+        raise ValueError(
+            f"wilcoxon_z needs two 1-D arrays of the same length, got shapes "
+            f"{a.shape} and {b.shape}"
+        )
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise ValueError("wilcoxon_z: the errors must be finite numbers")
     d = b - a
@@ -347,8 +427,15 @@ def table2_frame(means) -> object:
             continue
         pair = means[["MC", baseline]].dropna()
         stat = wilcoxon_z(pair["MC"].to_numpy(), pair[baseline].to_numpy())
-        rows.append({"baseline": baseline, "z": stat["z"], "n": stat["n"],
-                     "w_plus": stat["w_plus"], "significant": bool(stat["z"] > WILCOXON_CRITICAL)})
+        rows.append(
+            {
+                "baseline": baseline,
+                "z": stat["z"],
+                "n": stat["n"],
+                "w_plus": stat["w_plus"],
+                "significant": bool(stat["z"] > WILCOXON_CRITICAL),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -371,5 +458,7 @@ def error_curves(cells: list[dict], metrics: list[dict], datasets, methods=("MC"
         key = (cell["paper_dataset"], cell["algorithm"])
         if key[0] in datasets and key[1] in methods:
             out.setdefault(key, []).append((metric["train_curve"], metric["test_curve"]))
-    return {key: (np.mean([v[0] for v in value], axis=0), np.mean([v[1] for v in value], axis=0))
-            for key, value in out.items()}
+    return {
+        key: (np.mean([v[0] for v in value], axis=0), np.mean([v[1] for v in value], axis=0))
+        for key, value in out.items()
+    }

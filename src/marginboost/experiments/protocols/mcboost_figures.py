@@ -24,6 +24,7 @@ AdaBoost run gives every checkpoint (AdaBoost is deterministic: its first ``T`` 
 Errors are fractions of examples with margin :math:`y_i F(x_i) \le 0` (a zero score counts as
 an error, as in MCBoost's ``history_``), reported in percent.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,11 +35,26 @@ from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
-__all__ = ["PROTOCOL_VERSION", "FIGURE2_DATASET", "CDF_GRID_POINTS", "FULL_E_GRID",
-           "FIGURE2_CHECKPOINTS", "cdf_grid", "figure1_settings", "figure1_cells",
-           "figure1_data", "figure1_cell", "figure1_frame", "figure1_claims",
-           "figure2_settings", "figure2_cells", "figure2_split", "figure2_cell",
-           "figure2_claims", "cell_function"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "FIGURE2_DATASET",
+    "CDF_GRID_POINTS",
+    "FULL_E_GRID",
+    "FIGURE2_CHECKPOINTS",
+    "cdf_grid",
+    "figure1_settings",
+    "figure1_cells",
+    "figure1_data",
+    "figure1_cell",
+    "figure1_frame",
+    "figure1_claims",
+    "figure2_settings",
+    "figure2_cells",
+    "figure2_split",
+    "figure2_cell",
+    "figure2_claims",
+    "cell_function",
+]
 
 PROTOCOL_VERSION = "mcboost-figures-v1"
 #: Registry name of the data set of Figure 2 (paper name: breast-cancer).
@@ -65,8 +81,12 @@ def cdf_grid(n_points: int = CDF_GRID_POINTS) -> np.ndarray:
 def _margin_summary(margins: np.ndarray, n_grid: int) -> dict:
     mean, variance = margin_mean_variance(margins)
     _, cdf = cumulative_margin_distribution(margins, cdf_grid(n_grid))
-    return {"mean_margin": mean, "margin_variance": variance,
-            "min_margin": float(margins.min()), "cdf": cdf.tolist()}
+    return {
+        "mean_margin": mean,
+        "margin_variance": variance,
+        "min_margin": float(margins.min()),
+        "cdf": cdf.tolist(),
+    }
 
 
 # ---- Figure 1: MCBoost on the toy problem for a range of E ----------------------------------
@@ -77,8 +97,13 @@ def figure1_settings(profile: str) -> dict:
     repetition (a few seconds in all).  Both use the paper's N_max = 1000 and epsilon = 1e-5.
     """
     _check_profile(profile)
-    common = {"n_max": 1000, "epsilon": 1e-5, "n_samples": 800, "label_noise": 0.1,
-              "cdf_grid_points": CDF_GRID_POINTS}
+    common = {
+        "n_max": 1000,
+        "epsilon": 1e-5,
+        "n_samples": 800,
+        "label_noise": 0.1,
+        "cdf_grid_points": CDF_GRID_POINTS,
+    }
     if profile == "full":
         return {"E_grid": list(FULL_E_GRID), "n_repeats": 10, **common}
     return {"E_grid": [0.1, 0.3, 0.5, 0.9], "n_repeats": 1, **common}
@@ -90,13 +115,22 @@ def figure1_cells(profile: str) -> list[dict]:
     cells = []
     for rep in range(s["n_repeats"]):
         for E in s["E_grid"]:
-            cells.append(experiment_spec(
-                algorithm="MCBoost",
-                params={"E": float(E), "n_estimators": s["n_max"], "epsilon": s["epsilon"]},
-                dataset="mcboost_toy", dataset_sha256="generated",
-                protocol=f"{PROTOCOL_VERSION}/toy-split-60-40", fold=rep, seed=rep,
-                profile=profile, figure="figure1", n_samples=s["n_samples"],
-                label_noise=s["label_noise"], cdf_grid_points=s["cdf_grid_points"]))
+            cells.append(
+                experiment_spec(
+                    algorithm="MCBoost",
+                    params={"E": float(E), "n_estimators": s["n_max"], "epsilon": s["epsilon"]},
+                    dataset="mcboost_toy",
+                    dataset_sha256="generated",
+                    protocol=f"{PROTOCOL_VERSION}/toy-split-60-40",
+                    fold=rep,
+                    seed=rep,
+                    profile=profile,
+                    figure="figure1",
+                    n_samples=s["n_samples"],
+                    label_noise=s["label_noise"],
+                    cdf_grid_points=s["cdf_grid_points"],
+                )
+            )
     return cells
 
 
@@ -124,25 +158,31 @@ def figure1_cell(spec: dict) -> dict:
     if spec.get("figure") != "figure1":
         raise ValueError(f"figure1_cell: spec is not a Figure 1 cell: {spec!r}")
     if spec.get("algorithm") != "MCBoost":
-        raise ValueError(f"figure1_cell: unknown algorithm {spec.get('algorithm')!r}; "
-                         "expected 'MCBoost'")
+        raise ValueError(
+            f"figure1_cell: unknown algorithm {spec.get('algorithm')!r}; expected 'MCBoost'"
+        )
     ds, split = figure1_data(spec)
     X, y = ds.X, ds.y_signed()
     tr, te = split.train, split.test
     params = spec["params"]
-    model = MCBoost(E=float(params["E"]), n_estimators=int(params["n_estimators"]),
-                    tol=float(params["epsilon"])).fit(X[tr], y[tr])
+    model = MCBoost(
+        E=float(params["E"]), n_estimators=int(params["n_estimators"]), tol=float(params["epsilon"])
+    ).fit(X[tr], y[tr])
     alphas = np.asarray(model.alphas_, dtype=float)
     margins = normalized_margins(y[tr], model.decision_function(X[tr]), alphas)
     test_margins = y[te] * model.decision_function(X[te])
-    return {"train_error": 100.0 * float(np.mean(margins <= 0)),
-            "test_error": 100.0 * float(np.mean(test_margins <= 0)),
-            "n_iterations": int(model.n_iterations_),
-            "n_active": int(np.count_nonzero(alphas > ACTIVE_WEIGHT)),
-            "converged": bool(model.converged_), "stop_reason": str(model.stop_reason_),
-            "weight_sum": float(np.abs(alphas).sum()),
-            "n_train": int(tr.size), "n_test": int(te.size),
-            **_margin_summary(margins, int(spec["cdf_grid_points"]))}
+    return {
+        "train_error": 100.0 * float(np.mean(margins <= 0)),
+        "test_error": 100.0 * float(np.mean(test_margins <= 0)),
+        "n_iterations": int(model.n_iterations_),
+        "n_active": int(np.count_nonzero(alphas > ACTIVE_WEIGHT)),
+        "converged": bool(model.converged_),
+        "stop_reason": str(model.stop_reason_),
+        "weight_sum": float(np.abs(alphas).sum()),
+        "n_train": int(tr.size),
+        "n_test": int(te.size),
+        **_margin_summary(margins, int(spec["cdf_grid_points"])),
+    }
 
 
 # ---- Figure 2: AdaBoost's margin distribution on breast-cancer vs rounds ---------------------
@@ -157,21 +197,37 @@ def figure2_settings(profile: str) -> dict:
         n_rounds, n_repeats, n_path = 1000, 10, 60
     else:
         n_rounds, n_repeats, n_path = 100, 2, 25
-    return {"n_rounds": n_rounds, "n_repeats": n_repeats, "n_path": n_path,
-            "checkpoints": [t for t in FIGURE2_CHECKPOINTS if t <= n_rounds],
-            "cdf_grid_points": CDF_GRID_POINTS}
+    return {
+        "n_rounds": n_rounds,
+        "n_repeats": n_repeats,
+        "n_path": n_path,
+        "checkpoints": [t for t in FIGURE2_CHECKPOINTS if t <= n_rounds],
+        "cdf_grid_points": CDF_GRID_POINTS,
+    }
 
 
 def figure2_cells(profile: str) -> list[dict]:
     """One AdaBoost cell per 60/40 split (split 0 is the paper's single split)."""
     s = figure2_settings(profile)
     sha = dataset_fingerprint(FIGURE2_DATASET)
-    return [experiment_spec(
-        algorithm="AdaBoost", params={"n_estimators": s["n_rounds"]}, dataset=FIGURE2_DATASET,
-        dataset_sha256=sha, protocol=f"{PROTOCOL_VERSION}/split-60-40", fold=rep, seed=rep,
-        profile=profile, figure="figure2", paper_dataset="breast-cancer",
-        checkpoints=list(s["checkpoints"]), n_path=s["n_path"],
-        cdf_grid_points=s["cdf_grid_points"]) for rep in range(s["n_repeats"])]
+    return [
+        experiment_spec(
+            algorithm="AdaBoost",
+            params={"n_estimators": s["n_rounds"]},
+            dataset=FIGURE2_DATASET,
+            dataset_sha256=sha,
+            protocol=f"{PROTOCOL_VERSION}/split-60-40",
+            fold=rep,
+            seed=rep,
+            profile=profile,
+            figure="figure2",
+            paper_dataset="breast-cancer",
+            checkpoints=list(s["checkpoints"]),
+            n_path=s["n_path"],
+            cdf_grid_points=s["cdf_grid_points"],
+        )
+        for rep in range(s["n_repeats"])
+    ]
 
 
 def figure2_split(n_samples: int, seed: int):
@@ -193,8 +249,9 @@ def figure2_cell(spec: dict) -> dict:
     if spec.get("figure") != "figure2":
         raise ValueError(f"figure2_cell: spec is not a Figure 2 cell: {spec!r}")
     if spec.get("algorithm") != "AdaBoost":
-        raise ValueError(f"figure2_cell: unknown algorithm {spec.get('algorithm')!r}; "
-                         "expected 'AdaBoost'")
+        raise ValueError(
+            f"figure2_cell: unknown algorithm {spec.get('algorithm')!r}; expected 'AdaBoost'"
+        )
     ds = load(spec["dataset"])
     X, y = ds.X, ds.y_signed()
     split = figure2_split(X.shape[0], int(spec["seed"]))
@@ -208,21 +265,31 @@ def figure2_cell(spec: dict) -> dict:
     n_grid = int(spec["cdf_grid_points"])
     stages = {}
     for t, (train_scores, test_scores) in enumerate(
-            zip(model.staged_decision_function(X[tr]), model.staged_decision_function(X[te])),
-            start=1):
+        zip(model.staged_decision_function(X[tr]), model.staged_decision_function(X[te])), start=1
+    ):
         if t in wanted:
             margins = normalized_margins(y[tr], train_scores, l1[t - 1])
-            stages[t] = {**_margin_summary(margins, n_grid),
-                         "train_error": 100.0 * float(np.mean(margins <= 0)),
-                         "test_error": 100.0 * float(np.mean(y[te] * test_scores <= 0))}
+            stages[t] = {
+                **_margin_summary(margins, n_grid),
+                "train_error": 100.0 * float(np.mean(margins <= 0)),
+                "test_error": 100.0 * float(np.mean(y[te] * test_scores <= 0)),
+            }
     checkpoints = {str(int(t)): stages[int(t)] for t in spec["checkpoints"] if int(t) in stages}
     path = [t for t in path_rounds.tolist() if t in stages]
-    return {"n_rounds_fitted": fitted, "stop_reason": str(model.stop_reason_),
-            "n_train": int(tr.size), "n_test": int(te.size), "checkpoints": checkpoints,
-            "path": {"rounds": path,
-                     **{key: [stages[t][key] for t in path]
-                        for key in ("mean_margin", "margin_variance", "train_error",
-                                    "test_error")}}}
+    return {
+        "n_rounds_fitted": fitted,
+        "stop_reason": str(model.stop_reason_),
+        "n_train": int(tr.size),
+        "n_test": int(te.size),
+        "checkpoints": checkpoints,
+        "path": {
+            "rounds": path,
+            **{
+                key: [stages[t][key] for t in path]
+                for key in ("mean_margin", "margin_variance", "train_error", "test_error")
+            },
+        },
+    }
 
 
 # ---- summaries: the paper's qualitative claims, computed from the numbers --------------------
@@ -231,10 +298,21 @@ def figure1_frame(cells: list[dict], metrics: list[dict]):
     and the mean, variance and minimum of the normalized training margins."""
     import pandas as pd
 
-    keys = ("train_error", "test_error", "n_iterations", "n_active", "mean_margin",
-            "margin_variance", "min_margin")
-    return pd.DataFrame([{"repetition": c["fold"], "E": float(c["params"]["E"]),
-                          **{k: m[k] for k in keys}} for c, m in zip(cells, metrics)])
+    keys = (
+        "train_error",
+        "test_error",
+        "n_iterations",
+        "n_active",
+        "mean_margin",
+        "margin_variance",
+        "min_margin",
+    )
+    return pd.DataFrame(
+        [
+            {"repetition": c["fold"], "E": float(c["params"]["E"]), **{k: m[k] for k in keys}}
+            for c, m in zip(cells, metrics)
+        ]
+    )
 
 
 def _monotone(values, direction: str) -> bool:
@@ -261,29 +339,40 @@ def figure1_claims(frame) -> dict:
 
     f = frame.sort_values("E").reset_index(drop=True)
     if f["repetition"].nunique() != 1:
-        raise ValueError("figure1_claims: pass the rows of one repetition; got repetitions "
-                         f"{sorted(f['repetition'].unique())}")
+        raise ValueError(
+            "figure1_claims: pass the rows of one repetition; got repetitions "
+            f"{sorted(f['repetition'].unique())}"
+        )
     best = f["test_error"].min()
     opt = f[f["test_error"] == best].iloc[-1]  # ties -> the largest E
     large = f[f["E"] >= 0.5]
     smallest = f.iloc[0]
-    underfits = bool(opt["E"] < 0.5 and len(large) > 0
-                     and (large["train_error"] > opt["train_error"]).all()
-                     and (large["test_error"] > opt["test_error"]).all())
-    overfits = bool(smallest["E"] < opt["E"]
-                    and smallest["train_error"] < opt["train_error"]
-                    and smallest["test_error"] > opt["test_error"])
+    underfits = bool(
+        opt["E"] < 0.5
+        and len(large) > 0
+        and (large["train_error"] > opt["train_error"]).all()
+        and (large["test_error"] > opt["test_error"]).all()
+    )
+    overfits = bool(
+        smallest["E"] < opt["E"]
+        and smallest["train_error"] < opt["train_error"]
+        and smallest["test_error"] > opt["test_error"]
+    )
     rho = stats.spearmanr(f["E"], f["n_iterations"]).statistic if len(f) > 2 else float("nan")
-    return {"optimal_E": float(opt["E"]), "test_error_at_optimum": float(opt["test_error"]),
-            "train_error_at_optimum": float(opt["train_error"]),
-            "iterations_at_optimum": int(opt["n_iterations"]),
-            "iterations_nonincreasing": _monotone(f["n_iterations"], "down"),
-            "iterations_spearman": float(rho),
-            "iterations_max_increase": int(max(0, np.diff(f["n_iterations"]).max(initial=0))),
-            "mean_margin_nondecreasing": _monotone(f["mean_margin"], "up"),
-            "variance_nondecreasing": _monotone(f["margin_variance"], "up"),
-            "large_E_underfits": underfits, "small_E_overfits": overfits,
-            "min_train_error": float(f["train_error"].min())}
+    return {
+        "optimal_E": float(opt["E"]),
+        "test_error_at_optimum": float(opt["test_error"]),
+        "train_error_at_optimum": float(opt["train_error"]),
+        "iterations_at_optimum": int(opt["n_iterations"]),
+        "iterations_nonincreasing": _monotone(f["n_iterations"], "down"),
+        "iterations_spearman": float(rho),
+        "iterations_max_increase": int(max(0, np.diff(f["n_iterations"]).max(initial=0))),
+        "mean_margin_nondecreasing": _monotone(f["mean_margin"], "up"),
+        "variance_nondecreasing": _monotone(f["margin_variance"], "up"),
+        "large_E_underfits": underfits,
+        "small_E_overfits": overfits,
+        "min_train_error": float(f["train_error"].min()),
+    }
 
 
 def _settled(rounds, values) -> int:
@@ -308,17 +397,23 @@ def figure2_claims(metric: dict) -> dict:
     tests = [metric["checkpoints"][t]["test_error"] for t in points]
     best = int(np.argmin(tests))
     path = metric["path"]
-    return {"mean_decreasing": _monotone(means, "down"),
-            "variance_decreasing": _monotone(variances, "down"),
-            "mean_path_increases": int(np.sum(np.diff(path["mean_margin"]) > 0)),
-            "variance_path_increases": int(np.sum(np.diff(path["margin_variance"]) > 0)),
-            "mean_path_settled": _settled(path["rounds"], path["mean_margin"]),
-            "variance_path_settled": _settled(path["rounds"], path["margin_variance"]),
-            "first_round": int(points[0]), "last_round": int(points[-1]),
-            "first_mean": float(means[0]), "last_mean": float(means[-1]),
-            "first_variance": float(variances[0]), "last_variance": float(variances[-1]),
-            "best_test_error": float(tests[best]), "best_test_round": int(points[best]),
-            "last_test_error": float(tests[-1])}
+    return {
+        "mean_decreasing": _monotone(means, "down"),
+        "variance_decreasing": _monotone(variances, "down"),
+        "mean_path_increases": int(np.sum(np.diff(path["mean_margin"]) > 0)),
+        "variance_path_increases": int(np.sum(np.diff(path["margin_variance"]) > 0)),
+        "mean_path_settled": _settled(path["rounds"], path["mean_margin"]),
+        "variance_path_settled": _settled(path["rounds"], path["margin_variance"]),
+        "first_round": int(points[0]),
+        "last_round": int(points[-1]),
+        "first_mean": float(means[0]),
+        "last_mean": float(means[-1]),
+        "first_variance": float(variances[0]),
+        "last_variance": float(variances[-1]),
+        "best_test_error": float(tests[best]),
+        "best_test_round": int(points[best]),
+        "last_test_error": float(tests[-1]),
+    }
 
 
 def cell_function(spec: dict):
@@ -328,5 +423,7 @@ def cell_function(spec: dict):
         return figure1_cell
     if figure == "figure2":
         return figure2_cell
-    raise ValueError(f"no mcboost figure cell function for the spec {spec!r}; expected "
-                     "figure 'figure1' or 'figure2'")
+    raise ValueError(
+        f"no mcboost figure cell function for the spec {spec!r}; expected "
+        "figure 'figure1' or 'figure2'"
+    )

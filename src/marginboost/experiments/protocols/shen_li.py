@@ -27,6 +27,7 @@ AdaBoost-QP follows Sec. 4.1 (Table II):
   :math:`\{1/10, \dots, 1/500\}`; ties go to the first value in the paper's order (the largest
   :math:`T`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,10 +37,23 @@ from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
-__all__ = ["PROTOCOL_VERSION", "FIGURE3_DATASET", "FIGURE4_DATASET", "FIGURE4_ALGORITHMS",
-           "ALGORITHM_LABELS", "figure3_settings", "figure3_cells", "figure3_cell",
-           "figure3_summary", "figure4_settings", "figure4_cells", "figure4_cell",
-           "figure4_summary", "figure4_claims", "cell_function"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "FIGURE3_DATASET",
+    "FIGURE4_DATASET",
+    "FIGURE4_ALGORITHMS",
+    "ALGORITHM_LABELS",
+    "figure3_settings",
+    "figure3_cells",
+    "figure3_cell",
+    "figure3_summary",
+    "figure4_settings",
+    "figure4_cells",
+    "figure4_cell",
+    "figure4_summary",
+    "figure4_claims",
+    "cell_function",
+]
 
 PROTOCOL_VERSION = "shen_li-v1"
 #: Registry name of the data set of Figure 3 (paper name: australian).
@@ -78,15 +92,24 @@ def figure3_cells(profile: str) -> list[dict]:
     """The whole-data cell (fold 0) and one cell per 70% training subset (folds 0..n-1)."""
     s = figure3_settings(profile)
     sha = dataset_fingerprint(FIGURE3_DATASET)
-    common = {"algorithm": "AdaBoost", "params": {"n_estimators": max(s["n_weak"])},
-              "dataset": FIGURE3_DATASET, "dataset_sha256": sha, "profile": profile,
-              "figure": "figure3", "paper_dataset": "australian", "n_weak": list(s["n_weak"]),
-              "n_points": s["n_points"]}
-    cells = [experiment_spec(protocol=f"{PROTOCOL_VERSION}/whole-data", fold=0, seed=0,
-                             **common)]
+    common = {
+        "algorithm": "AdaBoost",
+        "params": {"n_estimators": max(s["n_weak"])},
+        "dataset": FIGURE3_DATASET,
+        "dataset_sha256": sha,
+        "profile": profile,
+        "figure": "figure3",
+        "paper_dataset": "australian",
+        "n_weak": list(s["n_weak"]),
+        "n_points": s["n_points"],
+    }
+    cells = [experiment_spec(protocol=f"{PROTOCOL_VERSION}/whole-data", fold=0, seed=0, **common)]
     for rep in range(s["n_repeats"]):
-        cells.append(experiment_spec(protocol=f"{PROTOCOL_VERSION}/train-70-of-70-15-15",
-                                     fold=rep, seed=rep, **common))
+        cells.append(
+            experiment_spec(
+                protocol=f"{PROTOCOL_VERSION}/train-70-of-70-15-15", fold=rep, seed=rep, **common
+            )
+        )
     return cells
 
 
@@ -96,21 +119,27 @@ def _figure3_rows(spec: dict) -> np.ndarray:
         return np.arange(n)
     if spec["protocol"].endswith("/train-70-of-70-15-15"):
         return _split(n, spec["seed"]).train
-    raise ValueError(f"figure3_cell: unknown protocol {spec['protocol']!r}; expected "
-                     f"'{PROTOCOL_VERSION}/whole-data' or '{PROTOCOL_VERSION}/train-70-of-70-15-15'")
+    raise ValueError(
+        f"figure3_cell: unknown protocol {spec['protocol']!r}; expected "
+        f"'{PROTOCOL_VERSION}/whole-data' or '{PROTOCOL_VERSION}/train-70-of-70-15-15'"
+    )
 
 
 def _margin_statistics(margins: np.ndarray) -> dict:
     from scipy import stats
 
     (_, _), (slope, intercept, r) = stats.probplot(margins, dist="norm")
-    return {"excess_kurtosis": float(stats.kurtosis(margins, fisher=True)),
-            "skewness": float(stats.skew(margins)),
-            "probplot_r": float(r), "probplot_slope": float(slope),
-            "probplot_intercept": float(intercept),
-            "min_margin": float(margins.min()), "mean_margin": float(margins.mean()),
-            "std_margin": float(margins.std()),
-            "train_error": float(np.mean(margins <= 0))}
+    return {
+        "excess_kurtosis": float(stats.kurtosis(margins, fisher=True)),
+        "skewness": float(stats.skew(margins)),
+        "probplot_r": float(r),
+        "probplot_slope": float(slope),
+        "probplot_intercept": float(intercept),
+        "min_margin": float(margins.min()),
+        "mean_margin": float(margins.mean()),
+        "std_margin": float(margins.std()),
+        "train_error": float(np.mean(margins <= 0)),
+    }
 
 
 def figure3_cell(spec: dict) -> dict:
@@ -145,14 +174,18 @@ def figure3_cell(spec: dict) -> dict:
     for t in spec["n_weak"]:
         if int(t) in staged:
             margins = staged[int(t)]
-            checkpoints[str(int(t))] = {"margins": margins.tolist(),
-                                        **_margin_statistics(margins)}
+            checkpoints[str(int(t))] = {"margins": margins.tolist(), **_margin_statistics(margins)}
     path = [t for t in path_rounds.tolist() if t in staged]
-    return {"n_rounds_fitted": fitted, "stop_reason": str(model.stop_reason_),
-            "n_train": int(rows.size), "checkpoints": checkpoints,
-            "kurtosis_path": {"rounds": path,
-                              "excess_kurtosis": [float(stats.kurtosis(staged[t]))
-                                                  for t in path]}}
+    return {
+        "n_rounds_fitted": fitted,
+        "stop_reason": str(model.stop_reason_),
+        "n_train": int(rows.size),
+        "checkpoints": checkpoints,
+        "kurtosis_path": {
+            "rounds": path,
+            "excess_kurtosis": [float(stats.kurtosis(staged[t])) for t in path],
+        },
+    }
 
 
 def figure3_summary(cells: list[dict], metrics: list[dict]):
@@ -161,11 +194,20 @@ def figure3_summary(cells: list[dict], metrics: list[dict]):
 
     rows = []
     for cell, metric in zip(cells, metrics):
-        sample = ("whole data set" if cell["protocol"].endswith("/whole-data")
-                  else f"70% split {cell['fold']}")
+        sample = (
+            "whole data set"
+            if cell["protocol"].endswith("/whole-data")
+            else f"70% split {cell['fold']}"
+        )
         for n_weak, values in metric["checkpoints"].items():
-            rows.append({"sample": sample, "n_train": metric["n_train"], "n_weak": int(n_weak),
-                         **{k: v for k, v in values.items() if k != "margins"}})
+            rows.append(
+                {
+                    "sample": sample,
+                    "n_train": metric["n_train"],
+                    "n_weak": int(n_weak),
+                    **{k: v for k, v in values.items() if k != "margins"},
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -174,8 +216,12 @@ def figure4_settings(profile: str) -> dict:
     """Rounds, splits, AdaBoost-QP pool size and its grid of 1/T for a profile."""
     _check_profile(profile)
     if profile == "full":
-        return {"n_rounds": 600, "n_repeats": 10, "n_pool": 1500,
-                "inverse_T_grid": list(PAPER_INVERSE_T_GRID)}
+        return {
+            "n_rounds": 600,
+            "n_repeats": 10,
+            "n_pool": 1500,
+            "inverse_T_grid": list(PAPER_INVERSE_T_GRID),
+        }
     return {"n_rounds": 100, "n_repeats": 1, "n_pool": 100, "inverse_T_grid": [10, 50, 200]}
 
 
@@ -187,14 +233,27 @@ def figure4_cells(profile: str) -> list[dict]:
     for rep in range(s["n_repeats"]):
         for algorithm in FIGURE4_ALGORITHMS:
             if algorithm == "AdaBoostQP":
-                params = {"pool": "adaboost", "n_pool": s["n_pool"],
-                          "inverse_T_grid": list(s["inverse_T_grid"])}
+                params = {
+                    "pool": "adaboost",
+                    "n_pool": s["n_pool"],
+                    "inverse_T_grid": list(s["inverse_T_grid"]),
+                }
             else:
                 params = {"n_estimators": s["n_rounds"]}
-            cells.append(experiment_spec(
-                algorithm=algorithm, params=params, dataset=FIGURE4_DATASET, dataset_sha256=sha,
-                protocol=f"{PROTOCOL_VERSION}/split-70-15-15", fold=rep, seed=rep,
-                profile=profile, figure="figure4", paper_dataset="breast-cancer"))
+            cells.append(
+                experiment_spec(
+                    algorithm=algorithm,
+                    params=params,
+                    dataset=FIGURE4_DATASET,
+                    dataset_sha256=sha,
+                    protocol=f"{PROTOCOL_VERSION}/split-70-15-15",
+                    fold=rep,
+                    seed=rep,
+                    profile=profile,
+                    figure="figure4",
+                    paper_dataset="breast-cancer",
+                )
+            )
     return cells
 
 
@@ -223,15 +282,17 @@ def figure4_cell(spec: dict) -> dict:
     elif spec["algorithm"] == "AdaBoostQP":
         grid = [int(v) for v in params["inverse_T_grid"]]
         if not grid:
-            raise ValueError("figure4_cell: inverse_T_grid is empty; expected values such as "
-                             f"{list(PAPER_INVERSE_T_GRID)}")
+            raise ValueError(
+                "figure4_cell: inverse_T_grid is empty; expected values such as "
+                f"{list(PAPER_INVERSE_T_GRID)}"
+            )
         best = None
         errors = []
         for inverse_T in grid:
-            pool_rounds = ({"n_pool": int(params["n_pool"])} if params["pool"] == "adaboost"
-                           else {})
-            candidate = AdaBoostQP(T=1.0 / inverse_T, pool=params["pool"],
-                                   **pool_rounds).fit(X[tr], y[tr])
+            pool_rounds = {"n_pool": int(params["n_pool"])} if params["pool"] == "adaboost" else {}
+            candidate = AdaBoostQP(T=1.0 / inverse_T, pool=params["pool"], **pool_rounds).fit(
+                X[tr], y[tr]
+            )
             error = float(1.0 - candidate.score(X[va], y[va]))
             errors.append(error)
             if best is None or error < best[0]:
@@ -240,24 +301,37 @@ def figure4_cell(spec: dict) -> dict:
         _, inverse_T, model = best
         chosen = {"inverse_T": inverse_T, "validation_errors": errors}
     else:
-        raise ValueError(f"figure4_cell: unknown algorithm {spec['algorithm']!r}; expected one "
-                         f"of {FIGURE4_ALGORITHMS}")
+        raise ValueError(
+            f"figure4_cell: unknown algorithm {spec['algorithm']!r}; expected one "
+            f"of {FIGURE4_ALGORITHMS}"
+        )
     margins = model.margins(X[tr], y[tr])
-    return {"test_error": float(1.0 - model.score(X[te], y[te])),
-            "validation_error": float(1.0 - model.score(X[va], y[va])),
-            "train_error": float(np.mean(margins <= 0)),
-            "min_margin": float(margins.min()), "mean_margin": float(margins.mean()),
-            "margins": margins.tolist(),
-            "n_hypotheses": int(np.count_nonzero(np.asarray(model.alphas_))), **chosen}
+    return {
+        "test_error": float(1.0 - model.score(X[te], y[te])),
+        "validation_error": float(1.0 - model.score(X[va], y[va])),
+        "train_error": float(np.mean(margins <= 0)),
+        "min_margin": float(margins.min()),
+        "mean_margin": float(margins.mean()),
+        "margins": margins.tolist(),
+        "n_hypotheses": int(np.count_nonzero(np.asarray(model.alphas_))),
+        **chosen,
+    }
 
 
 def _figure4_frame(cells: list[dict], metrics: list[dict]):
     import pandas as pd
 
-    rows = [{"split": c["fold"], "algorithm": ALGORITHM_LABELS[c["algorithm"]],
-             **{k: m[k] for k in ("test_error", "train_error", "min_margin", "mean_margin",
-                                  "n_hypotheses")}}
-            for c, m in zip(cells, metrics)]
+    rows = [
+        {
+            "split": c["fold"],
+            "algorithm": ALGORITHM_LABELS[c["algorithm"]],
+            **{
+                k: m[k]
+                for k in ("test_error", "train_error", "min_margin", "mean_margin", "n_hypotheses")
+            },
+        }
+        for c, m in zip(cells, metrics)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -266,11 +340,17 @@ def figure4_summary(cells: list[dict], metrics: list[dict]):
     training error, minimum and mean normalized training margin, and the number of splits."""
     frame = _figure4_frame(cells, metrics)
     grouped = frame.groupby("algorithm", sort=False)
-    out = grouped.agg(test_error=("test_error", "mean"), test_error_std=("test_error", "std"),
-                      train_error=("train_error", "mean"), min_margin=("min_margin", "mean"),
-                      min_margin_std=("min_margin", "std"), mean_margin=("mean_margin", "mean"),
-                      mean_margin_std=("mean_margin", "std"),
-                      n_hypotheses=("n_hypotheses", "mean"), n_splits=("test_error", "size"))
+    out = grouped.agg(
+        test_error=("test_error", "mean"),
+        test_error_std=("test_error", "std"),
+        train_error=("train_error", "mean"),
+        min_margin=("min_margin", "mean"),
+        min_margin_std=("min_margin", "std"),
+        mean_margin=("mean_margin", "mean"),
+        mean_margin_std=("mean_margin", "std"),
+        n_hypotheses=("n_hypotheses", "mean"),
+        n_splits=("test_error", "size"),
+    )
     order = [ALGORITHM_LABELS[a] for a in FIGURE4_ALGORITHMS if ALGORITHM_LABELS[a] in out.index]
     return out.loc[order].reset_index()
 
@@ -284,13 +364,15 @@ def figure4_claims(cells: list[dict], metrics: list[dict]) -> dict:
     ``arcgv_worst_test_error``: Arc-Gv has the (weakly) largest test error.
     """
     frame = _figure4_frame(cells, metrics)
-    wide = frame.pivot_table(index="split", columns="algorithm",
-                             values=["min_margin", "mean_margin", "test_error"])
+    wide = frame.pivot_table(
+        index="split", columns="algorithm", values=["min_margin", "mean_margin", "test_error"]
+    )
     labels = [ALGORITHM_LABELS[a] for a in FIGURE4_ALGORITHMS]
     missing = [a for a in labels if a not in wide["test_error"].columns]
     if missing:
-        raise ValueError(f"figure4_claims: no results for {missing}; every split needs all of "
-                         f"{labels}")
+        raise ValueError(
+            f"figure4_claims: no results for {missing}; every split needs all of {labels}"
+        )
     ab, qp, arc = labels
     mn, mean, err = wide["min_margin"], wide["mean_margin"], wide["test_error"]
     checks = {
@@ -316,5 +398,7 @@ def cell_function(spec: dict):
         return figure3_cell
     if figure == "figure4":
         return figure4_cell
-    raise ValueError(f"no shen_li cell function for the spec {spec!r}; expected "
-                     f"figure 'figure3' or 'figure4', or a table of shen_li_tables")
+    raise ValueError(
+        f"no shen_li cell function for the spec {spec!r}; expected "
+        f"figure 'figure3' or 'figure4', or a table of shen_li_tables"
+    )

@@ -48,6 +48,7 @@ each a random 400-example training set and the other 4900 as test set (the size 
 realisations; the paper does not restate its split), AdaBoost-CG with stumps and with LDA for
 :math:`1/T \in \{20, 40, 80\}`, at most 400 iterations.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -59,14 +60,35 @@ from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
-__all__ = ["PROTOCOL_VERSION", "DATASETS", "SUBSTITUTES", "TABLE2_ROUNDS",
-           "PAPER_INVERSE_T_GRID", "LDA_INVERSE_T_GRID", "TABLE7_INVERSE_T", "FIGURE5_DATASETS",
-           "load_split", "cost39", "mcnemar_chi2",
-           "table2_settings", "table2_cells", "table2_cell",
-           "table3_settings", "table3_cells", "table3_cell",
-           "table4_settings", "table4_cells", "table4_cell",
-           "table5_settings", "table5_cells", "table5_cell",
-           "table7_settings", "table7_cells", "table7_cell", "cell_function"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "DATASETS",
+    "SUBSTITUTES",
+    "TABLE2_ROUNDS",
+    "PAPER_INVERSE_T_GRID",
+    "LDA_INVERSE_T_GRID",
+    "TABLE7_INVERSE_T",
+    "FIGURE5_DATASETS",
+    "load_split",
+    "cost39",
+    "mcnemar_chi2",
+    "table2_settings",
+    "table2_cells",
+    "table2_cell",
+    "table3_settings",
+    "table3_cells",
+    "table3_cell",
+    "table4_settings",
+    "table4_cells",
+    "table4_cell",
+    "table5_settings",
+    "table5_cells",
+    "table5_cell",
+    "table7_settings",
+    "table7_cells",
+    "table7_cell",
+    "cell_function",
+]
 
 PROTOCOL_VERSION = "shen_li-tables-v1"
 
@@ -90,10 +112,10 @@ DATASETS = {
 #: Where the registry's data differ from the paper's file, and how.
 SUBSTITUTES = {
     "liver": "LIBSVM liver-disorders is not in the mirror; PMLB bupa is used instead: the same "
-             "345 patients but 5 features (not 6) and a label derived from the drinks column, "
-             "not the selector field LIBSVM uses -- a different classification task",
+    "345 patients but 5 features (not 6) and a label derived from the drinks column, "
+    "not the selector field LIBSVM uses -- a different classification task",
     "splice": "LIBSVM splice (1000 examples) is not in the mirror; each run draws 1000 of the "
-              "3175 examples of the same DELVE data (Raetsch's pooled splice.mat), seeded",
+    "3175 examples of the same DELVE data (Raetsch's pooled splice.mat), seeded",
 }
 #: Rows drawn per run where the paper's file is a subset of the mirror's (see SUBSTITUTES).
 _SUBSAMPLE = {"splice": 1000}
@@ -106,11 +128,27 @@ LDA_INVERSE_T_GRID = (2, 5, 8, 10, 12, 15, 20, 30, 40, 50, 70, 90, 100, 120, 150
 #: The values of 1/T of Table VII.
 TABLE7_INVERSE_T = (20, 40, 80)
 #: Data sets of Table III (those with a small enough set of all stumps).
-TABLE3_DATASETS = ("australian", "b-cancer", "fourclass", "g-numer", "heart", "liver",
-                   "mushrooms", "splice")
+TABLE3_DATASETS = (
+    "australian",
+    "b-cancer",
+    "fourclass",
+    "g-numer",
+    "heart",
+    "liver",
+    "mushrooms",
+    "splice",
+)
 #: Data sets of Tables V, VI and VIII.
-TABLE5_DATASETS = ("australian", "b-cancer", "diabetes", "fourclass", "heart", "ionosphere",
-                   "sonar", "splice")
+TABLE5_DATASETS = (
+    "australian",
+    "b-cancer",
+    "diabetes",
+    "fourclass",
+    "heart",
+    "ionosphere",
+    "sonar",
+    "splice",
+)
 #: Data sets of Figure 5.
 FIGURE5_DATASETS = ("australian", "b-cancer", "diabetes", "heart", "splice", "svmguide3")
 #: McNemar's critical value at the 0.05 level with one degree of freedom.
@@ -122,8 +160,9 @@ _SPLIT_SALT = 2010  # as in shen_li.py: the split stream of this paper
 def _check_datasets(names) -> list[str]:
     unknown = [n for n in names if n not in DATASETS]
     if unknown:
-        raise ValueError(f"unknown Shen & Li data set(s) {unknown}; expected names from "
-                         f"{list(DATASETS)}")
+        raise ValueError(
+            f"unknown Shen & Li data set(s) {unknown}; expected names from {list(DATASETS)}"
+        )
     return list(names)
 
 
@@ -169,8 +208,11 @@ def _error(model, X, y) -> float:
 
 def _margin_summary(model, X, y) -> dict:
     margins = model.margins(X, y)
-    return {"min_margin": float(margins.min()), "mean_margin": float(margins.mean()),
-            "train_error": float(np.mean(margins <= 0))}
+    return {
+        "min_margin": float(margins.min()),
+        "mean_margin": float(margins.mean()),
+        "train_error": float(np.mean(margins <= 0)),
+    }
 
 
 def _staged_errors(model, X, y, rounds) -> dict[int, float]:
@@ -205,11 +247,19 @@ def _cell_inputs(spec: dict, table: str, what: str):
 
 def _spec(table: str, paper_name: str, rep: int, profile: str, **extra) -> dict:
     registry = DATASETS[paper_name]
-    return experiment_spec(algorithm=extra.pop("algorithm"), params=extra.pop("params"),
-                           dataset=registry, dataset_sha256=dataset_fingerprint(registry),
-                           protocol=extra.pop("protocol", f"{PROTOCOL_VERSION}/split-70-15-15"),
-                           fold=rep, seed=rep, profile=profile, table=table,
-                           paper_dataset=paper_name, **extra)
+    return experiment_spec(
+        algorithm=extra.pop("algorithm"),
+        params=extra.pop("params"),
+        dataset=registry,
+        dataset_sha256=dataset_fingerprint(registry),
+        protocol=extra.pop("protocol", f"{PROTOCOL_VERSION}/split-70-15-15"),
+        fold=rep,
+        seed=rep,
+        profile=profile,
+        table=table,
+        paper_dataset=paper_name,
+        **extra,
+    )
 
 
 # ---- Tables II and III: AdaBoost vs AdaBoost-QP -----------------------------------------------
@@ -217,19 +267,40 @@ def table2_settings(profile: str) -> dict:
     """Data sets, runs, AdaBoost rounds, pool size and grid of 1/T of Table II."""
     _check_profile(profile)
     if profile == "full":
-        return {"datasets": list(DATASETS), "n_repeats": 10, "rounds": list(TABLE2_ROUNDS),
-                "inverse_T_grid": list(PAPER_INVERSE_T_GRID)}
-    return {"datasets": ["australian", "b-cancer", "heart"], "n_repeats": 1,
-            "rounds": [100, 200], "inverse_T_grid": [10, 50, 200]}
+        return {
+            "datasets": list(DATASETS),
+            "n_repeats": 10,
+            "rounds": list(TABLE2_ROUNDS),
+            "inverse_T_grid": list(PAPER_INVERSE_T_GRID),
+        }
+    return {
+        "datasets": ["australian", "b-cancer", "heart"],
+        "n_repeats": 1,
+        "rounds": [100, 200],
+        "inverse_T_grid": [10, 50, 200],
+    }
 
 
 def table2_cells(profile: str) -> list[dict]:
     """One cell per data set and run (AdaBoost and AdaBoost-QP share the AdaBoost run)."""
     s = table2_settings(profile)
-    return [_spec("table2", name, rep, profile, algorithm="AdaBoost+AdaBoostQP",
-                  params={"rounds": s["rounds"], "n_pool": max(s["rounds"]), "pool": "adaboost",
-                          "inverse_T_grid": s["inverse_T_grid"]})
-            for name in s["datasets"] for rep in range(s["n_repeats"])]
+    return [
+        _spec(
+            "table2",
+            name,
+            rep,
+            profile,
+            algorithm="AdaBoost+AdaBoostQP",
+            params={
+                "rounds": s["rounds"],
+                "n_pool": max(s["rounds"]),
+                "pool": "adaboost",
+                "inverse_T_grid": s["inverse_T_grid"],
+            },
+        )
+        for name in s["datasets"]
+        for rep in range(s["n_repeats"])
+    ]
 
 
 def _qp_by_validation(qp, grid, X_va, y_va):
@@ -242,11 +313,16 @@ def _qp_by_validation(qp, grid, X_va, y_va):
 
 def _qp_record(qp, inverse_T, errors, X, y, split) -> dict:
     tr, te = split.train, split.test
-    return {"test_error": _error(qp, X[te], y[te]), "inverse_T": inverse_T,
-            "validation_errors": errors, **_margin_summary(qp, X[tr], y[tr]),
-            "n_hypotheses": int(np.count_nonzero(qp.pool_weights_ > 0)),
-            "n_distinct_hypotheses": int(qp.n_distinct_used_),
-            "pool_size": int(len(qp.pool_)), "pool_distinct_columns": qp.n_distinct_columns_}
+    return {
+        "test_error": _error(qp, X[te], y[te]),
+        "inverse_T": inverse_T,
+        "validation_errors": errors,
+        **_margin_summary(qp, X[tr], y[tr]),
+        "n_hypotheses": int(np.count_nonzero(qp.pool_weights_ > 0)),
+        "n_distinct_hypotheses": int(qp.n_distinct_used_),
+        "pool_size": int(len(qp.pool_)),
+        "pool_distinct_columns": qp.n_distinct_columns_,
+    }
 
 
 def table2_cell(spec: dict) -> dict:
@@ -270,40 +346,62 @@ def table2_cell(spec: dict) -> dict:
     chosen_rounds = rounds[_choose(rounds, [val[r] for r in rounds])]
     chosen_rounds = min(chosen_rounds, booster.n_estimators_)
     ab = AdaBoost(n_estimators=chosen_rounds).fit(X[tr], y[tr])
-    ab_record = {"test_error": _error(ab, X[te], y[te]), "rounds": chosen_rounds,
-                 "validation_errors": [val[r] for r in rounds],
-                 **_margin_summary(ab, X[tr], y[tr]),
-                 "n_hypotheses": int(np.count_nonzero(ab.alphas_)),
-                 "n_rounds_fitted": int(booster.n_estimators_)}
+    ab_record = {
+        "test_error": _error(ab, X[te], y[te]),
+        "rounds": chosen_rounds,
+        "validation_errors": [val[r] for r in rounds],
+        **_margin_summary(ab, X[tr], y[tr]),
+        "n_hypotheses": int(np.count_nonzero(ab.alphas_)),
+        "n_rounds_fitted": int(booster.n_estimators_),
+    }
     pool_rounds = {"n_pool": n_pool} if params["pool"] == "adaboost" else {}
     qp = AdaBoostQP(T=1.0 / grid[0], pool=params["pool"], **pool_rounds).fit(X[tr], y[tr])
     qp_best, inverse_T, errors = _qp_by_validation(qp, grid, X[va], y[va])
     qp_record = _qp_record(qp_best, inverse_T, errors, X, y, split)
     T = 1.0 / inverse_T
     l1 = AdaBoostL1(T=T, pool=params["pool"], **pool_rounds).fit(X[tr], y[tr])
-    costs = {"T": T,
-             "AdaBoostQP": cost39(qp_best.margins(X[tr], y[tr]), T),
-             "AdaBoostL1": cost39(l1.margins(X[tr], y[tr]), T),
-             "AdaBoost": cost39(ab.margins(X[tr], y[tr]), T)}
-    return {"AdaBoost": ab_record, "AdaBoostQP": qp_record, "cost39": costs,
-            "n_train": int(tr.size), "n_test": int(te.size)}
+    costs = {
+        "T": T,
+        "AdaBoostQP": cost39(qp_best.margins(X[tr], y[tr]), T),
+        "AdaBoostL1": cost39(l1.margins(X[tr], y[tr]), T),
+        "AdaBoost": cost39(ab.margins(X[tr], y[tr]), T),
+    }
+    return {
+        "AdaBoost": ab_record,
+        "AdaBoostQP": qp_record,
+        "cost39": costs,
+        "n_train": int(tr.size),
+        "n_test": int(te.size),
+    }
 
 
 def table3_settings(profile: str) -> dict:
     """Data sets, runs and grid of 1/T of Table III (AdaBoost-QP on all stumps)."""
     _check_profile(profile)
     if profile == "full":
-        return {"datasets": list(TABLE3_DATASETS), "n_repeats": 10,
-                "inverse_T_grid": list(PAPER_INVERSE_T_GRID)}
+        return {
+            "datasets": list(TABLE3_DATASETS),
+            "n_repeats": 10,
+            "inverse_T_grid": list(PAPER_INVERSE_T_GRID),
+        }
     return {"datasets": ["australian", "heart"], "n_repeats": 1, "inverse_T_grid": [10, 50, 200]}
 
 
 def table3_cells(profile: str) -> list[dict]:
     """One cell per data set and run."""
     s = table3_settings(profile)
-    return [_spec("table3", name, rep, profile, algorithm="AdaBoostQP",
-                  params={"pool": "all_stumps", "inverse_T_grid": s["inverse_T_grid"]})
-            for name in s["datasets"] for rep in range(s["n_repeats"])]
+    return [
+        _spec(
+            "table3",
+            name,
+            rep,
+            profile,
+            algorithm="AdaBoostQP",
+            params={"pool": "all_stumps", "inverse_T_grid": s["inverse_T_grid"]},
+        )
+        for name in s["datasets"]
+        for rep in range(s["n_repeats"])
+    ]
 
 
 def table3_cell(spec: dict) -> dict:
@@ -313,10 +411,12 @@ def table3_cell(spec: dict) -> dict:
     params, X, y, split = _cell_inputs(spec, "table3", "Table III")
     grid = [int(v) for v in params["inverse_T_grid"]]
     qp = AdaBoostQP(T=1.0 / grid[0], pool="all_stumps").fit(X[split.train], y[split.train])
-    best, inverse_T, errors = _qp_by_validation(qp, grid, X[split.validation],
-                                                y[split.validation])
-    return {"AdaBoostQP": _qp_record(best, inverse_T, errors, X, y, split),
-            "n_train": int(split.train.size), "n_test": int(split.test.size)}
+    best, inverse_T, errors = _qp_by_validation(qp, grid, X[split.validation], y[split.validation])
+    return {
+        "AdaBoostQP": _qp_record(best, inverse_T, errors, X, y, split),
+        "n_train": int(split.train.size),
+        "n_test": int(split.test.size),
+    }
 
 
 # ---- Table IV and Figure 5: AdaBoost vs AdaBoost-CG -------------------------------------------
@@ -324,20 +424,43 @@ def table4_settings(profile: str) -> dict:
     """Data sets, runs, iterations, checkpoints and curve resolution of Table IV / Fig. 5."""
     _check_profile(profile)
     if profile == "full":
-        return {"datasets": list(DATASETS), "n_repeats": 5, "n_iterations": 1000,
-                "checkpoints": [100, 500, 1000], "n_points": 60}
-    return {"datasets": ["australian", "heart"], "n_repeats": 1, "n_iterations": 100,
-            "checkpoints": [10, 50, 100], "n_points": 20}
+        return {
+            "datasets": list(DATASETS),
+            "n_repeats": 5,
+            "n_iterations": 1000,
+            "checkpoints": [100, 500, 1000],
+            "n_points": 60,
+        }
+    return {
+        "datasets": ["australian", "heart"],
+        "n_repeats": 1,
+        "n_iterations": 100,
+        "checkpoints": [10, 50, 100],
+        "n_points": 20,
+    }
 
 
 def table4_cells(profile: str) -> list[dict]:
     """One cell per data set and run (AdaBoost-CG's T comes from the cell's AdaBoost run)."""
     s = table4_settings(profile)
-    return [_spec("table4", name, rep, profile, algorithm="AdaBoost+AdaBoostCG",
-                  protocol=f"{PROTOCOL_VERSION}/train-70-test-15-unused-15",
-                  params={"n_iterations": s["n_iterations"], "checkpoints": s["checkpoints"],
-                          "n_points": s["n_points"], "T": "1/sum(w) of AdaBoost"})
-            for name in s["datasets"] for rep in range(s["n_repeats"])]
+    return [
+        _spec(
+            "table4",
+            name,
+            rep,
+            profile,
+            algorithm="AdaBoost+AdaBoostCG",
+            protocol=f"{PROTOCOL_VERSION}/train-70-test-15-unused-15",
+            params={
+                "n_iterations": s["n_iterations"],
+                "checkpoints": s["checkpoints"],
+                "n_points": s["n_points"],
+                "T": "1/sum(w) of AdaBoost",
+            },
+        )
+        for name in s["datasets"]
+        for rep in range(s["n_repeats"])
+    ]
 
 
 def table4_cell(spec: dict) -> dict:
@@ -355,9 +478,18 @@ def table4_cell(spec: dict) -> dict:
     params, X, y, split = _cell_inputs(spec, "table4", "Table IV")
     tr, te = split.train, split.test  # the validation part stays unused
     n = int(params["n_iterations"])
-    points = np.unique(np.concatenate([
-        np.geomspace(1, n, int(params["n_points"])).round(),
-        np.asarray(params["checkpoints"], dtype=float)])).astype(int).tolist()
+    points = (
+        np.unique(
+            np.concatenate(
+                [
+                    np.geomspace(1, n, int(params["n_points"])).round(),
+                    np.asarray(params["checkpoints"], dtype=float),
+                ]
+            )
+        )
+        .astype(int)
+        .tolist()
+    )
     start = time.perf_counter()
     ab = AdaBoost(n_estimators=n).fit(X[tr], y[tr])
     ab_time = time.perf_counter() - start
@@ -369,15 +501,20 @@ def table4_cell(spec: dict) -> dict:
     for name, model, seconds in (("AdaBoost", ab, ab_time), ("AdaBoostCG", cg, cg_time)):
         train = _staged_errors(model, X[tr], y[tr], points)
         test = _staged_errors(model, X[te], y[te], points)
-        record = {"train_error": [train[p] for p in points],
-                  "test_error": [test[p] for p in points], "seconds": seconds}
+        record = {
+            "train_error": [train[p] for p in points],
+            "test_error": [test[p] for p in points],
+            "seconds": seconds,
+        }
         if name == "AdaBoost":
-            record.update(n_iterations=int(model.n_estimators_),
-                          converged=model.n_estimators_ < n)
+            record.update(n_iterations=int(model.n_estimators_), converged=model.n_estimators_ < n)
         else:
-            record.update(n_iterations=int(model.n_iterations_), converged=bool(model.converged_),
-                          n_active=int(np.count_nonzero(model.alphas_ > 0)),
-                          final_duality_gap=float(model.history_["duality_gap"][-1]))
+            record.update(
+                n_iterations=int(model.n_iterations_),
+                converged=bool(model.converged_),
+                n_active=int(np.count_nonzero(model.alphas_ > 0)),
+                final_duality_gap=float(model.history_["duality_gap"][-1]),
+            )
         out[name] = record
     return out
 
@@ -387,12 +524,22 @@ def table5_settings(profile: str) -> dict:
     """Data sets, runs, iterations and grids of Tables V, VI and VIII."""
     _check_profile(profile)
     if profile == "full":
-        return {"datasets": list(TABLE5_DATASETS), "n_repeats": 5, "n_iterations": 1000,
-                "ab_rounds": [100, 500, 1000], "inverse_T_grid": list(PAPER_INVERSE_T_GRID),
-                "lda_inverse_T_grid": list(LDA_INVERSE_T_GRID)}
-    return {"datasets": ["australian", "heart"], "n_repeats": 1, "n_iterations": 100,
-            "ab_rounds": [10, 50, 100], "inverse_T_grid": [10, 50, 200],
-            "lda_inverse_T_grid": [5, 20, 100]}
+        return {
+            "datasets": list(TABLE5_DATASETS),
+            "n_repeats": 5,
+            "n_iterations": 1000,
+            "ab_rounds": [100, 500, 1000],
+            "inverse_T_grid": list(PAPER_INVERSE_T_GRID),
+            "lda_inverse_T_grid": list(LDA_INVERSE_T_GRID),
+        }
+    return {
+        "datasets": ["australian", "heart"],
+        "n_repeats": 1,
+        "n_iterations": 100,
+        "ab_rounds": [10, 50, 100],
+        "inverse_T_grid": [10, 50, 200],
+        "lda_inverse_T_grid": [5, 20, 100],
+    }
 
 
 def table5_cells(profile: str) -> list[dict]:
@@ -403,13 +550,26 @@ def table5_cells(profile: str) -> list[dict]:
         for rep in range(s["n_repeats"]):
             for learner in ("stump", "lda"):
                 grid = s["inverse_T_grid"] if learner == "stump" else s["lda_inverse_T_grid"]
-                algorithms = ("AdaBoost+AdaBoostCG+LogitBoostCG" if learner == "stump"
-                              else "AdaBoost+AdaBoostCG")
-                cells.append(_spec("table5", name, rep, profile, algorithm=algorithms,
-                                   params={"weak_learner": learner,
-                                           "n_iterations": s["n_iterations"],
-                                           "ab_rounds": s["ab_rounds"],
-                                           "inverse_T_grid": list(grid)}))
+                algorithms = (
+                    "AdaBoost+AdaBoostCG+LogitBoostCG"
+                    if learner == "stump"
+                    else "AdaBoost+AdaBoostCG"
+                )
+                cells.append(
+                    _spec(
+                        "table5",
+                        name,
+                        rep,
+                        profile,
+                        algorithm=algorithms,
+                        params={
+                            "weak_learner": learner,
+                            "n_iterations": s["n_iterations"],
+                            "ab_rounds": s["ab_rounds"],
+                            "inverse_T_grid": list(grid),
+                        },
+                    )
+                )
     return cells
 
 
@@ -433,10 +593,14 @@ def _cg_by_validation(cls, grid, n_iterations, estimator, X, y, split) -> tuple:
         errors.append(_error(model, X[va], y[va]))
     best = _choose(grid, errors)
     model = models[best]
-    record = {"test_error": _error(model, X[split.test], y[split.test]),
-              "train_error": _error(model, X[tr], y[tr]), "inverse_T": int(grid[best]),
-              "validation_errors": errors, "n_iterations": int(model.n_iterations_),
-              "converged": bool(model.converged_)}
+    record = {
+        "test_error": _error(model, X[split.test], y[split.test]),
+        "train_error": _error(model, X[tr], y[tr]),
+        "inverse_T": int(grid[best]),
+        "validation_errors": errors,
+        "n_iterations": int(model.n_iterations_),
+        "converged": bool(model.converged_),
+    }
     return model, record
 
 
@@ -465,12 +629,18 @@ def table5_cell(spec: dict) -> dict:
         ab_pred = np.where(scores > 0, 1.0, -1.0)
         if t >= chosen:
             break
-    out = {"AdaBoost": {"test_error": test[chosen], "rounds": chosen,
-                        "test_error_min_over_rounds": min(test[r] for r in rounds),
-                        "test_errors": [test[r] for r in rounds],
-                        "validation_errors": [val[r] for r in rounds],
-                        "n_rounds_fitted": int(ab.n_estimators_)},
-           "n_train": int(tr.size), "n_test": int(te.size)}
+    out = {
+        "AdaBoost": {
+            "test_error": test[chosen],
+            "rounds": chosen,
+            "test_error_min_over_rounds": min(test[r] for r in rounds),
+            "test_errors": [test[r] for r in rounds],
+            "validation_errors": [val[r] for r in rounds],
+            "n_rounds_fitted": int(ab.n_estimators_),
+        },
+        "n_train": int(tr.size),
+        "n_test": int(te.size),
+    }
     cg, out["AdaBoostCG"] = _cg_by_validation(AdaBoostCG, grid, n, _weak(learner), X, y, split)
     out["mcnemar"] = mcnemar_chi2(ab_pred == y[te], cg.predict(X[te]) == y[te])
     if learner == "stump":
@@ -486,24 +656,45 @@ def table7_settings(profile: str) -> dict:
     """Runs, training-set size, values of 1/T and iteration cap of Table VII."""
     _check_profile(profile)
     if profile == "full":
-        return {"n_repeats": 50, "n_train": 400, "inverse_T": list(TABLE7_INVERSE_T),
-                "n_iterations": 400}
-    return {"n_repeats": 2, "n_train": 400, "inverse_T": list(TABLE7_INVERSE_T),
-            "n_iterations": 100}
+        return {
+            "n_repeats": 50,
+            "n_train": 400,
+            "inverse_T": list(TABLE7_INVERSE_T),
+            "n_iterations": 400,
+        }
+    return {
+        "n_repeats": 2,
+        "n_train": 400,
+        "inverse_T": list(TABLE7_INVERSE_T),
+        "n_iterations": 100,
+    }
 
 
 def table7_cells(profile: str) -> list[dict]:
     """One cell per run and weak learner."""
     s = table7_settings(profile)
     sha = dataset_fingerprint(TABLE7_DATASET)
-    return [experiment_spec(algorithm="AdaBoostCG",
-                            params={"weak_learner": learner, "inverse_T": s["inverse_T"],
-                                    "n_iterations": s["n_iterations"], "n_train": s["n_train"]},
-                            dataset=TABLE7_DATASET, dataset_sha256=sha,
-                            protocol=f"{PROTOCOL_VERSION}/random-{s['n_train']}-train-rest-test",
-                            fold=rep, seed=rep, profile=profile, table="table7",
-                            paper_dataset="banana")
-            for rep in range(s["n_repeats"]) for learner in ("stump", "lda")]
+    return [
+        experiment_spec(
+            algorithm="AdaBoostCG",
+            params={
+                "weak_learner": learner,
+                "inverse_T": s["inverse_T"],
+                "n_iterations": s["n_iterations"],
+                "n_train": s["n_train"],
+            },
+            dataset=TABLE7_DATASET,
+            dataset_sha256=sha,
+            protocol=f"{PROTOCOL_VERSION}/random-{s['n_train']}-train-rest-test",
+            fold=rep,
+            seed=rep,
+            profile=profile,
+            table="table7",
+            paper_dataset="banana",
+        )
+        for rep in range(s["n_repeats"])
+        for learner in ("stump", "lda")
+    ]
 
 
 def table7_cell(spec: dict) -> dict:
@@ -517,23 +708,36 @@ def table7_cell(spec: dict) -> dict:
     X, y = ds.X, ds.y_signed()
     n = X.shape[0]
     n_train = int(params["n_train"])
-    split = random_splits(n, (n_train / n, 0.0, 1.0 - n_train / n), 1,
-                          seed=[spec["seed"], _SPLIT_SALT, 7])[0]
+    split = random_splits(
+        n, (n_train / n, 0.0, 1.0 - n_train / n), 1, seed=[spec["seed"], _SPLIT_SALT, 7]
+    )[0]
     tr, te = split.train, split.test
     out: dict[str, Any] = {"n_train": int(tr.size), "n_test": int(te.size), "runs": []}
     for inverse_T in params["inverse_T"]:
-        model = AdaBoostCG(T=1.0 / float(inverse_T), n_estimators=int(params["n_iterations"]),
-                           estimator=_weak(params["weak_learner"])).fit(X[tr], y[tr])
-        out["runs"].append({"inverse_T": int(inverse_T),
-                            "test_error": _error(model, X[te], y[te]),
-                            "train_error": _error(model, X[tr], y[tr]),
-                            "n_iterations": int(model.n_iterations_),
-                            "converged": bool(model.converged_)})
+        model = AdaBoostCG(
+            T=1.0 / float(inverse_T),
+            n_estimators=int(params["n_iterations"]),
+            estimator=_weak(params["weak_learner"]),
+        ).fit(X[tr], y[tr])
+        out["runs"].append(
+            {
+                "inverse_T": int(inverse_T),
+                "test_error": _error(model, X[te], y[te]),
+                "train_error": _error(model, X[tr], y[tr]),
+                "n_iterations": int(model.n_iterations_),
+                "converged": bool(model.converged_),
+            }
+        )
     return out
 
 
-_CELLS = {"table2": table2_cell, "table3": table3_cell, "table4": table4_cell,
-          "table5": table5_cell, "table7": table7_cell}
+_CELLS = {
+    "table2": table2_cell,
+    "table3": table3_cell,
+    "table4": table4_cell,
+    "table5": table5_cell,
+    "table7": table7_cell,
+}
 
 
 def cell_function(spec: dict):
@@ -559,9 +763,11 @@ def table2_frame(cells: list[dict], metrics: list[dict]):
     for cell, metric in zip(cells, metrics):
         for key, label in (("AdaBoost", "AB"), ("AdaBoostQP", "QP")):
             record = metric[key]
-            records += [(cell["paper_dataset"], label, "test_error", record["test_error"]),
-                        (cell["paper_dataset"], label, "min_margin", record["min_margin"]),
-                        (cell["paper_dataset"], label, "avg_margin", record["mean_margin"])]
+            records += [
+                (cell["paper_dataset"], label, "test_error", record["test_error"]),
+                (cell["paper_dataset"], label, "min_margin", record["min_margin"]),
+                (cell["paper_dataset"], label, "avg_margin", record["mean_margin"]),
+            ]
     return _long(records)
 
 
@@ -570,9 +776,16 @@ def cost39_table(cells: list[dict], metrics: list[dict]):
     stage-wise AdaBoost, the exact AdaBoost-l1 and the AdaBoost-QP weights on the same pool."""
     import pandas as pd
 
-    rows = [{"dataset": c["paper_dataset"], "1/T": 1.0 / m["cost39"]["T"],
-             "AdaBoost": m["cost39"]["AdaBoost"], "AdaBoost-l1": m["cost39"]["AdaBoostL1"],
-             "AdaBoost-QP": m["cost39"]["AdaBoostQP"]} for c, m in zip(cells, metrics)]
+    rows = [
+        {
+            "dataset": c["paper_dataset"],
+            "1/T": 1.0 / m["cost39"]["T"],
+            "AdaBoost": m["cost39"]["AdaBoost"],
+            "AdaBoost-l1": m["cost39"]["AdaBoostL1"],
+            "AdaBoost-QP": m["cost39"]["AdaBoostQP"],
+        }
+        for c, m in zip(cells, metrics)
+    ]
     return pd.DataFrame(rows).groupby("dataset", sort=False).median().reset_index()
 
 
@@ -587,28 +800,41 @@ def table2_claims(cells: list[dict], metrics: list[dict]) -> dict:
     where it is not are counted in ``cost39_runs_qp_nonpositive`` and left out) and whether stage-wise AdaBoost's cost is below AdaBoost-QP's.
     """
     frame = table2_frame(cells, metrics)
-    wide = frame.pivot_table(index="dataset", columns=["algorithm", "metric"], values="mean",
-                             sort=False)
+    wide = frame.pivot_table(
+        index="dataset", columns=["algorithm", "metric"], values="mean", sort=False
+    )
     qp_better = wide[("QP", "test_error")] < wide[("AB", "test_error")]
     ab_min = wide[("AB", "min_margin")] > wide[("QP", "min_margin")]
     qp_avg = wide[("QP", "avg_margin")] > wide[("AB", "avg_margin")]
-    ratios = [m["cost39"]["AdaBoostL1"] / m["cost39"]["AdaBoostQP"] for m in metrics
-              if m["cost39"]["AdaBoostQP"] > 0]
+    ratios = [
+        m["cost39"]["AdaBoostL1"] / m["cost39"]["AdaBoostQP"]
+        for m in metrics
+        if m["cost39"]["AdaBoostQP"] > 0
+    ]
     ab_below = [m["cost39"]["AdaBoost"] <= m["cost39"]["AdaBoostQP"] + 1e-12 for m in metrics]
-    return {"n_datasets": int(len(wide)),
-            "qp_better_test_error": int(qp_better.sum()),
-            "qp_better_datasets": [str(d) for d in wide.index[qp_better]],
-            "ab_larger_min_margin": int(ab_min.sum()),
-            "qp_larger_avg_margin": int(qp_avg.sum()),
-            "cost39_l1_over_qp_median": float(np.median(ratios)) if ratios else float("nan"),
-            "cost39_runs_qp_nonpositive": int(len(metrics) - len(ratios)),
-            "cost39_stagewise_below_qp": float(np.mean(ab_below))}
+    return {
+        "n_datasets": int(len(wide)),
+        "qp_better_test_error": int(qp_better.sum()),
+        "qp_better_datasets": [str(d) for d in wide.index[qp_better]],
+        "ab_larger_min_margin": int(ab_min.sum()),
+        "qp_larger_avg_margin": int(qp_avg.sum()),
+        "cost39_l1_over_qp_median": float(np.median(ratios)) if ratios else float("nan"),
+        "cost39_runs_qp_nonpositive": int(len(metrics) - len(ratios)),
+        "cost39_stagewise_below_qp": float(np.mean(ab_below)),
+    }
 
 
 def table3_frame(cells: list[dict], metrics: list[dict]):
     """Table III in long format (the paper writes ``mushroom`` in this table)."""
-    records = [("mushroom" if c["paper_dataset"] == "mushrooms" else c["paper_dataset"], "QP",
-                "test_error", m["AdaBoostQP"]["test_error"]) for c, m in zip(cells, metrics)]
+    records = [
+        (
+            "mushroom" if c["paper_dataset"] == "mushrooms" else c["paper_dataset"],
+            "QP",
+            "test_error",
+            m["AdaBoostQP"]["test_error"],
+        )
+        for c, m in zip(cells, metrics)
+    ]
     return _long(records)
 
 
@@ -623,8 +849,14 @@ def table4_frame(cells: list[dict], metrics: list[dict]):
         for key, label in (("AdaBoost", "AB"), ("AdaBoostCG", "CG")):
             for kind in ("test", "train"):
                 for k in cell["params"]["checkpoints"]:
-                    records.append((cell["paper_dataset"], label, f"{kind}_{k}",
-                                    _at(metric, key, f"{kind}_error", k)))
+                    records.append(
+                        (
+                            cell["paper_dataset"],
+                            label,
+                            f"{kind}_{k}",
+                            _at(metric, key, f"{kind}_error", k),
+                        )
+                    )
     return _long(records)
 
 
@@ -651,16 +883,30 @@ def table4_convergence(cells: list[dict], metrics: list[dict]):
         cg_rounds = next(t for t, e in zip(iterations, cg["train_error"]) if e <= target)
         reached = [t for t, e in zip(iterations, ab["train_error"]) if e <= target]
         ab_rounds = float(reached[0]) if reached else np.nan
-        rows.append({"dataset": cell["paper_dataset"], "cg_iterations": cg["n_iterations"],
-                     "cg_rounds": float(cg_rounds), "ab_rounds": ab_rounds,
-                     "ratio": ab_rounds / cg_rounds, "ab_reached": float(bool(reached)),
-                     "cg_seconds": cg["seconds"], "ab_seconds": ab["seconds"]})
+        rows.append(
+            {
+                "dataset": cell["paper_dataset"],
+                "cg_iterations": cg["n_iterations"],
+                "cg_rounds": float(cg_rounds),
+                "ab_rounds": ab_rounds,
+                "ratio": ab_rounds / cg_rounds,
+                "ab_reached": float(bool(reached)),
+                "cg_seconds": cg["seconds"],
+                "ab_seconds": ab["seconds"],
+            }
+        )
     frame = pd.DataFrame(rows)
     grouped = frame.groupby("dataset", sort=False)
-    out = grouped.agg(runs=("ratio", "size"), ab_reached=("ab_reached", "sum"),
-                      cg_iterations=("cg_iterations", "mean"), cg_rounds=("cg_rounds", "mean"),
-                      ab_rounds=("ab_rounds", "mean"), median_ratio=("ratio", "median"),
-                      cg_seconds=("cg_seconds", "mean"), ab_seconds=("ab_seconds", "mean"))
+    out = grouped.agg(
+        runs=("ratio", "size"),
+        ab_reached=("ab_reached", "sum"),
+        cg_iterations=("cg_iterations", "mean"),
+        cg_rounds=("cg_rounds", "mean"),
+        ab_rounds=("ab_rounds", "mean"),
+        median_ratio=("ratio", "median"),
+        cg_seconds=("cg_seconds", "mean"),
+        ab_seconds=("ab_seconds", "mean"),
+    )
     return out.reset_index()
 
 
@@ -675,11 +921,17 @@ def table5_frames(cells: list[dict], metrics: list[dict]) -> dict:
             v.append((name, "CG", "test_error", metric["AdaBoostCG"]["test_error"]))
             viii.append((name, "LB-CG", "test_error", metric["LogitBoostCG"]["test_error"]))
         else:
-            vi += [(name, "AB", "test_error", metric["AdaBoost"]["test_error_min_over_rounds"]),
-                   (name, "CG", "test_error", metric["AdaBoostCG"]["test_error"])]
+            vi += [
+                (name, "AB", "test_error", metric["AdaBoost"]["test_error_min_over_rounds"]),
+                (name, "CG", "test_error", metric["AdaBoostCG"]["test_error"]),
+            ]
             vi_val.append((name, "AB", "test_error", metric["AdaBoost"]["test_error"]))
-    return {"tableV": _long(v), "tableVI": _long(vi), "tableVI_validated": _long(vi_val),
-            "tableVIII": _long(viii)}
+    return {
+        "tableV": _long(v),
+        "tableVI": _long(vi),
+        "tableVI_validated": _long(vi_val),
+        "tableVIII": _long(viii),
+    }
 
 
 def mcnemar_summary(cells: list[dict], metrics: list[dict]):
@@ -687,16 +939,27 @@ def mcnemar_summary(cells: list[dict], metrics: list[dict]):
     largest :math:`\\chi^2`, and the mean test errors of AdaBoost and AdaBoost-CG."""
     import pandas as pd
 
-    rows = [{"dataset": c["paper_dataset"], "weak_learner": c["params"]["weak_learner"],
-             "chi2": m["mcnemar"]["chi2"], "b": m["mcnemar"]["b"], "c": m["mcnemar"]["c"],
-             "ab_test_error": m["AdaBoost"]["test_error"],
-             "cg_test_error": m["AdaBoostCG"]["test_error"]} for c, m in zip(cells, metrics)]
+    rows = [
+        {
+            "dataset": c["paper_dataset"],
+            "weak_learner": c["params"]["weak_learner"],
+            "chi2": m["mcnemar"]["chi2"],
+            "b": m["mcnemar"]["b"],
+            "c": m["mcnemar"]["c"],
+            "ab_test_error": m["AdaBoost"]["test_error"],
+            "cg_test_error": m["AdaBoostCG"]["test_error"],
+        }
+        for c, m in zip(cells, metrics)
+    ]
     frame = pd.DataFrame(rows)
     grouped = frame.groupby(["dataset", "weak_learner"], sort=False)
-    out = grouped.agg(runs=("chi2", "size"),
-                      below_critical=("chi2", lambda x: int(np.sum(x < MCNEMAR_CRITICAL))),
-                      max_chi2=("chi2", "max"), ab_test_error=("ab_test_error", "mean"),
-                      cg_test_error=("cg_test_error", "mean"))
+    out = grouped.agg(
+        runs=("chi2", "size"),
+        below_critical=("chi2", lambda x: int(np.sum(x < MCNEMAR_CRITICAL))),
+        max_chi2=("chi2", "max"),
+        ab_test_error=("ab_test_error", "mean"),
+        cg_test_error=("cg_test_error", "mean"),
+    )
     return out.reset_index()
 
 
@@ -708,8 +971,10 @@ def table7_frame(cells: list[dict], metrics: list[dict]):
         learner = "stumps" if cell["params"]["weak_learner"] == "stump" else "LDA"
         for run in metric["runs"]:
             label = f"CG 1/T={run['inverse_T']}"
-            records += [("banana", label, f"test_{learner}", run["test_error"]),
-                        ("banana", label, f"train_{learner}", run["train_error"]),
-                        ("banana", label, f"iterations_{learner}", float(run["n_iterations"])),
-                        ("banana", label, f"converged_{learner}", float(run["converged"]))]
+            records += [
+                ("banana", label, f"test_{learner}", run["test_error"]),
+                ("banana", label, f"train_{learner}", run["train_error"]),
+                ("banana", label, f"iterations_{learner}", float(run["n_iterations"])),
+                ("banana", label, f"converged_{learner}", float(run["converged"])),
+            ]
     return _long(records)
