@@ -36,6 +36,7 @@ import numpy as np
 
 from ...data import load, mcboost_splits
 from ...margins import cumulative_margin_distribution, margin_mean_variance
+from ..profiles import check_profile as _check_profile
 from ..store import experiment_spec
 from . import dataset_fingerprint
 
@@ -111,11 +112,6 @@ WILCOXON_CRITICAL = 1.6448536269514722
 #: The six data sets of our Figures 3 and 4 (the paper names breast-cancer, german, ringnorm).
 FIGURE_DATASETS = ("b-cancer", "german", "ringnorm", "heart", "diabetes", "titanic")
 _SALT = 2012
-
-
-def _check_profile(profile: str) -> None:
-    if profile not in ("quick", "full"):
-        raise ValueError(f"unknown profile {profile!r}; expected 'quick' or 'full'")
 
 
 def _check_dataset(name: str) -> str:
