@@ -44,13 +44,20 @@ __all__ = [
 HAND_TYPED_RULE = (
     "In a chapter or a notebook's markdown, outside front matter, code (fenced blocks, code "
     "cells, inline code), math ($...$, $$...$$, math directives and roles), MyST roles and "
-    "directives' options, substitutions ({{ ... }}), link targets and HTML comments, a "
-    "hand-typed result number is a decimal number (3.5), a percentage (12%, 0.5 %) or a count "
-    "'N of M' (7 of 10) unless (a) it follows a reference word (Sec., Section, Table, Fig., "
-    "Figure, eq., Algorithm, Theorem, version, Python), (b) it is a noise rate of the protocol "
-    "(a percentage followed by 'noise' or 'label noise'), or (c) it is the paper's: the word 'paper' (or "
-    "'papers', 'paper's') appears before it in the same clause, at most 60 characters earlier "
-    "and with no '.', ';' or line break between."
+    "directives' options (glue roles included), substitutions ({{ ... }}), link targets and HTML "
+    "comments, a hand-typed result number is a decimal number (3.5), a percentage (12%, 0.5 %), "
+    "a count 'N of M' (7 of 10), a range of numbers joined by an en dash or a hyphen (4–7, 1-2; "
+    "not the '0-1' of the 0-1 loss or error), an integer followed by what a result counts "
+    "(errors, mistakes, wins, losses or ties, directly or after one of the words training, "
+    "test, validation, more, fewer or additional: 53 training errors), or a difference or a "
+    "ratio ('N percentage points', 'N points better/worse/lower/higher/above/below/apart', "
+    "'N times more/fewer/faster/slower/larger/smaller'); an integer joined to a word by a "
+    "hyphen (depth-12, phase-1) is a name, not a count.  It is not a result number when (a) it "
+    "follows a reference word (Sec., Section, Table, Fig., Figure, eq., Algorithm, Theorem, "
+    "line, version, Python), (b) it is a noise rate of the protocol (a percentage followed by "
+    "'noise' or 'label noise'), or (c) it is the paper's: the word 'paper' (or 'papers', "
+    "'paper's') appears before it in the same clause, at most 60 characters earlier and with "
+    "no '.', ';' or line break between."
 )
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
@@ -66,11 +73,23 @@ _REMOVE = [
     re.compile(r"https?://\S+"),
     re.compile(r"\\begin\{(\w+\*?)\}.*?\\end\{\1\}", re.S),
 ]
-_NUMBER = re.compile(r"(?<![\w.])(\d+ of \d+|\d+(?:\.\d+)?\s?%|\d+\.\d+)(?![\w])")
+_NUMBER = re.compile(
+    r"(?<![\w.])("
+    r"\d+ of \d+"
+    r"|(?<![–-])(?!0-1\s+(?:loss|error))"
+    r"\d+(?:\.\d+)?\s?%?\s?[–-]\s?\d+(?:\.\d+)?\s?%?"  # a range: 4–7, 1-2
+    r"|\d+(?:\.\d+)?\s?%"
+    r"|\d+\.\d+"
+    r"|(?<![–-])\d+(?=\s+(?:(?:training|test|validation|more|fewer|additional)\s+)?"
+    r"(?:errors?|mistakes?|wins?|losses|ties?)\b)"  # a count: 53 training errors
+    r"|(?<![–-])\d+(?=\s+(?:percentage\s+points?|points?\s+(?:better|worse|lower|higher|"
+    r"above|below|apart)|times\s+(?:more|fewer|faster|slower|larger|smaller))\b)"  # 3 points
+    r")(?![\w])"
+)
 _REFERENCE = re.compile(
-    r"(Sec\.|Section|Sections|Table|Tables|Fig\.|Figs\.|Figure|Figures|eq\.|"
+    r"\b(Sec\.|Section|Sections|Table|Tables|Fig\.|Figs\.|Figure|Figures|eq\.|"
     r"eqs\.|Eq\.|Algorithm|Theorem|Lemma|Proposition|Corollary|version|"
-    r"Python|v)\s*\(?$"
+    r"Python|v|line|lines)\s*\(?$"
 )
 _NOISE_RATE = re.compile(r"^\s*(label\s+)?noise\b")
 _PAPER = re.compile(r"\bpapers?('s)?\b[^.;\n]*$", re.I)
