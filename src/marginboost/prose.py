@@ -46,7 +46,7 @@ HAND_TYPED_RULE = (
     "cells, inline code), math ($...$, $$...$$, math directives and roles), MyST roles and "
     "directives' options (glue roles included), substitutions ({{ ... }}), link targets and HTML "
     "comments, a hand-typed result number is a decimal number (3.5), a percentage (12%, 0.5 %), "
-    "a count 'N of M' (7 of 10), a range of numbers joined by an en dash or a hyphen (4–7, 1-2; "
+    "a count 'N of M' in digits or words (7 of 10, four of five, eight of the nine), a range of numbers joined by an en dash or a hyphen (4–7, 1-2; "
     "not the '0-1' of the 0-1 loss or error), an integer followed by what a result counts "
     "(errors, mistakes, wins, losses or ties, directly or after one of the words training, "
     "test, validation, more, fewer or additional: 53 training errors), or a difference or a "
@@ -73,9 +73,14 @@ _REMOVE = [
     re.compile(r"https?://\S+"),
     re.compile(r"\\begin\{(\w+\*?)\}.*?\\end\{\1\}", re.S),
 ]
+_WORDS = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty)"
+)
 _NUMBER = re.compile(
     r"(?<![\w.])("
     r"\d+ of \d+"
+    rf"|(?i:{_WORDS}\s+of\s+(?:the\s+)?{_WORDS})"  # four of five, eight of the nine
     r"|(?<![–-])(?!0-1\s+(?:loss|error))"
     r"\d+(?:\.\d+)?\s?%?\s?[–-]\s?\d+(?:\.\d+)?\s?%?"  # a range: 4–7, 1-2
     r"|\d+(?:\.\d+)?\s?%"
@@ -122,7 +127,7 @@ def hand_typed_numbers(markdown: str) -> list[tuple[int, str]]:
         if match.group(1).endswith("%") and _NOISE_RATE.match(text[match.end() : match.end() + 20]):
             continue
         line = text.count("\n", 0, match.start()) + 1
-        found.append((line, match.group(1)))
+        found.append((line, " ".join(match.group(1).split())))
     return found
 
 
