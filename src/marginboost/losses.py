@@ -546,7 +546,7 @@ class GeneralizedHingeLoss(MarginCost):
         )
 
     @property
-    def formula(self) -> str:  # type: ignore[override]
+    def formula(self) -> str:  # type: ignore[override]  # a property over a class attribute
         return rf"\max\{{0,\, 1 - m\}}^{{{self.p:g}}}"
 
     @property
@@ -834,7 +834,7 @@ class NormalizedSigmoidLoss(MarginCost):
         )
 
     @property
-    def formula(self) -> str:  # type: ignore[override]
+    def formula(self) -> str:  # type: ignore[override]  # a property over a class attribute
         return rf"1 - \tanh({self.steepness:g}\, m)"
 
     def value(self, m: FloatArray) -> Any:
@@ -997,15 +997,15 @@ class FunctionMarginCost(MarginCost):
                 raise TypeError(f"{field} must be callable or None; got {fn!r}")
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property over a class attribute
         return self.cost_name
 
     @property
-    def formula(self) -> str:  # type: ignore[override]
+    def formula(self) -> str:  # type: ignore[override]  # a property over a class attribute
         return self.cost_formula
 
     @property
-    def is_convex(self) -> bool:  # type: ignore[override]
+    def is_convex(self) -> bool:  # type: ignore[override]  # a property over a class attribute
         return self.convex
 
     @property

@@ -172,7 +172,7 @@ class AnyBoost(_StagewiseBoosting):
         return get_loss(self.cost)
 
     @property
-    def _proba_link(self) -> str:  # type: ignore[override]
+    def _proba_link(self) -> str:  # type: ignore[override]  # a property over a class attribute
         name = self.cost if isinstance(self.cost, str) else getattr(self.cost, "name", "")
         return {"exponential": "exponential", "logistic": "logistic", "squared": "squared"}.get(
             name, "vote"
