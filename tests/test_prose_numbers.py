@@ -25,11 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: Pages whose prose still holds hand-typed result numbers: path -> how many it holds today.
 #: Convert a page (glue in a notebook, key_numbers substitutions in a chapter), then remove it.
-KNOWN_UNCONVERTED: dict[str, int] = {
-    # "five of the six splice numbers", "every method is 1–4 points *better*" and "on five of
-    # the six" (columns): the chapter is being rewritten with its key numbers
-    "book/mcboost.md": 3,
-}
+KNOWN_UNCONVERTED: dict[str, int] = {}
 
 #: Numbers of a page that are not results: facts of the data or the machine, constants of the
 #: protocol.  (page, number) -> why.
