@@ -11,8 +11,8 @@ import yaml
 
 from marginboost._repo.apidoc import CHAPTER_ESTIMATORS
 from marginboost._repo.citation import CHAPTER_PAPERS
-from marginboost.experiments import PROTOCOLS, Profile, check_profile, protocol
-from marginboost.experiments.protocols import paper_store
+from marginboost.experiments import Profile, check_profile, protocol
+from marginboost.experiments.protocols import PROTOCOLS, paper_store
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,8 +14,8 @@
 from __future__ import annotations
 
 from .compare import VERDICT_RULE, compare, compare_tables, describe_agreement, verdict_counts
-from .profiles import PROFILES, Profile, check_profile
-from .protocols import PROTOCOLS, PaperProtocol, protocol
+from .profiles import Profile, check_profile
+from .protocols import PaperProtocol, protocol
 from .runner import CellError, run_grid
 from .scoreboard import STATUSES, load_statuses, scoreboard, scoreboard_markdown
 from .selection import best_round, early_stopping_round, select_hyperparameter, select_per_fold
@@ -24,10 +24,8 @@ from .targets import claims, list_items, list_papers, load_targets, target_table
 
 __all__ = [
     "Profile",
-    "PROFILES",
     "check_profile",
     "PaperProtocol",
-    "PROTOCOLS",
     "protocol",
     "ResultStore",
     "cell_key",
