@@ -86,6 +86,18 @@ def test_grouped_histograms_are_bitwise_the_reference(n, n_features):
             )
 
 
+def test_only_many_code_features_use_the_one_feature_kernels():
+    rng = np.random.default_rng(5)
+    codes = np.asfortranarray(rng.integers(0, 256, size=(3001, 6)).astype(np.uint8))
+    assert _kernels._feature_tasks(codes, None).shape[0] == 6  # no group of four
+    stats = _stats(rng, 3001)
+    subset = np.sort(rng.choice(3001, 1000, replace=False)).astype(np.int64)
+    _assert_same_bits(_kernels.build_histogram(codes, stats), _reference_histogram(codes, stats))
+    _assert_same_bits(
+        _kernels.build_histogram(codes, stats, subset), _reference_histogram(codes, stats, subset)
+    )
+
+
 def test_grouping_puts_few_code_features_four_at_a_time():
     rng = np.random.default_rng(0)
     codes = _mixed_codes(rng, 3000)

@@ -278,6 +278,11 @@ def _accumulate_four_two_channels(c0, c1, c2, c3, stat0, stat1, sample_index, ev
 @njit(cache=True, parallel=True)
 def _histogram_two_channels_blocked(codes, stats, sample_index):
     n_features = codes.shape[1]
+    tasks = _feature_tasks(codes, sample_index)
+    if tasks.shape[0] == n_features:  # no group of four: the one-feature kernels
+        if sample_index is None:
+            return _histogram_all_two_channels(codes, stats)
+        return _histogram_subset_two_channels(codes, stats, sample_index)
     if sample_index is None:
         stat0 = np.ascontiguousarray(stats[:, 0])
         stat1 = np.ascontiguousarray(stats[:, 1])
@@ -289,7 +294,6 @@ def _histogram_two_channels_blocked(codes, stats, sample_index):
         for k in range(n_node):
             stat0[k] = stats[sample_index[k], 0]
             stat1[k] = stats[sample_index[k], 1]
-    tasks = _feature_tasks(codes, sample_index)
     hist = np.zeros((n_features, N_BINS, 3))
     for t in prange(tasks.shape[0]):
         if tasks[t, 3] < 0:  # a single feature, or a short last group: one at a time
