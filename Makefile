@@ -63,7 +63,8 @@ test-one-thread: $(STAMP)
 
 # The numba kernels' tests run as plain Python (no compilation): the kernels' results must not
 # depend on compiled code paths, and coverage tools see their lines.
-NOJIT_TESTS ?= tests/test_weak_trees.py tests/test_weak_binning.py tests/test_binning_cuts.py \
+NOJIT_TESTS ?= tests/test_weak_trees.py tests/test_fast_histograms.py tests/test_weak_binning.py \
+               tests/test_binning_cuts.py \
                tests/test_weak_pool.py tests/test_weak_direct.py tests/test_direct_line_search.py \
                tests/test_dmcboost_search.py \
                tests/test_directboost_reference.py::test_exp_loss_step_matches_the_reference \

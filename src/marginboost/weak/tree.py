@@ -48,8 +48,11 @@ Purity (which stops the impurity criteria) is decided from the node's samples, n
 subtracted histograms, whose rounding errors could make a pure node look impure.
 
 Performance (two cores, after JIT compilation): a stump on 100,000 x 50 codes takes about
-3 ms, a depth-3 tree on 48,842 x 100 about 6 ms (random 255-bin codes; the one-hot Adult data
-is similar).  The cost is dominated by one pass over the samples per level.
+3 ms, a depth-3 tree on 48,842 x 100 about 6 ms (random 255-bin codes).  The cost is dominated
+by one pass over the samples per level.  With the binary criteria, features with few distinct
+codes (one-hot indicators) are accumulated four at a time, with the same additions in the same
+order: the root histogram of the one-hot Adult data (48,842 x 108) takes about 5.5 ms on one
+core instead of 8.5 ms.
 """
 
 from __future__ import annotations

@@ -1,0 +1,173 @@
+"""The grouped two-channel histogram kernel against the one-feature-at-a-time reference.
+
+``build_histogram`` builds two-channel histograms (every binary criterion) with
+``_histogram_two_channels_blocked``, which processes features with few distinct codes four at
+a time.  It must be the same computation as ``_histogram_all_two_channels`` /
+``_histogram_subset_two_channels``: bitwise-identical histograms, hence identical trees, leaf
+values, AdaBoost weights and predictions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from marginboost.boosting import AdaBoost, RealAdaBoost
+from marginboost.weak import DecisionTree, _kernels
+
+
+def _reference_histogram(codes, stats, sample_index=None):
+    """``build_histogram`` as it was: one feature at a time."""
+    if stats.shape[1] == 2:
+        if sample_index is None:
+            return _kernels._histogram_all_two_channels(codes, stats)
+        return _kernels._histogram_subset_two_channels(codes, stats, sample_index)
+    if sample_index is None:
+        return _kernels._histogram_all(codes, stats)
+    return _kernels._histogram_subset(codes, stats, sample_index)
+
+
+def _bits(array):
+    return np.ascontiguousarray(array, dtype=np.float64).view(np.int64)
+
+
+def _assert_same_bits(actual, expected):
+    assert actual.shape == expected.shape
+    np.testing.assert_array_equal(_bits(actual), _bits(expected))
+
+
+def _mixed_codes(rng, n, n_features=None):
+    """One-hot groups, binary columns mostly 1, all-256-code columns, small integers,
+    a constant column, a duplicate and a complement (exact ties)."""
+    columns = []
+    categories = rng.integers(0, 5, size=n)
+    columns += [(categories == k).astype(np.uint8) for k in range(5)]  # one-hot group
+    columns.append((rng.random(n) < 0.9).astype(np.uint8))  # mostly 1
+    full = np.arange(n) % 256
+    columns.append(rng.permutation(full).astype(np.uint8))  # every code 0..255
+    columns.append(rng.integers(0, 256, size=n).astype(np.uint8))
+    columns.append(rng.integers(0, 12, size=n).astype(np.uint8))  # few codes
+    columns.append(np.full(n, 3, dtype=np.uint8))  # constant
+    columns.append(columns[1].copy())  # duplicate of a one-hot column: a tie
+    columns.append((1 - columns[2]).astype(np.uint8))  # complement: the same partitions
+    columns.append(rng.integers(0, 2, size=n).astype(np.uint8) * 255)  # codes 0 and 255
+    codes = np.column_stack(columns)
+    if n_features is not None:
+        codes = codes[:, :n_features]
+    return np.asfortranarray(codes)
+
+
+def _stats(rng, n, zeros=0.2, ties=False):
+    weight = rng.uniform(0.0, 1.0, size=n)
+    if ties:
+        weight = np.full(n, 1.0 / n)
+    weight[rng.random(n) < zeros] = 0.0
+    y = rng.choice([-1.0, 1.0], size=n)
+    stats = np.zeros((n, 2))
+    stats[:, 0] = np.where(y < 0, weight, 0.0)
+    stats[:, 1] = np.where(y > 0, weight, 0.0)
+    return stats
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 64, 1001, 2048, 3001])
+@pytest.mark.parametrize("n_features", [1, 3, 4, 5, 9, 13])
+def test_grouped_histograms_are_bitwise_the_reference(n, n_features):
+    rng = np.random.default_rng(n * 31 + n_features)
+    codes = _mixed_codes(rng, n, n_features)
+    for stats in (_stats(rng, n), _stats(rng, n, zeros=0.0, ties=True), rng.normal(size=(n, 2))):
+        _assert_same_bits(
+            _kernels.build_histogram(codes, stats), _reference_histogram(codes, stats)
+        )
+        for size in {1, n // 3, n - 1, n} - {0}:
+            subset = np.sort(rng.choice(n, size, replace=False)).astype(np.int64)
+            _assert_same_bits(
+                _kernels.build_histogram(codes, stats, subset),
+                _reference_histogram(codes, stats, subset),
+            )
+
+
+def test_only_many_code_features_use_the_one_feature_kernels():
+    rng = np.random.default_rng(5)
+    codes = np.asfortranarray(rng.integers(0, 256, size=(3001, 6)).astype(np.uint8))
+    assert _kernels._feature_tasks(codes, None).shape[0] == 6  # no group of four
+    stats = _stats(rng, 3001)
+    subset = np.sort(rng.choice(3001, 1000, replace=False)).astype(np.int64)
+    _assert_same_bits(_kernels.build_histogram(codes, stats), _reference_histogram(codes, stats))
+    _assert_same_bits(
+        _kernels.build_histogram(codes, stats, subset), _reference_histogram(codes, stats, subset)
+    )
+
+
+def test_grouping_puts_few_code_features_four_at_a_time():
+    rng = np.random.default_rng(0)
+    codes = _mixed_codes(rng, 3000)
+    tasks = _kernels._feature_tasks(codes, None)
+    grouped = sorted(int(f) for row in tasks if row[3] >= 0 for f in row)
+    single = sorted(int(row[0]) for row in tasks if row[1] < 0)
+    assert {6, 7} <= set(single)  # the columns with many codes
+    assert len(grouped) == 8  # two groups of four among the ten columns with few codes
+    assert sorted(int(f) for f in tasks.ravel() if f >= 0) == list(range(codes.shape[1]))
+
+
+def _tree_arrays(tree):
+    return (
+        tree.node_feature,
+        tree.node_bin,
+        tree.node_left,
+        tree.node_right,
+        tree.node_leaf,
+        tree.leaf_values_,
+        tree.leaf_statistics_,
+    )
+
+
+def _assert_same_tree(actual, expected):
+    for a, b in zip(_tree_arrays(actual), _tree_arrays(expected), strict=True):
+        if b is None:
+            assert a is None
+        else:
+            _assert_same_bits(a, b)
+
+
+@pytest.mark.parametrize("criterion", ["error", "gini", "entropy", "confidence"])
+@pytest.mark.parametrize("max_depth", [1, 2, 4])
+def test_trees_are_identical(monkeypatch, criterion, max_depth):
+    rng = np.random.default_rng(max_depth)
+    n = 2501
+    codes = _mixed_codes(rng, n)
+    y = rng.choice([-1.0, 1.0], size=n)
+    for weight in (
+        np.full(n, 1.0),  # exact ties of leaf weights are common here
+        np.where(rng.random(n) < 0.3, 0.0, rng.uniform(0.0, 2.0, size=n)),
+    ):
+        if criterion == "error":
+            weight = weight * rng.choice([-1.0, 1.0], size=n)
+        learner = DecisionTree(max_depth=max_depth, criterion=criterion)
+        new = learner.fit_binary(codes, y, weight)
+        with monkeypatch.context() as patch:
+            patch.setattr(_kernels, "build_histogram", _reference_histogram)
+            old = learner.fit_binary(codes, y, weight)
+        _assert_same_tree(new, old)
+
+
+@pytest.mark.parametrize("estimator", [AdaBoost, RealAdaBoost])
+@pytest.mark.parametrize("max_depth", [1, 3])
+def test_boosting_rounds_are_identical(monkeypatch, estimator, max_depth):
+    rng = np.random.default_rng(7)
+    n = 3001
+    codes = _mixed_codes(rng, n).astype(np.float64)
+    X = np.column_stack([codes, rng.normal(size=(n, 3))])
+    y = np.where(codes[:, 1] + codes[:, 8] / 6 + X[:, -1] + rng.normal(size=n) > 1.5, 1, -1)
+    weight = np.where(rng.random(n) < 0.1, 0.0, rng.uniform(0.5, 1.5, size=n))
+    kwargs = {"n_estimators": 12, "max_depth": max_depth}
+    new = estimator(**kwargs).fit(X, y, sample_weight=weight)
+    with monkeypatch.context() as patch:
+        patch.setattr(_kernels, "build_histogram", _reference_histogram)
+        old = estimator(**kwargs).fit(X, y, sample_weight=weight)
+    assert len(new.estimators_) == len(old.estimators_) > 1
+    for a, b in zip(new.estimators_, old.estimators_, strict=True):
+        assert a.splits() == b.splits()
+        _assert_same_bits(a.leaf_values_, b.leaf_values_)
+    _assert_same_bits(new.alphas_, old.alphas_)
+    _assert_same_bits(new.decision_function(X), old.decision_function(X))
+    np.testing.assert_array_equal(new.predict(X), old.predict(X))
