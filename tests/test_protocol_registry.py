@@ -70,3 +70,21 @@ def test_profiles_compare_equal_to_their_names():
     assert Profile.parse("quick") is Profile.QUICK
     assert Profile.FULL == "full" and str(Profile.FULL) == "full"
     assert check_profile(Profile.FULL) == "full"
+
+
+def test_the_command_line_names_every_registered_paper_without_loading_the_package():
+    import subprocess
+    import sys
+
+    from marginboost.cli import build_parser
+
+    help_text = build_parser().format_help() + "".join(
+        action.help or ""
+        for sub in build_parser()._subparsers._group_actions
+        for parser in sub.choices.values()
+        for action in parser._actions
+    )
+    assert all(paper in help_text for paper in PROTOCOLS)
+    code = "import sys, marginboost.cli as c; c.build_parser(); print('pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

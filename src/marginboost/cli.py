@@ -179,8 +179,7 @@ def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``marginboost`` command."""
     from . import __version__
-    from .experiments.profiles import PROFILES
-    from .experiments.protocols import PAPERS
+    from ._profiles import PROFILES
 
     parser = argparse.ArgumentParser(
         prog="marginboost",
@@ -215,7 +214,11 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.set_defaults(func=_cmd_data_fetch)
 
     rep = sub.add_parser("reproduce", help="execute a paper's notebooks (one item or all)")
-    rep.add_argument("paper", help=f"paper id: {', '.join(PAPERS)}")
+    rep.add_argument(
+        "paper",
+        help="paper id: anyboost, shen_li, mcboost, directboost or dmcboost (the registry "
+        "marginboost.experiments.protocols.PROTOCOLS; an unknown id is answered with the list)",
+    )
     rep.add_argument("item", nargs="?", default=None, help="table/figure id, e.g. table1")
     rep.add_argument("--profile", choices=PROFILES, default="quick")
     rep.add_argument("--jobs", type=int, default=1, help="parallel workers for grids")
