@@ -83,6 +83,10 @@ class MasterSolution:
         tolerances through the solver status).
     iterations : int
         Solver iterations.
+    stalled : bool
+        True when an iterative solver stopped because rounding stopped the descent before its
+        gap reached the stated tolerance; the gap then meets the looser stall bound of
+        :func:`solve_simplex_smooth`.
     """
 
     w: FloatArray
@@ -91,6 +95,7 @@ class MasterSolution:
     objective: float
     duality_gap: float = 0.0
     iterations: int = 0
+    stalled: bool = False
 
 
 def _check_matrix(A: FloatArray) -> FloatArray:
@@ -416,7 +421,7 @@ def solve_simplex_smooth(
     stall_rtol: float = 1e-6,
     max_iter: int = 50_000,
     hessian: Callable[[FloatArray, NDArray[np.intp]], FloatArray] | None = None,
-) -> tuple[FloatArray, float, float, int]:
+) -> tuple[FloatArray, float, float, int, bool]:
     r"""Minimise a smooth convex function over :math:`\{w \ge 0, \mathbf 1^\top w = s\}`.
 
     FISTA (Beck & Teboulle 2009) with backtracking on the Lipschitz constant and a function-
@@ -445,7 +450,9 @@ def solve_simplex_smooth(
 
     Returns
     -------
-    w, value, gap, iterations
+    w, value, gap, iterations, stalled
+        ``stalled`` is True when the point was accepted by the stall rule above (its gap is
+        then within ``stall_rtol * max(1, |f(w)|, s)`` but may exceed ``rtol * max(1, |f(w)|)``).
 
     Raises
     ------
@@ -471,7 +478,7 @@ def solve_simplex_smooth(
                 f"non-finite objective or gradient after {iteration} iterations"
             )
         if gap <= rtol * max(1.0, abs(f_w)):
-            return w, f_w, gap, iteration
+            return w, f_w, gap, iteration, False
         if hessian is not None and (
             iteration == 1
             or (
@@ -486,12 +493,12 @@ def solve_simplex_smooth(
             y, f_y, g_y, momentum = w, f_w, g_w, 1.0
             gap = polished_gap = float(g_w @ w - scale * g_w.min())
             if gap <= rtol * max(1.0, abs(f_w)):
-                return w, f_w, gap, iteration
+                return w, f_w, gap, iteration, False
         if f_w < reference - 1e-15 * max(1.0, abs(reference)):
             reference, last_progress = f_w, iteration
         elif iteration - last_progress >= 100:
             if gap <= stall_rtol * max(1.0, abs(f_w), scale):
-                return w, f_w, gap, iteration
+                return w, f_w, gap, iteration, True
             raise MasterSolverError(
                 f"FISTA stalled at iteration {iteration} with duality gap {gap:.3g}"
             )
@@ -506,7 +513,7 @@ def solve_simplex_smooth(
         if f_z > f_w:  # restart: no momentum, retry from the best point
             if y is w:  # even a plain projected gradient step does not descend
                 if gap <= stall_rtol * max(1.0, abs(f_w), scale):
-                    return w, f_w, gap, iteration  # stalled at rounding level
+                    return w, f_w, gap, iteration, True  # stalled at rounding level
                 if hessian is not None and last_polish < iteration:
                     # rounding limits the first-order steps; Newton steps may still descend
                     last_polish = iteration
@@ -515,7 +522,7 @@ def solve_simplex_smooth(
                     )
                     gap = float(g_w @ w - scale * g_w.min())
                     if gap <= stall_rtol * max(1.0, abs(f_w), scale):
-                        return w, f_w, gap, iteration
+                        return w, f_w, gap, iteration, True
                     y, f_y, g_y, momentum = w, f_w, g_w, 1.0
                     continue
                 raise MasterSolverError(
@@ -636,14 +643,16 @@ def solve_adaboost_l1(
         edges = block.T @ u
         return (block.T * u) @ block - np.outer(edges, edges)
 
-    w, value, _, iterations = solve_simplex_smooth(
+    w, value, _, iterations, stalled = solve_simplex_smooth(
         value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol, hessian=hessian
     )
     u = softmax(-(A @ w))
     r = float((A.T @ u).max())
     entropy_term = float(np.sum(u[u > 0] * np.log(u[u > 0])))
     gap = max(0.0, r + T * entropy_term + T * value)
-    return MasterSolution(w=w, u=u, r=r, objective=value, duality_gap=gap, iterations=iterations)
+    return MasterSolution(
+        w=w, u=u, r=r, objective=value, duality_gap=gap, iterations=iterations, stalled=stalled
+    )
 
 
 def solve_logitboost(
@@ -670,7 +679,7 @@ def solve_logitboost(
         block = A[:, S]
         return (block.T * (p * (1.0 - p))) @ block
 
-    w, value, _, iterations = solve_simplex_smooth(
+    w, value, _, iterations, stalled = solve_simplex_smooth(
         value_grad, A.shape[1], 1.0 / T, w0, rtol=rtol, hessian=hessian
     )
     z = A @ w
@@ -679,7 +688,9 @@ def solve_logitboost(
     # log u = -log(1 + e^{z}) and log(1 - u) = -log(1 + e^{-z})
     binary_entropy = -(u * np.logaddexp(0.0, z) + (1.0 - u) * np.logaddexp(0.0, -z))
     gap = max(0.0, r + T * float(binary_entropy.sum()) + T * value)
-    return MasterSolution(w=w, u=u, r=r, objective=value, duality_gap=gap, iterations=iterations)
+    return MasterSolution(
+        w=w, u=u, r=r, objective=value, duality_gap=gap, iterations=iterations, stalled=stalled
+    )
 
 
 # ------------------------------------------------------------------------------ conic masters
@@ -763,7 +774,7 @@ def solve_adaboost_qp(
         covariance: FloatArray = (block.T @ block) / M
         return covariance
 
-    weights, value, _, _ = solve_simplex_smooth(
+    weights, value, _, _, _ = solve_simplex_smooth(
         value_grad, A.shape[1], 1.0, w0, rtol=rtol, hessian=hessian
     )
     return weights, value
@@ -793,10 +804,17 @@ def solve_mcboost(A: FloatArray, E: float, w0: FloatArray | None = None) -> Mast
         block = A[:, S]
         return 2.0 * (block.T @ block)
 
-    w, value, _, iterations = solve_simplex_smooth(value_grad, A.shape[1], 1.0, w0, hessian=hessian)
+    w, value, _, iterations, stalled = solve_simplex_smooth(
+        value_grad, A.shape[1], 1.0, w0, hessian=hessian
+    )
     u = 2.0 * (E - A @ w)
     return MasterSolution(
-        w=w, u=u, r=float((A.T @ u).max()), objective=value, iterations=int(iterations)
+        w=w,
+        u=u,
+        r=float((A.T @ u).max()),
+        objective=value,
+        iterations=int(iterations),
+        stalled=stalled,
     )
 
 
