@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy.integrate import solve_ivp
+from reference.brownboost import ode_end_point
 from scipy.optimize import fsolve
 from scipy.special import erf
 
@@ -98,39 +98,6 @@ def test_equations_hold_after_every_round(target_error, max_depth):
     assert limited <= 1
     # the average potential stays at the target error (it starts there)
     np.testing.assert_allclose(history["potential"], target_error, rtol=1e-8)
-
-
-def ode_end_point(r, b, s, c, v):
-    """Integrate Freund's dt/dalpha = gamma(alpha, t) from (0, 0) until gamma = 0 or t = s."""
-    a = r + s
-
-    def gamma(alpha, t):
-        d = a + alpha * b - t
-        w = v * np.exp(-(d * d - np.min(d * d)) / c)
-        return float(w @ b / w.sum())
-
-    def vanishing_edge(alpha, y):
-        return gamma(alpha, y[0])
-
-    def time_used_up(alpha, y):
-        return y[0] - s
-
-    vanishing_edge.terminal, vanishing_edge.direction = True, -1
-    time_used_up.terminal, time_used_up.direction = True, 1
-    solution = solve_ivp(
-        lambda alpha, y: [gamma(alpha, y[0])],
-        (0.0, 60.0 * math.sqrt(c)),
-        [0.0],
-        events=[vanishing_edge, time_used_up],
-        method="DOP853",
-        rtol=1e-11,
-        atol=1e-13,
-        max_step=0.05 * math.sqrt(c),
-    )  # no step over both events
-    if solution.t_events[0].size:
-        return solution.t_events[0][0], solution.y_events[0][0][0], False
-    assert solution.t_events[1].size, "the trajectory neither stops nor reaches t = s"
-    return solution.t_events[1][0], s, True
 
 
 def check_step(r, b, s, c, v):

@@ -1,20 +1,29 @@
 """Mutation testing of the core modules with cosmic-ray: ``make mutation``.
 
-Each core module is one cosmic-ray session (``_build/mutation/<module>.sqlite``) whose mutants
-are tested by the fast tests of that module (``GROUPS`` below; ``pytest -x -m "not slow"``).
-Mutants are applied to a scratch copy of ``src/`` and ``tests/`` under ``_build/mutation/tree``,
-never to the working tree, so the repository stays usable while a run is in progress and an
-interrupted run leaves nothing behind.
+Each core module is one cosmic-ray session (``_build/mutation/<module>.sqlite``): cosmic-ray lists
+the module's mutants and writes each mutated source.  A mutant is judged by the fast tests of its
+module (``GROUPS`` below; ``pytest -x -m "not slow"``), run by ``pool.py`` in scratch copies of
+``src/`` and ``tests/`` (one per worker, ``--jobs``), never in the working tree, so the
+repository stays usable while a run is in progress and an interrupted run leaves nothing behind.
 
-numba kernels are recompiled for every mutant of a module that contains them: each test command
-of such a module gets a fresh, empty ``NUMBA_CACHE_DIR``.  Modules without kernels share one
-cache of the unmutated kernels (numba revalidates each entry against its source file, which
-those mutants do not touch).
+Left out of the score: the operators in ``EXCLUDED_OPERATORS`` (with the reason) and every
+mutant inside a type annotation (never evaluated: each core module has
+``from __future__ import annotations``).  There are about 23,000 other mutants, at 5-60 s each
+on one core; ``--sample K`` tests a seeded random sample of K per module (the summary then gives
+each score with its 95% interval, and a larger K with the same seed only adds mutants).
 
-Sessions are resumable: a rerun executes only the mutants still pending, and a session is
+numba kernels are recompiled for every mutant of a module that contains them (a fresh, empty
+``NUMBA_CACHE_DIR`` per test command).  Modules without kernels share one cache per worker.
+
+Sessions are resumable: a rerun tests only the sampled mutants still pending, and a session is
 rebuilt from scratch when its module's source changed (sha256 recorded beside the session).
-``--rerun-survivors`` tests the survivors again (after new tests were added).  ``--budget-minutes``
-stops cleanly after that many minutes; the next run goes on where it stopped.
+``--rerun-survivors`` tests the survivors again (after new tests were added).
+``--budget-minutes`` stops cleanly after that many minutes; the next run goes on where it
+stopped.  On another machine: ``--plan-only PLAN.json.gz`` writes the sampled mutants,
+``python benchmarks/mutation/pool.py PLAN.json.gz --jobs N --out RESULTS.jsonl`` tests them
+there (standard library and the test suite's requirements only), and
+``--import-results RESULTS.jsonl`` reads the outcomes back.  ``check.py JOB_ID TEST_FILE``
+tells whether a new test kills a given mutant.
 
 The summary, ``benchmarks/mutation/SUMMARY.md``, is rewritten from all sessions after every run.
 Surviving mutants that cannot change any result are listed with their reason in
@@ -24,21 +33,29 @@ counted apart from the survivors.
 Usage::
 
     python benchmarks/mutation/run.py [--modules boosting/_steps.py weak/binning.py]
-                                      [--budget-minutes 60] [--rerun-survivors] [--summary-only]
+                                      [--sample 15] [--seed 0] [--jobs 4]
+                                      [--budget-minutes 60] [--rerun-survivors]
+                                      [--plan-only PLAN] [--import-results RESULTS]
+                                      [--summary-only]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
+import gzip
 import hashlib
-import os
-import shutil
-import signal
+import json
+import random
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pool
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -51,6 +68,7 @@ STAGEWISE = [
     "tests/test_arcgv.py",
     "tests/test_stagewise.py",
     "tests/test_stagewise_reference.py",
+    "tests/test_public_contract.py",
 ]
 MASTERS = [
     "tests/test_solver_tolerances.py",
@@ -59,44 +77,64 @@ MASTERS = [
     "tests/test_mdboost.py",
     "tests/test_mcboost.py",
     "tests/test_mcboost_lasso.py",
+    "tests/test_public_contract.py",
 ]
 DIRECT = [
     "tests/test_directboost.py",
     "tests/test_direct_line_search.py",
     "tests/test_direct_figures.py",
+    "tests/test_directboost_edges.py",
 ]
-DMC = ["tests/test_dmcboost.py", "tests/test_dmcboost_search.py"]
-DUALITY = ["tests/test_duality_pairs.py", "tests/test_duality_conjugates.py"]
+DMC = ["tests/test_dmcboost.py", "tests/test_dmcboost_search.py", "tests/test_dmcboost_edges.py"]
+DUALITY = [
+    "tests/test_duality_pairs.py",
+    "tests/test_duality_conjugates.py",
+    "tests/test_public_contract.py",
+]
+WEAK_EDGES = "tests/test_weak_learner_edges.py"
 
 #: module (relative to src/marginboost) -> the fast tests that exercise it, in the order
 #: in which a run visits them (the most used code first).
 GROUPS: dict[str, list[str]] = {
     "boosting/_steps.py": STAGEWISE,
-    "weak/binning.py": ["tests/test_binning_cuts.py", "tests/test_weak_binning.py"],
-    "margins.py": ["tests/test_margins.py"],
+    "weak/binning.py": ["tests/test_binning_cuts.py", "tests/test_weak_binning.py", WEAK_EDGES],
+    "margins.py": ["tests/test_margins.py", "tests/test_public_contract.py"],
     "boosting/_engine.py": STAGEWISE,
     "weak/_kernels.py": [
         "tests/test_binning_cuts.py",
         "tests/test_weak_trees.py",
         "tests/test_weak_raw_features.py",
+        WEAK_EDGES,
     ],
-    "weak/tree.py": ["tests/test_weak_trees.py", "tests/test_weak_raw_features.py"],
+    "weak/tree.py": ["tests/test_weak_trees.py", "tests/test_weak_raw_features.py", WEAK_EDGES],
     "losses.py": ["tests/test_losses.py", "tests/test_duality_conjugates.py"],
     "boosting/stagewise.py": STAGEWISE,
     "boosting/_base.py": STAGEWISE + ["tests/test_estimator_validation.py"],
     "boosting/_masters.py": MASTERS,
     "boosting/corrective.py": MASTERS,
-    "boosting/pool.py": ["tests/test_pool_methods.py", "tests/test_solver_tolerances.py"],
-    "weak/pool.py": ["tests/test_weak_pool.py", "tests/test_pool_methods.py"],
-    "boosting/brownboost.py": ["tests/test_brownboost.py"],
-    "boosting/multiclass.py": ["tests/test_multiclass.py", "tests/test_multiclass_mh_gd.py"],
+    "boosting/pool.py": [
+        "tests/test_pool_methods.py",
+        "tests/test_solver_tolerances.py",
+        "tests/test_public_contract.py",
+    ],
+    "weak/pool.py": ["tests/test_weak_pool.py", "tests/test_pool_methods.py", WEAK_EDGES],
+    "boosting/brownboost.py": [
+        "tests/test_brownboost.py",
+        "tests/test_brownboost_steps.py",
+        "tests/test_public_contract.py",
+    ],
+    "boosting/multiclass.py": [
+        "tests/test_multiclass.py",
+        "tests/test_multiclass_mh_gd.py",
+        "tests/test_public_contract.py",
+    ],
     "boosting/direct.py": DIRECT,
     "boosting/_direct_kernels.py": DIRECT,
-    "weak/direct.py": ["tests/test_weak_direct.py"] + DIRECT,
+    "weak/direct.py": ["tests/test_weak_direct.py", WEAK_EDGES] + DIRECT,
     "boosting/dmcboost.py": DMC,
     "boosting/dmcboost_search.py": DMC,
     "boosting/_dmcboost_kernels.py": DMC,
-    "weak/lda.py": ["tests/test_weak_lda.py"],
+    "weak/lda.py": ["tests/test_weak_lda.py", WEAK_EDGES],
     "duality/_common.py": DUALITY,
     "duality/conjugates.py": DUALITY,
     "duality/entropy.py": DUALITY,
@@ -128,19 +166,8 @@ def sha256(path: Path) -> str:
 
 
 def sync_tree() -> None:
-    """Copy the unmutated sources and tests into the scratch tree."""
-    TREE.mkdir(parents=True, exist_ok=True)
-    for name in ("src", "tests"):
-        shutil.rmtree(TREE / name, ignore_errors=True)
-        shutil.copytree(
-            ROOT / name,
-            TREE / name,
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
-        )
-    shutil.copy2(ROOT / "pyproject.toml", TREE / "pyproject.toml")
-    data = TREE / "data"
-    if not data.exists():
-        data.symlink_to(ROOT / "data")
+    """Copy the unmutated sources and tests into the scratch tree (where cosmic-ray reads them)."""
+    pool.make_tree(TREE)
 
 
 def uses_numba(module: str) -> bool:
@@ -148,9 +175,7 @@ def uses_numba(module: str) -> bool:
 
 
 def write_config(module: str) -> Path:
-    tests = [t for t in GROUPS[module] if (ROOT / t).exists()]
-    mode = "fresh" if uses_numba(module) else "shared"
-    command = f"bash {HERE / 'run_tests.sh'} {mode} " + " ".join(tests)
+    """The cosmic-ray configuration of one module (used to list and filter its mutants)."""
     excluded = ", ".join(f"'{e}'" for e in EXCLUDED_OPERATORS)
     config = BUILD / f"{module_key(module)}.toml"
     config.write_text(
@@ -158,7 +183,7 @@ def write_config(module: str) -> Path:
         f'module-path = "{PACKAGE}/{module}"\n'
         f"timeout = {TIMEOUT_S}.0\n"
         "excluded-modules = []\n"
-        f'test-command = "{command}"\n\n'
+        'test-command = "false"\n\n'
         "[cosmic-ray.distributor]\n"
         'name = "local"\n\n'
         "[cosmic-ray.filters.operators-filter]\n"
@@ -188,45 +213,154 @@ def prepare(module: str) -> tuple[Path, Path]:
     return config, session
 
 
-def rerun_survivors(session: Path) -> int:
+def rerun_survivors(session: Path, results: Path) -> int:
+    """Make a session's survivors pending again (also in the pool's results file)."""
+    where = "WHERE worker_outcome = 'NORMAL' AND test_outcome = 'SURVIVED'"
     with sqlite3.connect(session) as db:
-        cursor = db.execute(
-            "DELETE FROM work_results WHERE worker_outcome = 'NORMAL' AND test_outcome = 'SURVIVED'"
-        )
-        return cursor.rowcount
+        jobs = {job for (job,) in db.execute(f"SELECT job_id FROM work_results {where}")}
+        db.execute(f"DELETE FROM work_results {where}")
+    if jobs and results.exists():
+        kept = [
+            line
+            for line in results.read_text().splitlines()
+            if not any(f'"job_id": "{job}"' in line for job in jobs)
+        ]
+        results.write_text("".join(line + "\n" for line in kept))
+    return len(jobs)
 
 
-def warm_shared_cache() -> None:
-    """Fill the shared numba cache from the unmutated kernels (one quick fit)."""
-    env = dict(
-        os.environ, PYTHONPATH=str(TREE / "src"), NUMBA_CACHE_DIR=str(BUILD / "numba-shared")
+def population(session: Path) -> list[str]:
+    """Job ids of a session's mutants, less those its operator filter left out."""
+    with sqlite3.connect(session) as db:
+        rows = db.execute(
+            "SELECT w.job_id FROM work_items w LEFT JOIN work_results r ON r.job_id = w.job_id "
+            "WHERE r.worker_outcome IS NULL OR r.worker_outcome != 'SKIPPED'"
+        ).fetchall()
+    return sorted(job for (job,) in rows)
+
+
+def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(start, end) positions of every annotation in ``source``."""
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        annotations = []
+        if isinstance(node, ast.arg | ast.AnnAssign):
+            annotations.append(node.annotation)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            annotations.append(node.returns)
+        for a in annotations:
+            if a is not None and a.end_lineno is not None and a.end_col_offset is not None:
+                spans.append(((a.lineno, a.col_offset), (a.end_lineno, a.end_col_offset)))
+    return spans
+
+
+def in_annotations(module: str, session: Path) -> set[str]:
+    """Job ids of the mutants inside type annotations.
+
+    Every core module starts with ``from __future__ import annotations`` (checked here), so its
+    annotations are never evaluated: a mutant there cannot change any result, and it is left out
+    of the score like the excluded operators.
+    """
+    source = (ROOT / PACKAGE / module).read_text()
+    if "from __future__ import annotations" not in source:
+        return set()
+    spans = annotation_spans(source)
+    with sqlite3.connect(session) as db:
+        rows = db.execute(
+            "SELECT job_id, start_pos_row, start_pos_col FROM mutation_specs"
+        ).fetchall()
+    return {job for job, row, col in rows if any(lo <= (row, col) < hi for lo, hi in spans)}
+
+
+def sample(module: str, jobs: list[str], size: int | None, seed: int) -> list[str]:
+    """A seeded random sample of ``size`` job ids (all of them when ``size`` is None).
+
+    The order is a seeded shuffle of the sorted ids, so a larger sample with the same seed
+    contains the smaller one: growing ``--sample`` only adds mutants.
+    """
+    if size is None or size >= len(jobs):
+        return list(jobs)
+    order = list(jobs)
+    random.Random(f"{seed}/{module}").shuffle(order)
+    return order[:size]
+
+
+def plan_module(module: str, session: Path, chosen: set[str]) -> list[dict]:
+    """The pending chosen mutants of a module, with their mutated source."""
+    from cosmic_ray.mutating import mutate_code
+    from cosmic_ray.plugins import get_operator
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    original = (ROOT / PACKAGE / module).read_text()
+    skip = in_annotations(module, session)
+    mutants = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in db.pending_work_items:
+            if item.job_id not in chosen or item.job_id in skip:
+                continue
+            (spec,) = item.mutations
+            operator = get_operator(spec.operator_name)(**(spec.operator_args or {}))
+            code = mutate_code(original, operator, spec.occurrence)
+            if code is None:
+                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.NO_TEST))
+                continue
+            mutants.append(
+                {
+                    "job_id": item.job_id,
+                    "module": module,
+                    "code": code,
+                    "group": module,
+                    "fresh_cache": uses_numba(module),
+                }
+            )
+    return mutants
+
+
+def diff(module: str, before: str, after: str) -> str:
+    name = f"{PACKAGE}/{module}"
+    lines = difflib.unified_diff(
+        before.splitlines(), after.splitlines(), f"a/{name}", f"b/{name}", lineterm=""
     )
-    code = (
-        "import numpy as np; from marginboost.boosting import AdaBoost; "
-        "X = np.random.default_rng(0).normal(size=(40, 3)); "
-        "AdaBoost(n_estimators=3).fit(X, X[:, 0] > 0)"
-    )
-    subprocess.run([sys.executable, "-c", code], cwd=TREE, env=env, check=True)
+    return "\n".join(lines)
 
 
-def execute(config: Path, session: Path, deadline: float | None) -> bool:
-    """Run the pending mutants; False when the deadline stopped the run."""
-    proc = subprocess.Popen(
-        cosmic("exec", str(config), str(session)), cwd=TREE, start_new_session=True
-    )
-    try:
-        proc.wait(timeout=None if deadline is None else max(1.0, deadline - time.time()))
-        return True
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGTERM)
+def import_results(plan: dict, results: Path) -> int:
+    """Write the outcomes in ``results`` into the sessions; the number written."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+    by_id = {m["job_id"]: m for m in plan["mutants"]}
+    outcomes = {}
+    for line in results.read_text().splitlines() if results.exists() else []:
         try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        return False
-    finally:
-        sync_tree()  # an interrupted mutant must not stay in the scratch tree
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if record["job_id"] in by_id:
+            outcomes[record["job_id"]] = record
+    written = 0
+    for module in sorted({m["module"] for m in plan["mutants"]}):
+        session = BUILD / f"{module_key(module)}.sqlite"
+        original = (ROOT / PACKAGE / module).read_text()
+        with use_db(str(session), WorkDB.Mode.open) as db:
+            pending = {item.job_id for item in db.pending_work_items}
+            for job_id, record in outcomes.items():
+                mutant = by_id[job_id]
+                if mutant["module"] != module or job_id not in pending:
+                    continue
+                killed = record["outcome"] in ("killed", "timeout")
+                db.set_result(
+                    job_id,
+                    WorkResult(
+                        worker_outcome=WorkerOutcome.NORMAL,
+                        test_outcome=TestOutcome.KILLED if killed else TestOutcome.SURVIVED,
+                        output=f"{record['outcome']} in {record['seconds']} s\n{record['output']}",
+                        diff=diff(module, original, mutant["code"]),
+                    ),
+                )
+                written += 1
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -237,35 +371,98 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="modules relative to src/marginboost (default: all core modules)",
     )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help="test a seeded random sample of this many mutants per module (default: all)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants tested at once (default 1)")
     parser.add_argument("--budget-minutes", type=float, default=None)
     parser.add_argument("--rerun-survivors", action="store_true")
     parser.add_argument("--summary-only", action="store_true")
+    parser.add_argument(
+        "--plan-only",
+        type=Path,
+        default=None,
+        help="write the plan (mutated sources) to this file for pool.py and stop",
+    )
+    parser.add_argument(
+        "--import-results",
+        type=Path,
+        default=None,
+        help="read pool.py's results of the plan in _build/mutation/plan.json into the sessions",
+    )
     args = parser.parse_args(argv)
     modules = args.modules or list(GROUPS)
     unknown = [m for m in modules if m not in GROUPS]
     if unknown:
         parser.error(f"not a core module: {unknown}; choose from {list(GROUPS)}")
     BUILD.mkdir(parents=True, exist_ok=True)
-    os.environ["MUTATION_PYTHON"] = sys.executable
-    if not args.summary_only:
-        deadline = None if args.budget_minutes is None else time.time() + 60 * args.budget_minutes
+    plan_file = BUILD / "plan.json"
+    if args.import_results is not None:
+        plan = json.loads(plan_file.read_text())
+        print(f"{import_results(plan, args.import_results)} results read into the sessions")
+    elif not args.summary_only:
         sync_tree()
-        warm_shared_cache()
+        plan = {"tests": {}, "mutants": []}
         for module in modules:
-            config, session = prepare(module)
+            _, session = prepare(module)
             if args.rerun_survivors:
-                print(f"{module}: {rerun_survivors(session)} survivors to test again")
-            print(f"== {module}", flush=True)
-            if not execute(config, session, deadline):
-                print("budget used up; rerun to continue", flush=True)
-                break
+                again = rerun_survivors(session, BUILD / "results.jsonl")
+                print(f"{module}: {again} survivors to test again")
+            chosen = set(sample(module, population(session), args.sample, args.seed))
+            plan["mutants"] += plan_module(module, session, chosen)
+            plan["tests"][module] = [t for t in GROUPS[module] if (ROOT / t).exists()]
+        if plan_file.exists():  # keep the planned mutants of the modules not visited now
+            earlier = json.loads(plan_file.read_text())
+            kept = [m for m in earlier["mutants"] if m["module"] not in modules]
+            plan = {
+                "tests": {**earlier["tests"], **plan["tests"]},
+                "mutants": kept + plan["mutants"],
+            }
+        plan_file.write_text(json.dumps(plan))
+        (BUILD / "sample.json").write_text(json.dumps({"sample": args.sample, "seed": args.seed}))
+        mine = [m for m in plan["mutants"] if m["module"] in modules]
+        print(f"{len(mine)} mutants to test", flush=True)
+        if args.plan_only is not None:
+            opener = gzip.open if args.plan_only.suffix == ".gz" else open
+            with opener(args.plan_only, "wt") as handle:
+                json.dump({"tests": plan["tests"], "mutants": mine}, handle)
+            print(f"plan written to {args.plan_only}; run pool.py on it, then --import-results")
+            return 0
+        results = BUILD / "results.jsonl"
+        todo = {
+            "tests": plan["tests"],
+            "mutants": [m for m in plan["mutants"] if m["module"] in modules],
+        }
+        counts = pool.run_plan(todo, results, args.jobs, BUILD / "workers", args.budget_minutes)
+        print("this run:", ", ".join(f"{k} {v}" for k, v in counts.items()), flush=True)
+        print(f"{import_results(plan, results)} results read into the sessions")
     from summary import write_summary
 
-    path = write_summary(BUILD, list(GROUPS), HERE / "equivalent.toml", HERE / "SUMMARY.md")
+    meta = BUILD / "sample.json"
+    sampling = json.loads(meta.read_text()) if meta.exists() else {"sample": None, "seed": 0}
+    chosen, annotations = {}, {}
+    for module in GROUPS:
+        session = BUILD / f"{module_key(module)}.sqlite"
+        if session.exists():
+            jobs = population(session)
+            chosen[module] = set(sample(module, jobs, sampling["sample"], sampling["seed"]))
+            annotations[module] = in_annotations(module, session)
+    path = write_summary(
+        BUILD,
+        list(GROUPS),
+        HERE / "equivalent.toml",
+        HERE / "SUMMARY.md",
+        chosen,
+        sampling,
+        annotations,
+    )
     print(f"summary: {path.relative_to(ROOT)}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(HERE))
     sys.exit(main())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import tomllib
 from datetime import date
@@ -34,31 +35,57 @@ def load_equivalents(path: Path) -> dict[tuple[str, str, str], str]:
     return {(e["module"], e["before"].strip(), e["after"].strip()): e["reason"] for e in entries}
 
 
+def wilson(killed: int, tested: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a kill rate estimated from a random sample."""
+    if tested == 0:
+        return 0.0, 1.0
+    p = killed / tested
+    centre = (p + z * z / (2 * tested)) / (1 + z * z / tested)
+    half = (
+        z * math.sqrt(p * (1 - p) / tested + z * z / (4 * tested * tested)) / (1 + z * z / tested)
+    )
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def session_rows(session: Path) -> list[tuple]:
     with sqlite3.connect(session) as db:
         return db.execute(
-            "SELECT s.operator_name, s.start_pos_row, r.worker_outcome, r.test_outcome, r.diff "
+            "SELECT s.operator_name, s.start_pos_row, r.worker_outcome, r.test_outcome, r.diff, "
+            "s.job_id "
             "FROM mutation_specs s LEFT JOIN work_results r ON r.job_id = s.job_id "
             "ORDER BY s.start_pos_row, s.operator_name"
         ).fetchall()
 
 
-def write_summary(build: Path, modules: list[str], equivalent_file: Path, out: Path) -> Path:
+def write_summary(
+    build: Path,
+    modules: list[str],
+    equivalent_file: Path,
+    out: Path,
+    chosen: dict[str, set[str]],
+    sampling: dict,
+    annotations: dict[str, set[str]],
+) -> Path:
+    """Rewrite ``out`` from the sessions; ``chosen`` holds each module's sampled job ids."""
     equivalents = load_equivalents(equivalent_file)
     table, survivors, equivalent_rows, missing = [], [], [], []
     totals = dict.fromkeys(
-        ("mutants", "killed", "survived", "equivalent", "incompetent", "pending"), 0
+        ("mutants", "sampled", "killed", "survived", "equivalent", "incompetent", "pending"), 0
     )
+    weighted, weight = 0.0, 0
     for module in modules:
         session = build / (module.replace("/", "__").removesuffix(".py") + ".sqlite")
         if not session.exists():
             missing.append(module)
             continue
         counts = dict.fromkeys(totals, 0)
-        for operator, row, worker, test, diff in session_rows(session):
-            if worker == "SKIPPED":
+        for operator, row, worker, test, diff, job in session_rows(session):
+            if worker == "SKIPPED" or job in annotations.get(module, ()):
                 continue
             counts["mutants"] += 1
+            if job not in chosen.get(module, ()):
+                continue
+            counts["sampled"] += 1
             if worker is None:
                 counts["pending"] += 1
             elif worker != "NORMAL" or test == "INCOMPETENT":
@@ -77,29 +104,57 @@ def write_summary(build: Path, modules: list[str], equivalent_file: Path, out: P
         for key in totals:
             totals[key] += counts[key]
         tested = counts["killed"] + counts["survived"]
-        score = f"{100 * counts['killed'] / tested:.1f}%" if tested else "-"
+        if tested:
+            low, high = wilson(counts["killed"], tested)
+            score = f"{100 * counts['killed'] / tested:.1f}%"
+            interval = f"{100 * low:.0f}-{100 * high:.0f}%"
+            weighted += counts["mutants"] * counts["killed"] / tested
+            weight += counts["mutants"]
+        else:
+            score, interval = "-", "-"
         table.append(
-            f"| `{module}` | {counts['mutants']} | {counts['killed']} | "
+            f"| `{module}` | {counts['mutants']} | {counts['sampled']} | {counts['killed']} | "
             f"{counts['survived']} | {counts['equivalent']} | {counts['incompetent']} | "
-            f"{counts['pending']} | {score} |"
+            f"{counts['pending']} | {score} | {interval} |"
         )
     tested = totals["killed"] + totals["survived"]
     score = f"{100 * totals['killed'] / tested:.1f}%" if tested else "-"
+    interval = "-"
+    if tested:
+        low, high = wilson(totals["killed"], tested)
+        interval = f"{100 * low:.1f}-{100 * high:.1f}%"
+    stratified = f"{100 * weighted / weight:.1f}%" if weight else "-"
+    size = sampling.get("sample")
+    how = (
+        "every mutant of each module"
+        if size is None
+        else f"a seeded random sample of {size} mutants per module (seed {sampling.get('seed', 0)}; "
+        "`--sample`/`--seed`), so the scores are estimates with their 95% Wilson interval"
+    )
     lines = [
         "# Mutation testing: last result",
         "",
         f"Written by `make mutation` (`benchmarks/mutation/run.py`, cosmic-ray) on {date.today()}.",
+        f"Tested: {how}.",
         "Each mutant of a module is tested by that module's fast tests (`GROUPS` in `run.py`);",
         "modules with numba kernels get a fresh `NUMBA_CACHE_DIR` per mutant. **Score** = killed /",
         "(killed + survived); equivalent mutants (listed below with their reason, maintained in",
-        "`equivalent.toml`) and incompetent ones (the mutant does not import) are left out of it;",
-        "**pending** mutants were not run yet (rerun `make mutation` to continue).",
+        "`equivalent.toml`) and incompetent ones (the mutation cannot be applied) are left out of it;",
+        "**pending** mutants of the sample were not run yet (rerun `make mutation` to continue).",
+        "**mutants** counts every mutant of the module after the operator filter, less those inside",
+        "type annotations (never evaluated: every core module has `from __future__ import",
+        "annotations`).",
         "",
-        "| module | mutants | killed | survived | equivalent | incompetent | pending | score |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| module | mutants | sampled | killed | survived | equivalent | incompetent | pending "
+        "| score | 95% interval |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         *table,
-        f"| **all run** | {totals['mutants']} | {totals['killed']} | {totals['survived']} | "
-        f"{totals['equivalent']} | {totals['incompetent']} | {totals['pending']} | **{score}** |",
+        f"| **all** | {totals['mutants']} | {totals['sampled']} | {totals['killed']} | "
+        f"{totals['survived']} | {totals['equivalent']} | {totals['incompetent']} | "
+        f"{totals['pending']} | **{score}** | {interval} |",
+        "",
+        f"Weighting each module's score by its number of mutants (a stratified estimate of the "
+        f"score over all {totals['mutants']} mutants of the modules run): **{stratified}**.",
         "",
     ]
     if missing:

@@ -655,7 +655,7 @@ class MCBoost(_CGParams):
     E : float, default=0.3
         Target margin, positive (the paper chooses it in (0, 1) on validation).
     """
-        + _COMMON_DOC
+        + _COMMON_DOC.replace("n_estimators : int, default=100", "n_estimators : int, default=1000")
         + _ATTRIBUTES
         + r"""
     Notes
@@ -735,7 +735,7 @@ class MDBoost(_CGParams):
     D : float, default=1.0
         Weight of the margin variance (positive); chosen on validation in the experiments.
     """
-        + _COMMON_DOC
+        + _COMMON_DOC.replace("n_estimators : int, default=100", "n_estimators : int, default=1000")
         + _ATTRIBUTES
         + r"""
     Notes

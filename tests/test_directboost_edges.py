@@ -1,0 +1,110 @@
+"""DirectBoost edge cases: zero margins, crossings already passed at alpha = 0, patience."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reference import directboost as ref
+
+from marginboost.boosting.direct import (
+    DirectBoost,
+    MarginObjective,
+    best_stump_zero_one,
+    directboost_variant,
+)
+from marginboost.weak import BinMapper
+
+
+# ---- phase 1: the error count before the step ------------------------------------------------
+def test_initial_errors_count_zero_margins_by_the_sign_of_the_new_classifier():
+    """An example with margin a_i = 0 is an error before the step exactly when b_i < 0 (a tiny
+    positive step moves it to the side of b_i)."""
+    X = np.arange(5.0).reshape(-1, 1)
+    y = np.array([-1.0, -1.0, 1.0, 1.0, -1.0])
+    codes = BinMapper(max_bins=8).fit_transform(X)
+    # the best stump predicts -1 for x <= 1 and +1 beyond: only the last example is wrong
+    step = best_stump_zero_one(codes, np.zeros(5), y)
+    assert step.errors == 1
+    assert step.initial_errors == 1
+    # negative margins always count, positive ones never; zeros follow b
+    a = np.array([-0.5, 0.0, 0.0, 0.5, 0.0])
+    step = best_stump_zero_one(codes, a, y)
+    b = step.polarity * y * np.where(codes[:, step.feature] <= step.bin, 1.0, -1.0)
+    expected = 1 + sum(1 for i in (1, 2, 4) if b[i] < 0)
+    assert step.initial_errors == expected
+
+
+# ---- phase 2: the n'-th order objective along one classifier ---------------------------------
+@pytest.mark.parametrize(
+    "a, b, c, n_prime",
+    [
+        ([0.0, 0.7, 0.6], [1.0, 1.0, -1.0], 1.0, 2),
+        ([-2.6, 2.5, 1.5, 1.6], [1.0, 1.0, -1.0, 1.0], 2.5, 2),
+        ([-1.6, -1.0, 1.1, 0.3], [1.0, 1.0, 1.0, -1.0], 2.3, 3),
+    ],
+)
+@pytest.mark.parametrize("epsilon", [0.0, 0.01])
+def test_order_line_never_steps_back_past_crossings_already_behind_alpha_0(
+    a, b, c, n_prime, epsilon
+):
+    """Rising and falling lines that crossed at a negative alpha do not give a candidate: the
+    step along the classifier is the reference's maximizer over alpha >= 0 (here alpha = 0)."""
+    a, b = np.array(a), np.array(b)
+    objective = MarginObjective(a, b, c, n_prime, "order", True, epsilon)
+    q, step, value = objective.line(np.ones_like(a))
+    q_ref, step_ref, value_ref = ref.margin_line(a, b, c, n_prime, "order", epsilon, True)
+    assert q == pytest.approx(q_ref, abs=1e-12) and q >= 0.0
+    assert step == pytest.approx(step_ref, abs=1e-12) and step >= 0.0
+    assert value == pytest.approx(value_ref, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_order_line_matches_the_reference_on_small_rounded_instances(seed):
+    rng = np.random.default_rng(1000 + seed)
+    n = int(rng.integers(2, 8))
+    c = float(rng.uniform(0.5, 3))
+    n_prime = int(rng.integers(1, n + 1))
+    a, b = np.round(rng.uniform(-c, c, size=n), 1), rng.choice([-1.0, 1.0], n)
+    restricted = bool(seed % 2)
+    epsilon = 0.0 if restricted else 0.01
+    q, step, value = MarginObjective(a, b, c, n_prime, "order", restricted, epsilon).line(
+        np.ones(n)
+    )
+    q_ref, step_ref, value_ref = ref.margin_line(a, b, c, n_prime, "order", epsilon, restricted)
+    if np.isfinite(q_ref):
+        assert q == pytest.approx(q_ref, abs=1e-12)
+    else:
+        assert q == np.inf
+    assert step == pytest.approx(step_ref, abs=1e-12)
+    assert value == pytest.approx(value_ref, abs=1e-12)
+
+
+# ---- phase 2 under relaxation: patience -------------------------------------------------------
+class _KeepAllRounds(DirectBoost):
+    """Records the round a relaxed fit is cut back to instead of cutting."""
+
+    def _truncate(self, n_rounds):
+        self.best_rounds_ = n_rounds
+
+
+def _toy(seed, n=120, noise=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = np.where(X[:, 0] + 0.8 * X[:, 1] ** 2 - 0.5 * X[:, 2] > 0.3, 1, -1)
+    flip = rng.random(n) < noise
+    return X, np.where(flip, -y, y)
+
+
+@pytest.mark.parametrize("patience", [2, 3])
+def test_relaxed_phase2_waits_n_iter_no_change_rounds_without_a_new_best(patience):
+    X, y = _toy(4)
+    params = dict(n_prime=0.2, max_depth=1, n_iter_no_change=patience, n_estimators=400)
+    base = directboost_variant("DirectBoost_eps_avg", **params).get_params()
+    model = _KeepAllRounds(**base).fit(X, y)
+    assert model.stop_reason_ == "phase 2 no improvement within patience"
+    rounds = len(model.history_["objective"])
+    assert rounds - model.best_rounds_ == patience
+    # the last new best came before the final stall, and nothing after it beats it
+    values = model.history_["objective"]
+    best = values[model.best_rounds_ - 1]
+    assert np.all(values[model.best_rounds_ :] <= best + model.tol_ * max(1.0, abs(best)))

@@ -1,0 +1,130 @@
+"""DMCBoost edge cases: label ties, near-tied margins, 256-code features, input messages."""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+import pytest
+
+from marginboost.boosting import DMCBoost
+from marginboost.boosting.dmcboost import MarginSlopeObjective
+from marginboost.boosting.dmcboost_search import (
+    generalization_bound,
+    kl_inverse,
+    zero_one_sweep,
+)
+from marginboost.weak import DirectNode, DirectTreeState
+
+
+def _tiny(seed, n=30, d=2, K=3):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(n, d)).astype(float)
+    y = (X[:, 0] + (X[:, 1] > 1) + (rng.random(n) < 0.3)).astype(int) % K
+    return X, y
+
+
+def _structural_depth(tree):
+    """Depth of a fitted tree read off its node arrays (root at depth 0)."""
+    depth, stack = 0, [(0, 0)]
+    while stack:
+        node, level = stack.pop()
+        if tree.node_leaf[node] >= 0:
+            depth = max(depth, level)
+        else:
+            stack.extend([(tree.node_left[node], level + 1), (tree.node_right[node], level + 1)])
+    return depth
+
+
+def test_constant_feature_tied_labels_go_to_the_first_class():
+    """A root that cannot split takes the lowest class when every label ties."""
+    X = np.zeros((6, 2))
+    y = np.array(["a", "b", "c", "a", "b", "c"])
+    model = DMCBoost(n_estimators=1, phase2=False, max_depth=1).fit(X, y)
+    assert model.n_estimators_ == 1
+    assert model.estimators_[0].leaf_values_.tolist() == [0.0]
+    assert model.predict(X).tolist() == ["a"] * 6
+
+
+def test_phase2_stumps_report_their_depth():
+    """Every tree of a fit, also the stumps of the exhaustive phase-II check, has depth 1
+    under max_depth=1 and reports the depth of its node structure."""
+    X, y = _tiny(9, n=40)
+    model = DMCBoost(max_depth=1, n_estimators=300, epsilon=0.0, n_prime=10).fit(X, y)
+    assert model.stop_reason_ == "phase II coordinatewise maximum"
+    assert model.n_estimators_ > model.n_phase1_
+    for tree in model.estimators_:
+        assert tree.depth_ == 1
+        assert _structural_depth(tree) == tree.depth_
+
+
+def test_margins_within_relative_near_tie_of_the_nth_one_count_as_tied():
+    """The near-tie band scales with max |F|: a margin 1.5e-12 above the n'-th one is tied
+    when max |F| = 2 (band 2e-12), so the steeper side of the pair fills the bottom set."""
+    y = np.array([0, 0])
+    h = np.array([0, 1])
+    near = np.array([[2.0, 0.0], [2.0 + 1.5e-12, 0.0]])
+    tied = MarginSlopeObjective(near, y, 1, 1)
+    assert tied.need == 1
+    assert tied.score(h) == -1
+    far = np.array([[2.0, 0.0], [2.0 + 8e-12, 0.0]])
+    assert MarginSlopeObjective(far, y, 1, 1).score(h) == 1
+
+
+def test_phase2_split_scores_ignore_codes_of_other_features():
+    """A feature whose largest code is below 255 has no split at its largest code, even when
+    an earlier feature uses code 255."""
+    n, K = 8, 3
+    codes = np.zeros((n, 2), dtype=np.uint8)
+    codes[:, 0] = [0, 255, 0, 255, 0, 255, 0, 255]
+    codes[:, 1] = [0, 1, 1, 0, 1, 0, 0, 1]
+    codes = np.asfortranarray(codes)
+    rng = np.random.default_rng(3)
+    F = rng.integers(0, 3, size=(n, K)).astype(float)
+    y = rng.integers(0, K, n)
+    objective = MarginSlopeObjective(F, y, 3, 1)
+    state = DirectTreeState(np.zeros(n, np.int64), {0: 0.0})
+    node = DirectNode(0, 0, np.arange(n, dtype=np.int64))
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        scores, _, _ = objective.split_scores(codes, node, state)
+    finally:
+        numba.set_num_threads(threads)
+    assert np.isfinite(scores[0, 0]) and np.isfinite(scores[1, 0])
+    finite = {(f, t) for f, t in zip(*np.nonzero(np.isfinite(scores)))}
+    assert finite == {(0, 0), (1, 0)}
+
+
+GOOD_F = np.array([[0.0, 1.0, 0.5], [1.0, 0.0, 0.0]])
+
+
+def test_wrong_label_dtype_message_names_the_class_range():
+    with pytest.raises(ValueError, match=r"y must hold integer class indices in 0\.\.2; got dtype"):
+        zero_one_sweep(GOOD_F, np.array([True, False]), np.array([2, 1]))
+
+
+def test_integral_float_labels_are_accepted():
+    """Labels given as integral floats give the same sweep as integer labels."""
+    h = np.array([2, 1])
+    as_float = zero_one_sweep(GOOD_F, np.array([0.0, 1.0]), h)
+    as_int = zero_one_sweep(GOOD_F, np.array([0, 1]), h)
+    assert as_float.errors == as_int.errors
+    assert as_float.alpha == as_int.alpha
+    assert np.array_equal(as_float.interval_errors, as_int.interval_errors)
+
+
+def test_generalization_bound_for_a_single_example():
+    """n = n' = 1 is allowed; the value follows Theorem 2's formula."""
+    H, theta = 4.0, 2.0
+    value = generalization_bound(theta, n=1, n_prime=1, K=2, n_hypotheses=H)
+    log_h = math.log(H)
+    u = 8.0 / theta**2 * math.log(2.0 / log_h) * math.log(2.0 * H) + log_h + math.log(20.0)
+    expected = log_h / 2.0 + math.sqrt(log_h / 2.0) + kl_inverse(0.0, u)
+    assert value == pytest.approx(expected, rel=1e-9)
+
+
+def test_generalization_bound_theta_message_gives_the_threshold():
+    with pytest.raises(ValueError, match=r"must be >= 8/\|H\| = 8e-06 "):
+        generalization_bound(1e-7, n=1000, n_prime=100, K=4, n_hypotheses=1e6)

@@ -1,0 +1,201 @@
+"""What a user relies on without reading the code: documented defaults, input checks at
+``predict`` time, and the documented formulas of small public functions."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator
+
+import marginboost.boosting as boosting
+import marginboost.weak as weak
+from marginboost.boosting import AdaBoostL1, AdaBoostQP, AnyBoost, ArcGv, DoomII
+from marginboost.duality import build_gibbs_problem, mcboost_margins_from_weights
+from marginboost.margins import cumulative_margin_distribution, multiclass_margins
+
+
+def _estimator_classes() -> list[type]:
+    classes = []
+    for module in (boosting, weak):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj) and issubclass(obj, BaseEstimator):
+                classes.append(obj)
+    return classes
+
+
+def _documented_defaults(cls: type) -> dict[str, str]:
+    """``name -> text after 'default='`` from the numpydoc Parameters section."""
+    doc = inspect.getdoc(cls) or ""
+    section = re.search(r"Parameters\n-{3,}\n(.*?)(\n\S[^\n]*\n-{3,}\n|\Z)", doc, re.S)
+    if section is None:
+        return {}
+    found = {}
+    for line in section.group(1).splitlines():
+        match = re.match(r"(\w+) : .*default[= ](.+?)\.?$", line)
+        if match:
+            found[match.group(1)] = match.group(2).strip()
+    return found
+
+
+def _same(documented: str, value: object) -> bool:
+    try:
+        return ast.literal_eval(documented) == value
+    except (ValueError, SyntaxError):
+        return documented in (repr(value), str(value))
+
+
+@pytest.mark.parametrize("cls", _estimator_classes(), ids=lambda c: c.__name__)
+def test_documented_defaults_are_the_real_defaults(cls):
+    """Every ``default=...`` in an estimator's Parameters section is its constructor's default."""
+    signature = inspect.signature(cls.__init__)
+    documented = _documented_defaults(cls)
+    for name, text in documented.items():
+        parameter = signature.parameters.get(name)
+        if parameter is None or parameter.default is inspect.Parameter.empty:
+            continue
+        assert _same(text, parameter.default), (cls.__name__, name, text, parameter.default)
+
+
+def test_the_documented_defaults_are_found():
+    """The parser above reads the defaults of the reference estimator (so the test is live)."""
+    documented = _documented_defaults(AnyBoost)
+    assert documented["n_estimators"] == "100"
+    assert len(documented) >= 8
+
+
+def _toy(n: int = 60, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1, -1)
+    return X, y
+
+
+def test_predict_rejects_a_different_number_of_features():
+    X, y = _toy()
+    model = ArcGv(n_estimators=3).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X[:, :2])
+    assert model.n_features_in_ == 3
+
+
+def test_predict_rejects_non_finite_inputs():
+    X, y = _toy()
+    model = ArcGv(n_estimators=3).fit(X, y)
+    bad = X.copy()
+    bad[0, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        model.predict(bad)
+
+
+def test_max_bins_below_two_is_rejected():
+    X, y = _toy()
+    with pytest.raises(ValueError, match="max_bins"):
+        ArcGv(n_estimators=2, max_bins=1).fit(X, y)
+
+
+def test_vote_probability_is_the_normalized_margin_mapped_to_zero_one():
+    """Voting ensembles without a link function report P(y = +1) = (1 + F / sum|alpha|) / 2."""
+    X, y = _toy()
+    model = ArcGv(n_estimators=5, max_depth=2).fit(X, y)
+    scores = model.decision_function(X)
+    expected = np.clip(0.5 * (1.0 + scores / np.abs(model.alphas_).sum()), 0.0, 1.0)
+    np.testing.assert_allclose(model.predict_proba(X)[:, 1], expected, rtol=1e-12, atol=1e-12)
+    assert np.all(model.predict_proba(X) >= 0.0)
+
+
+def test_resampling_draws_from_the_normalized_cost_gradient():
+    """DOOM II's resampling draws with probabilities proportional to |gradient| (which do not
+    sum to one by themselves), reproducibly for a given ``random_state``."""
+    X, y = _toy(80)
+    model = DoomII(n_estimators=4, sampling="resample", random_state=0).fit(X, y)
+    again = DoomII(n_estimators=4, sampling="resample", random_state=0).fit(X, y)
+    np.testing.assert_array_equal(model.predict(X), again.predict(X))
+    assert model.score(X, y) > 0.7
+
+
+def test_multiclass_margins_reject_labels_of_another_length():
+    scores = np.zeros((5, 3))
+    with pytest.raises(ValueError, match=r"y must have shape \(5,\)"):
+        multiclass_margins(scores, np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match=r"y must have shape \(5,\)"):
+        multiclass_margins(scores, np.zeros(7, dtype=int))
+
+
+def test_margin_distribution_of_no_margins_is_an_error():
+    with pytest.raises(ValueError, match="at least one margin"):
+        cumulative_margin_distribution([])
+
+
+def test_ignored_n_pool_warns_at_the_callers_line():
+    """``n_pool`` has no use with ``pool='all_stumps'``: any value but the default warns, and
+    the warning points at the user's own call."""
+    X, y = _toy(40)
+    for n_pool in (10, 2000):
+        with pytest.warns(UserWarning, match=f"n_pool={n_pool} is ignored") as record:
+            AdaBoostL1(T=0.5, n_pool=n_pool).fit(X, y)
+        assert record[0].filename == __file__
+
+
+def test_with_T_rejects_a_negative_temperature():
+    X, y = _toy(40)
+    model = AdaBoostL1(T=0.5).fit(X, y)
+    with pytest.raises(ValueError, match="T"):
+        model.with_T(-0.5)
+
+
+@pytest.mark.parametrize("cls", [AdaBoostL1, AdaBoostQP])
+def test_pool_history_reports_normalized_training_margins(cls):
+    """``history_`` holds the training margins of the pool solution divided by sum(w)."""
+    X, y = _toy(50)
+    model = cls(T=0.5).fit(X, y)
+    margins = y * model.decision_function(X)
+    total = np.abs(model.alphas_).sum()
+    assert model.history_["min_margin"][0] == pytest.approx(margins.min() / total, abs=1e-9)
+    assert model.history_["mean_margin"][0] == pytest.approx(margins.mean() / total, abs=1e-9)
+    assert model.history_["train_error"][0] == pytest.approx(np.mean(margins <= 0))
+
+
+def test_gibbs_problem_needs_a_vector_of_energies():
+    with pytest.raises(ValueError, match="non-empty finite vector"):
+        build_gibbs_problem(1.0, T=0.5)
+    with pytest.raises(ValueError, match="non-empty finite vector"):
+        build_gibbs_problem([[1.0, 2.0]], T=0.5)
+
+
+def test_mcboost_margins_from_dual_weights():
+    """Guo & Chen's KKT map solved for the margins: rho = E - u / 2 (elementwise)."""
+    u = np.array([0.0, -1.0, 0.4, 2.0])
+    np.testing.assert_allclose(mcboost_margins_from_weights(u, E=0.5), 0.5 - u / 2, rtol=1e-15)
+
+
+class _InaccurateUntilLast:
+    """A stand-in for a cvxpy problem that reports "optimal_inaccurate" until the last attempt."""
+
+    def __init__(self, last: dict):
+        self.last, self.attempts, self.status, self.value = last, [], None, None
+
+    def solve(self, solver: str, **options):
+        self.attempts.append(options)
+        self.status = "optimal" if options == self.last else "optimal_inaccurate"
+        self.value = 1.0
+
+
+@pytest.mark.parametrize("solver", ["CLARABEL", "SCS"])
+def test_duality_solves_fall_back_to_looser_but_bounded_tolerances(solver):
+    """An "optimal_inaccurate" solve is retried with each fallback in turn; every retry asks
+    for tolerances no tighter than the attempt before and none looser than 1e-5."""
+    from marginboost.duality import _common
+
+    attempts = [_common.DEFAULT_SOLVER_OPTIONS[solver], *_common.FALLBACK_SOLVER_OPTIONS[solver]]
+    problem = _InaccurateUntilLast(attempts[-1])
+    assert _common.solve_problem(problem, solver, "test problem") == 1.0
+    assert problem.attempts == attempts
+    for before, after in zip(attempts, attempts[1:], strict=False):
+        for key, value in after.items():
+            if key.startswith(("tol", "eps")):
+                assert before[key] <= value <= 1e-5, (key, before[key], value)
