@@ -131,7 +131,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     import subprocess
 
     from ._paths import require_project_root
-    from ._repo.performance import performance_page_markdown
+    from ._repo.performance import performance_page_markdown, write_scaling_figure
 
     root = require_project_root()
     scripts = {p.stem.removeprefix("bench_"): p for p in (root / "benchmarks").glob("bench_*.py")}
@@ -144,9 +144,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     for name in names:
         cmd = [sys.executable, str(scripts[name])] + (["--quick"] if args.quick else [])
         subprocess.run(cmd, check=True, cwd=root)
+    figure = write_scaling_figure(root)
     page = root / "book" / "performance.md"
     page.write_text(performance_page_markdown(root))
-    print(f"wrote {page}")
+    print(f"wrote {page}" + (f" and {figure}" if figure else ""))
     return 0
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from .._paths import require_project_root
 
 __all__ = [
@@ -109,6 +111,29 @@ def _adaboost_section(record: dict) -> list[str]:
             lines.append(
                 f"| {name} | {case['n']} | {case['d']} | {_ms(case['ours_round_s'])} | {per:.3f} |"
             )
+    fits = scaling_fits(cases)
+    if fits:
+        described = [
+            f"∝ {axis}^{fit['slope']:.2f} ({fit['fixed']}, {fit['points']} sizes from "
+            f"{fit['low']:,} to {fit['high']:,})"
+            for axis, fit in fits.items()
+        ]
+        lines += [
+            "",
+            f"```{{figure}} {SCALING_FIGURE}",
+            ":name: performance-scaling",
+            ":width: 90%",
+            "",
+            "Milliseconds per depth-3 round against n (left) and d (right), log-log, with the "
+            "least-squares line through the points.",
+            "```",
+            "",
+            "Fitted on the log-log scale, a round's time grows "
+            + " and ".join(described)
+            + ". A slope of 1 is linear growth; a smaller one means that the part of a round "
+            "that does not grow with the data (tree bookkeeping, starting the threads, the "
+            "per-node passes over the bins) is still a visible share at these sizes.",
+        ]
     if "jit" in cases:
         jit = cases["jit"]
         lines += [
@@ -121,6 +146,72 @@ def _adaboost_section(record: dict) -> list[str]:
             "(`NUMBA_CACHE_DIR`) is filled.",
         ]
     return lines
+
+
+#: the scaling figure, relative to ``book/`` (written by :func:`write_scaling_figure`)
+SCALING_FIGURE = "_static/performance-scaling.svg"
+
+
+def _scaling_points(cases: dict[str, dict], prefix: str, axis: str) -> tuple[list, list]:
+    chosen = sorted(
+        (case[axis], 1000 * case["ours_round_s"])
+        for name, case in cases.items()
+        if name.startswith(prefix)
+    )
+    return [x for x, _ in chosen], [ms for _, ms in chosen]
+
+
+def scaling_fits(cases: dict[str, dict]) -> dict[str, dict]:
+    """Least-squares slopes of log(ms per round) against log(n) and log(d)."""
+    fits = {}
+    for axis, prefix, other in (("n", "scale-n-", "d"), ("d", "scale-d-", "n")):
+        xs, ms = _scaling_points(cases, prefix, axis)
+        if len(xs) < 2:
+            continue
+        slope, _ = np.polyfit(np.log(xs), np.log(ms), 1)
+        fixed = next(case[other] for name, case in cases.items() if name.startswith(prefix))
+        fits[axis] = {
+            "slope": float(slope),
+            "points": len(xs),
+            "low": int(min(xs)),
+            "high": int(max(xs)),
+            "fixed": f"{other} = {fixed:,}",
+        }
+    return fits
+
+
+def write_scaling_figure(root: Path) -> Path | None:
+    """Draw the per-round time against n and d (log-log) into ``book/`` + SCALING_FIGURE."""
+    results = load_benchmark_results(root)
+    cases = {c["case"]: c for c in results.get("adaboost", {}).get("cases", [])}
+    fits = scaling_fits(cases)
+    if not fits:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.hashsalt"] = "marginboost-performance"
+    fig, axes = plt.subplots(1, len(fits), figsize=(4.2 * len(fits), 3.4), squeeze=False)
+    for ax, (axis, fit) in zip(axes[0], fits.items(), strict=True):
+        prefix = "scale-n-" if axis == "n" else "scale-d-"
+        xs, ms = _scaling_points(cases, prefix, axis)
+        slope, intercept = np.polyfit(np.log(xs), np.log(ms), 1)
+        grid = np.geomspace(min(xs), max(xs), 50)
+        ax.loglog(xs, ms, "o", color="C0", label="measured")
+        ax.loglog(
+            grid, np.exp(intercept) * grid**slope, "-", color="C1", label=f"slope {slope:.2f}"
+        )
+        ax.set_xlabel(f"{axis} ({fit['fixed']})")
+        ax.set_ylabel("ms per round")
+        ax.legend(frameon=False)
+    fig.tight_layout()
+    path = root / "book" / SCALING_FIGURE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, metadata={"Date": None})
+    plt.close(fig)
+    return path
 
 
 def _column_generation_section(record: dict) -> list[str]:
