@@ -199,3 +199,85 @@ def test_duality_solves_fall_back_to_looser_but_bounded_tolerances(solver):
         for key, value in after.items():
             if key.startswith(("tol", "eps")):
                 assert before[key] <= value <= 1e-5, (key, before[key], value)
+
+
+def test_verify_results_are_read_only():
+    """A duality check's result is a frozen record: its numbers cannot be overwritten."""
+    import dataclasses
+
+    from marginboost.duality import VerifyResult
+
+    fields = {f.name: 0.0 for f in dataclasses.fields(VerifyResult)}
+    result = VerifyResult(**fields)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.gap = 1.0
+
+
+def test_q_logarithm_names_non_numeric_input():
+    from marginboost.duality.entropy import q_logarithm
+
+    with pytest.raises(TypeError, match="x must be real numbers"):
+        q_logarithm([object()], 0.5)
+
+
+def test_gibbs_problem_rejects_non_finite_energies():
+    with pytest.raises(ValueError, match="non-empty finite vector"):
+        build_gibbs_problem([1.0, np.nan], T=0.5)
+
+
+def test_logitboost_margins_need_weights_strictly_between_zero_and_one():
+    from marginboost.duality import logitboost_margins_from_weights
+
+    with pytest.raises(ValueError, match="0 < u < 1"):
+        logitboost_margins_from_weights([0.5, 1.5])
+
+
+def test_bottom_average_identity_needs_an_integer_count():
+    from marginboost.duality import bottom_average_identity
+
+    H = np.array([[-1.0, 1.0, 1.0], [1.0, -1.0, 1.0], [1.0, 1.0, -1.0], [1.0, 1.0, 1.0]])
+    with pytest.raises(ValueError, match="n_bottom must be an integer"):
+        bottom_average_identity(H, np.ones(4), n_bottom=2.5)
+
+
+def test_vector_conjugate_probes_rays_that_stay_in_the_box():
+    """sup over x1 >= 0 of x1 - x2^2 is unbounded along +e1, a ray inside the bounds."""
+    from marginboost.duality import numeric_conjugate_vector
+
+    value = numeric_conjugate_vector(
+        lambda x: x[1] ** 2, [1.0, 0.0], bounds=[(0, None), (None, None)]
+    )
+    assert value == np.inf
+
+
+@pytest.mark.parametrize(("per_unit_slope", "unbounded"), [(0.5, False), (2.0, True)])
+def test_unboundedness_rule_measures_slopes_along_unit_directions(per_unit_slope, unbounded):
+    """Off the simplex, lse*(u) grows along the diagonal by (sum(u) - 1)/sqrt(n) per unit of
+    length; the documented rule declares +inf when that slope exceeds SLOPE_TOLERANCE."""
+    from marginboost.duality import log_sum_exp, numeric_conjugate_vector
+    from marginboost.duality.conjugates import SLOPE_TOLERANCE
+
+    excess = per_unit_slope * SLOPE_TOLERANCE * np.sqrt(2.0)
+    value = numeric_conjugate_vector(log_sum_exp, [0.5, 0.5 + excess])
+    assert (value == np.inf) is unbounded
+    if not unbounded:  # then the value is a finite lower bound from the local search
+        assert np.isfinite(value)
+
+
+def test_first_highs_model_prints_nothing_and_leaves_stderr_working():
+    """HiGHS prints a banner on the C-level stdout when a process creates its first model;
+    the LPBoost master hides it, and restores the process's output streams afterwards."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from marginboost.boosting import _masters\n"
+        "_masters._new_highs()\n"
+        "print('after', flush=True)\n"
+        "print('still here', file=sys.stderr, flush=True)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "after\n"
+    assert "still here" in run.stderr

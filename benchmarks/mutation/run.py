@@ -213,12 +213,21 @@ def prepare(module: str) -> tuple[Path, Path]:
     return config, session
 
 
-def rerun_survivors(session: Path, results: Path) -> int:
-    """Make a session's survivors pending again (also in the pool's results file)."""
+def rerun_survivors(session: Path, results: Path, module: str) -> int:
+    """Make a session's survivors pending again (also in the pool's results file).
+
+    Survivors listed in ``equivalent.toml`` stay as they are: no test can kill them.
+    """
+    from summary import _changed_lines, load_equivalents
+
+    equivalents = load_equivalents(HERE / "equivalent.toml")
     where = "WHERE worker_outcome = 'NORMAL' AND test_outcome = 'SURVIVED'"
     with sqlite3.connect(session) as db:
-        jobs = {job for (job,) in db.execute(f"SELECT job_id FROM work_results {where}")}
-        db.execute(f"DELETE FROM work_results {where}")
+        rows = db.execute(f"SELECT job_id, diff FROM work_results {where}").fetchall()
+        jobs = {
+            job for job, diff in rows if (module, *_changed_lines(diff or "")) not in equivalents
+        }
+        db.executemany("DELETE FROM work_results WHERE job_id = ?", [(job,) for job in jobs])
     if jobs and results.exists():
         kept = [
             line
@@ -410,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
         for module in modules:
             _, session = prepare(module)
             if args.rerun_survivors:
-                again = rerun_survivors(session, BUILD / "results.jsonl")
+                again = rerun_survivors(session, BUILD / "results.jsonl", module)
                 print(f"{module}: {again} survivors to test again")
             chosen = set(sample(module, population(session), args.sample, args.seed))
             plan["mutants"] += plan_module(module, session, chosen)
