@@ -28,6 +28,17 @@ def _estimator_classes() -> list[type]:
     return classes
 
 
+def _documented_callables() -> list:
+    """Every public class and function of the estimator packages (not only estimators)."""
+    found = []
+    for module in (boosting, weak):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                found.append(obj)
+    return found
+
+
 def _documented_defaults(cls: type) -> dict[str, str]:
     """``name -> text after 'default='`` from the numpydoc Parameters section."""
     doc = inspect.getdoc(cls) or ""
@@ -49,10 +60,10 @@ def _same(documented: str, value: object) -> bool:
         return documented in (repr(value), str(value))
 
 
-@pytest.mark.parametrize("cls", _estimator_classes(), ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", _documented_callables(), ids=lambda c: c.__name__)
 def test_documented_defaults_are_the_real_defaults(cls):
-    """Every ``default=...`` in an estimator's Parameters section is its constructor's default."""
-    signature = inspect.signature(cls.__init__)
+    """Every ``default=...`` in a Parameters section is the signature's default."""
+    signature = inspect.signature(cls.__init__ if inspect.isclass(cls) else cls)
     documented = _documented_defaults(cls)
     for name, text in documented.items():
         parameter = signature.parameters.get(name)
@@ -104,8 +115,10 @@ def test_vote_probability_is_the_normalized_margin_mapped_to_zero_one():
     model = ArcGv(n_estimators=5, max_depth=2).fit(X, y)
     scores = model.decision_function(X)
     expected = np.clip(0.5 * (1.0 + scores / np.abs(model.alphas_).sum()), 0.0, 1.0)
-    np.testing.assert_allclose(model.predict_proba(X)[:, 1], expected, rtol=1e-12, atol=1e-12)
-    assert np.all(model.predict_proba(X) >= 0.0)
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba[:, 1], expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
+    assert np.all(proba >= 0.0)
 
 
 def test_resampling_draws_from_the_normalized_cost_gradient():
@@ -281,3 +294,64 @@ def test_first_highs_model_prints_nothing_and_leaves_stderr_working():
     assert run.returncode == 0, run.stderr
     assert run.stdout == "after\n"
     assert "still here" in run.stderr
+
+
+def test_bin_threshold_error_names_the_number_of_bins():
+    X = np.array([[0.0], [1.0], [2.0], [1.0]])
+    mapper = weak.BinMapper().fit(X)
+    with pytest.raises(ValueError, match=r"feature has 3 bins"):
+        mapper.threshold(0, 5)
+
+
+def test_validation_fraction_must_leave_training_data():
+    X, y = _toy()
+    with pytest.raises(ValueError, match="validation_fraction"):
+        ArcGv(n_estimators=2, validation_fraction=1.0, n_iter_no_change=2).fit(X, y)
+
+
+def test_masters_refuse_an_empty_matrix():
+    from marginboost.boosting import _masters
+
+    for shape in [(0, 3), (3, 0)]:
+        with pytest.raises(ValueError, match="non-empty 2-D array"):
+            _masters.solve_mcboost(np.zeros(shape), 0.5)
+
+
+def test_nth_order_margin_objective_is_the_nth_smallest():
+    from marginboost.boosting.direct import margin_objective
+
+    margins = [0.3, -0.1, 0.5, 0.2]
+    assert margin_objective(margins, 1, "order") == pytest.approx(-0.1)
+    assert margin_objective(margins, 2, "order") == pytest.approx(0.2)
+    assert margin_objective(margins, 2, "average") == pytest.approx(0.05)
+
+
+def test_lda_label_error_shows_the_offending_label():
+    X = np.array([[0.0], [1.0], [2.0]])
+    with pytest.raises(ValueError, match="found np.float64\\(2.0\\)|found 2.0"):
+        weak.LDALearner().fit_binary(X, np.array([1.0, -1.0, 2.0]))
+
+
+def test_duality_instances_need_one_label_per_row():
+    from marginboost.duality._common import check_instance
+
+    H = np.array([[1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]])
+    with pytest.raises(ValueError):
+        check_instance(H, np.ones(4))
+    with pytest.raises(ValueError):
+        check_instance(H, np.ones(2))
+
+
+def test_scalar_conjugate_of_a_function_that_does_not_vectorize():
+    """f reduces its argument to one number, so it cannot be called on many points at once;
+    the conjugate then evaluates it point by point: (x^2/2)* = u^2/2."""
+    from marginboost.duality import numeric_conjugate
+
+    value = numeric_conjugate(lambda x: float(np.sum(np.square(x))) / 2.0, 1.5)
+    assert value == pytest.approx(1.125, rel=1e-6)
+
+
+def test_lse_conjugate_check_accepts_search_options():
+    from marginboost.duality import check_lse_conjugate
+
+    assert check_lse_conjugate([[0.2, 0.3, 0.5]], search_radius=1e6, tolerance=1e-9) < 1e-6

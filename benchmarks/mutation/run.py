@@ -144,6 +144,11 @@ GROUPS: dict[str, list[str]] = {
     "duality/pairs_mcboost.py": DUALITY,
 }
 
+# The contract tests (documented defaults, input checks, error messages) concern every module.
+for _tests in GROUPS.values():
+    if "tests/test_public_contract.py" not in _tests:
+        _tests.append("tests/test_public_contract.py")
+
 #: Operators left out, with the reason: a bitwise or shift operator put in place of an
 #: arithmetic one on floats raises TypeError at once (a trivially killed mutant that costs a
 #: whole test process); ``is``/``is not`` in place of a numeric comparison is not Python a
@@ -387,6 +392,13 @@ def main(argv: list[str] | None = None) -> int:
         help="test a seeded random sample of this many mutants per module (default: all)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    parser.add_argument(
+        "--guided",
+        type=int,
+        default=None,
+        help="the sample size whose survivors new tests were written for: the summary scores "
+        "the rest of the sample apart, as held-out mutants (kept from the last run if omitted)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="mutants tested at once (default 1)")
     parser.add_argument("--budget-minutes", type=float, default=None)
     parser.add_argument("--rerun-survivors", action="store_true")
@@ -432,7 +444,11 @@ def main(argv: list[str] | None = None) -> int:
                 "mutants": kept + plan["mutants"],
             }
         plan_file.write_text(json.dumps(plan))
-        (BUILD / "sample.json").write_text(json.dumps({"sample": args.sample, "seed": args.seed}))
+        meta = BUILD / "sample.json"
+        guided = args.guided
+        if guided is None and meta.exists():
+            guided = json.loads(meta.read_text()).get("guided")
+        meta.write_text(json.dumps({"sample": args.sample, "seed": args.seed, "guided": guided}))
         mine = [m for m in plan["mutants"] if m["module"] in modules]
         print(f"{len(mine)} mutants to test", flush=True)
         if args.plan_only is not None:
@@ -453,12 +469,17 @@ def main(argv: list[str] | None = None) -> int:
 
     meta = BUILD / "sample.json"
     sampling = json.loads(meta.read_text()) if meta.exists() else {"sample": None, "seed": 0}
-    chosen, annotations = {}, {}
+    if args.summary_only and args.guided is not None:
+        sampling["guided"] = args.guided
+        meta.write_text(json.dumps(sampling))
+    chosen, guided, annotations = {}, {}, {}
     for module in GROUPS:
         session = BUILD / f"{module_key(module)}.sqlite"
         if session.exists():
             jobs = population(session)
             chosen[module] = set(sample(module, jobs, sampling["sample"], sampling["seed"]))
+            if sampling.get("guided") is not None:
+                guided[module] = set(sample(module, jobs, sampling["guided"], sampling["seed"]))
             annotations[module] = in_annotations(module, session)
     path = write_summary(
         BUILD,
@@ -468,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         chosen,
         sampling,
         annotations,
+        guided,
     )
     print(f"summary: {path.relative_to(ROOT)}")
     return 0

@@ -65,8 +65,13 @@ def write_summary(
     chosen: dict[str, set[str]],
     sampling: dict,
     annotations: dict[str, set[str]],
+    guided: dict[str, set[str]] | None = None,
 ) -> Path:
-    """Rewrite ``out`` from the sessions; ``chosen`` holds each module's sampled job ids."""
+    """Rewrite ``out`` from the sessions; ``chosen`` holds each module's sampled job ids and
+    ``guided`` the part of the sample whose survivors tests were written for (the rest of the
+    sample is scored apart, as held out)."""
+    guided = guided or {}
+    held = {"killed": 0, "survived": 0}
     equivalents = load_equivalents(equivalent_file)
     table, survivors, equivalent_rows, missing = [], [], [], []
     totals = dict.fromkeys(
@@ -92,11 +97,15 @@ def write_summary(
                 counts["incompetent"] += 1
             elif test == "KILLED":
                 counts["killed"] += 1
+                if module in guided and job not in guided[module]:
+                    held["killed"] += 1
             else:
                 before, after = _changed_lines(diff or "")
                 reason = equivalents.get((module, before, after))
                 if reason is None:
                     counts["survived"] += 1
+                    if module in guided and job not in guided[module]:
+                        held["survived"] += 1
                     survivors.append((module, row, operator, _cell(before), _cell(after)))
                 else:
                     counts["equivalent"] += 1
@@ -124,6 +133,19 @@ def write_summary(
         low, high = wilson(totals["killed"], tested)
         interval = f"{100 * low:.1f}-{100 * high:.1f}%"
     stratified = f"{100 * weighted / weight:.1f}%" if weight else "-"
+    held_tested = held["killed"] + held["survived"]
+    held_line = []
+    if guided and held_tested:
+        low, high = wilson(held["killed"], held_tested)
+        size = sampling.get("guided")
+        held_line = [
+            f"**Held out.** New tests were written for the survivors among the first {size} "
+            f"mutants of each module's draw; the others in the sample were tested only "
+            f"afterwards. On those {held_tested} held-out mutants the score is "
+            f"**{100 * held['killed'] / held_tested:.1f}%** ({100 * low:.1f}-{100 * high:.1f}%), "
+            "the unbiased estimate for the test suite as it is.",
+            "",
+        ]
     size = sampling.get("sample")
     how = (
         "every mutant of each module"
@@ -156,6 +178,7 @@ def write_summary(
         f"Weighting each module's score by its number of mutants (a stratified estimate of the "
         f"score over all {totals['mutants']} mutants of the modules run): **{stratified}**.",
         "",
+        *held_line,
     ]
     if missing:
         lines += ["**Not run yet** (no session): " + ", ".join(f"`{m}`" for m in missing) + ".", ""]
