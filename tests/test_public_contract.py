@@ -336,10 +336,9 @@ def test_duality_instances_need_one_label_per_row():
     from marginboost.duality._common import check_instance
 
     H = np.array([[1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]])
-    with pytest.raises(ValueError):
-        check_instance(H, np.ones(4))
-    with pytest.raises(ValueError):
-        check_instance(H, np.ones(2))
+    for y in (np.ones(4), np.ones(2)):
+        with pytest.raises(ValueError, match=r"one label per row of H \(3\)"):
+            check_instance(H, y)
 
 
 def test_scalar_conjugate_of_a_function_that_does_not_vectorize():
