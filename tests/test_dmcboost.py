@@ -91,34 +91,40 @@ def test_zero_one_split_scores_equal_brute_force(seed, equal_labels):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("sign", [1, -1])
-def test_margin_slope_split_scores_equal_brute_force(seed, sign):
+@pytest.mark.parametrize(
+    ("bins", "equal_labels"),
+    [(5, True), (5, False), (256, True), (256, False)],
+    ids=["few-codes", "few-codes-distinct", "all-codes", "all-codes-distinct"],
+)
+def test_margin_slope_split_scores_equal_brute_force(seed, sign, bins, equal_labels):
     rng = np.random.default_rng(seed)
-    n, d, bins, K = 36, 3, 5, 3 + seed % 2
+    n, d, K = 36, 3, 3 + seed % 2
     codes, y, F = _codes(rng, n, d, bins), rng.integers(0, K, n), _scores(rng, n, K)
+    if bins == 256:  # the two top codes in use: the last split and the totals over all codes
+        codes[: n // 6] = 254
+        codes[n // 6 : n // 3] = 255
     n_prime = int(rng.integers(1, n + 1))
-    objective = MarginSlopeObjective(F, y, n_prime, sign)
+    objective = MarginSlopeObjective(F, y, n_prime, sign, equal_labels)
     state, node = _partial_state(rng, n, K)
     scores, left_values, right_values = objective.split_scores(codes, node, state)
     brute = {}
-    for f, t, left, right, h in _candidates(codes, node, state, K):
+    for f, t, left, right, h in _candidates(codes, node, state, K, equal_labels):
         slope = _bottom(_lines(F, y, h, sign), n_prime, 0.0)[1]  # exact S'(0+) on this side
         assert objective.score(h) == slope
         brute.setdefault((f, t), {})[(left, right)] = slope
     root = objective.stump_slopes(codes)
-    for f, t, left, right, h in _candidates(
-        codes, DirectNode(0, 0, np.arange(n)), DirectTreeState(np.zeros(n, np.int64), {0: 0.0}), K
-    ):
-        assert root[f, t, right, left] == _bottom(_lines(F, y, h, sign), n_prime, 0.0)[1]
-    assert np.count_nonzero(np.isfinite(root)) == len(
-        list(
-            _candidates(
-                codes,
-                DirectNode(0, 0, np.arange(n)),
-                DirectTreeState(np.zeros(n, np.int64), {0: 0.0}),
-                K,
-            )
+    root_candidates = list(
+        _candidates(
+            codes,
+            DirectNode(0, 0, np.arange(n)),
+            DirectTreeState(np.zeros(n, np.int64), {0: 0.0}),
+            K,
+            equal_labels,
         )
     )
+    for f, t, left, right, h in root_candidates:
+        assert root[f, t, right, left] == _bottom(_lines(F, y, h, sign), n_prime, 0.0)[1]
+    assert np.count_nonzero(np.isfinite(root)) == len(root_candidates)
     for (f, t), values in brute.items():
         assert scores[f, t] == max(values.values())
         assert values[(left_values[f, t], right_values[f, t])] == scores[f, t]

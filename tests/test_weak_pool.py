@@ -128,3 +128,45 @@ def test_pool_errors_and_pickle():
     assert len(empty) == 0 and empty.matrix().shape == (3, 0)
     with pytest.raises(ValueError, match="empty"):
         empty.best_column(np.ones(3))
+
+
+def _assert_documented_layout(tree):
+    """FittedTree's documented node layout: depth-first pre-order from the root 0, children
+    only at internal nodes, ``-1`` in every split and child array at leaves, leaves numbered
+    in the same order."""
+    internal = tree.node_leaf < 0
+    for array in (tree.node_feature, tree.node_bin, tree.node_left, tree.node_right):
+        np.testing.assert_array_equal(array[~internal], -1)
+    order, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        if internal[node]:
+            stack.extend((int(tree.node_right[node]), int(tree.node_left[node])))
+    assert order == list(range(tree.n_nodes_))
+    assert tree.node_leaf[~internal].tolist() == list(range(tree.n_leaves_))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_stump_hypotheses_have_the_decision_tree_layout(seed):
+    rng = np.random.default_rng(seed)
+    codes = np.asfortranarray(rng.integers(0, 5, size=(40, 3)).astype(np.uint8))
+    pool = WeakPool.all_stumps(codes)
+    y = np.where(codes[:, 1] > 2, 1.0, -1.0)
+    tree = DecisionTree(max_depth=1).fit_binary(codes, y)
+    _assert_documented_layout(tree)
+    for index in range(len(pool)):
+        stump = pool.hypothesis(index)
+        _assert_documented_layout(stump)
+        assert (stump.n_nodes_, stump.n_leaves_, stump.depth_) == (3, 2, 1)
+    # the pool's stump with the tree's split is the tree, array for array
+    (split,) = tree.splits()
+    matches = [i for i in range(len(pool)) if pool.hypothesis(i).splits() == [split]]
+    same = [
+        pool.hypothesis(i)
+        for i in matches
+        if np.array_equal(pool.hypothesis(i).leaf_values_, tree.leaf_values_)
+    ]
+    assert len(same) == 1
+    for name in ("node_feature", "node_bin", "node_left", "node_right", "node_leaf"):
+        np.testing.assert_array_equal(getattr(same[0], name), getattr(tree, name))

@@ -68,6 +68,7 @@ STAGEWISE = [
     "tests/test_arcgv.py",
     "tests/test_stagewise.py",
     "tests/test_stagewise_reference.py",
+    "tests/test_doom2_reference.py",
     "tests/test_public_contract.py",
 ]
 MASTERS = [
@@ -84,6 +85,7 @@ DIRECT = [
     "tests/test_direct_line_search.py",
     "tests/test_direct_figures.py",
     "tests/test_directboost_edges.py",
+    "tests/test_directboost_reference.py",
 ]
 DMC = ["tests/test_dmcboost.py", "tests/test_dmcboost_search.py", "tests/test_dmcboost_edges.py"]
 DUALITY = [
@@ -104,6 +106,7 @@ GROUPS: dict[str, list[str]] = {
         "tests/test_binning_cuts.py",
         "tests/test_weak_trees.py",
         "tests/test_weak_raw_features.py",
+        "tests/test_fast_histograms.py",
         WEAK_EDGES,
     ],
     "weak/tree.py": ["tests/test_weak_trees.py", "tests/test_weak_raw_features.py", WEAK_EDGES],
