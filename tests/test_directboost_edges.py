@@ -108,3 +108,21 @@ def test_relaxed_phase2_waits_n_iter_no_change_rounds_without_a_new_best(patienc
     values = model.history_["objective"]
     best = values[model.best_rounds_ - 1]
     assert np.all(values[model.best_rounds_ :] <= best + model.tol_ * max(1.0, abs(best)))
+
+
+@pytest.mark.parametrize("objective", ["average", "order"])
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_phase2_constant_leaf_is_the_better_constant(objective, sign):
+    """An unsplit root in phase 2 predicts the constant (+1 or -1) whose line search reaches
+    the larger objective: the one that raises the bottom margins, here those of class -sign."""
+    from marginboost.boosting.direct import MarginObjective
+    from marginboost.weak import DirectNode, DirectTreeState
+
+    y = sign * np.array([1.0, 1.0, 1.0, -1.0, -1.0])
+    a = np.array([3.0, 3.0, 3.0, -1.0, -0.5])  # the two examples of class -sign are at the bottom
+    model = MarginObjective(a, y, 2.0, 2, objective, False, 0.01)
+    codes = np.zeros((5, 1), dtype=np.uint8, order="F")
+    root = DirectNode(0, 0, np.arange(5))
+    value = model.leaf_value(codes, root, DirectTreeState(np.zeros(5, np.int64)))
+    assert value == -sign
+    assert model.line(value * np.ones(5))[2] > model.line(-value * np.ones(5))[2]

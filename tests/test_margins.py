@@ -140,3 +140,11 @@ def test_bias_variance_of_mcboost_margins(E):
 def test_bad_input_is_named(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("values", [["0.5", "high"], [1.0, object()], [{"a": 1}]])
+def test_values_that_are_not_numbers_raise_type_error(values):
+    """Strings that are not numbers (numpy: ValueError) and objects (numpy: TypeError) both
+    get the same TypeError naming the argument."""
+    with pytest.raises(TypeError, match="margins must be an array of real numbers"):
+        bottom_margin_average(values, 1)

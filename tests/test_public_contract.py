@@ -354,3 +354,33 @@ def test_lse_conjugate_check_accepts_search_options():
     from marginboost.duality import check_lse_conjugate
 
     assert check_lse_conjugate([[0.2, 0.3, 0.5]], search_radius=1e6, tolerance=1e-9) < 1e-6
+
+
+@pytest.mark.parametrize("p", [1.0, 0.5, -2.0, np.inf, np.nan])
+def test_hinge_dual_refuses_p_outside_one_to_infinity(p):
+    """The q-norm dual needs 1/p + 1/q = 1 with a finite p > 1."""
+    from marginboost.boosting import _masters
+
+    with pytest.raises(ValueError, match=r"p must be a finite number > 1"):
+        _masters.solve_hinge_dual(np.eye(3), 0.5, p)
+
+
+def test_fit_binary_names_the_first_label_that_is_not_plus_or_minus_one():
+    codes = np.asfortranarray(np.array([[0], [1], [2], [3]], dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"only -1 and \+1; found (np\.float64\()?0\.5\b"):
+        weak.DecisionTree(max_depth=1).fit_binary(codes, np.array([1.0, -1.0, 0.5, 2.0]))
+
+
+@pytest.mark.parametrize("cls", _estimator_classes(), ids=lambda c: c.__name__)
+def test_every_estimator_documents_its_parameters_and_has_an_example(cls):
+    """help(Estimator) shows every constructor parameter and a runnable Examples section."""
+    doc = inspect.getdoc(cls) or ""
+    section = re.search(r"Parameters\n-{3,}\n(.*?)(\n\S[^\n]*\n-{3,}\n|\Z)", doc, re.S)
+    assert section is not None, f"{cls.__name__} has no Parameters section"
+    documented = set()
+    for line in section.group(1).splitlines():
+        if line and not line[0].isspace():  # "name : type" or "name1, name2" (shared text)
+            documented.update(name.strip() for name in line.split(" : ")[0].split(","))
+    parameters = set(inspect.signature(cls.__init__).parameters) - {"self"}
+    assert parameters <= documented, (cls.__name__, sorted(parameters - documented))
+    assert re.search(r"Examples\n-{3,}\n.*>>> ", doc, re.S), f"{cls.__name__} has no example"

@@ -316,3 +316,28 @@ def test_determinism_with_random_state():
     np.testing.assert_array_equal(a.alphas_, b.alphas_)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
     np.testing.assert_array_equal(a.history_["validation_error"], b.history_["validation_error"])
+
+
+def test_held_out_split_keeps_the_relative_sample_weights():
+    """n_iter_no_change's own split equals passing the same split as X_val: the training part
+    keeps the relative weights of its examples (non-uniform weights, as a user passes them)."""
+    from sklearn.model_selection import train_test_split
+
+    X, y = noisy_problem(n=160, seed=9)
+    weights = np.random.default_rng(3).uniform(0.2, 5.0, size=y.shape[0])
+    params = {"n_estimators": 60, "n_iter_no_change": 8, "validation_fraction": 0.25}
+    internal = AdaBoost(random_state=4, **params).fit(X, y, sample_weight=weights)
+    train, held_out = train_test_split(
+        np.arange(y.shape[0]), test_size=0.25, stratify=np.where(y > 0, 1.0, -1.0), random_state=4
+    )
+    explicit = AdaBoost(**params).fit(
+        X[train], y[train], sample_weight=weights[train], X_val=X[held_out], y_val=y[held_out]
+    )
+    assert internal.n_estimators_ == explicit.n_estimators_
+    np.testing.assert_allclose(internal.alphas_, explicit.alphas_, rtol=1e-10)
+    np.testing.assert_array_equal(
+        internal.history_["validation_error"], explicit.history_["validation_error"]
+    )
+    # and the weights matter: uniform weights give another model
+    uniform = AdaBoost(random_state=4, **params).fit(X, y)
+    assert not np.allclose(uniform.alphas_[:5], internal.alphas_[:5])

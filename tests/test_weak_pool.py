@@ -170,3 +170,11 @@ def test_stump_hypotheses_have_the_decision_tree_layout(seed):
     assert len(same) == 1
     for name in ("node_feature", "node_bin", "node_left", "node_right", "node_leaf"):
         np.testing.assert_array_equal(getattr(same[0], name), getattr(tree, name))
+
+
+def test_repr_says_what_the_pool_holds():
+    codes = np.asfortranarray(np.array([[0, 1], [1, 1], [2, 1]], dtype=np.uint8))
+    stumps = WeakPool.all_stumps(codes)
+    assert repr(stumps) == "WeakPool(4 stumps)"
+    trees = WeakPool.from_hypotheses([stumps.hypothesis(0), stumps.hypothesis(1)], codes)
+    assert repr(trees) == "WeakPool(2 trees)"

@@ -426,8 +426,9 @@ def test_fitted_tree_api_and_pickle():
     assert vector.predict_vector(codes).shape == (200, 3)
     with pytest.raises(ValueError, match="predict_vector"):
         vector.predict(codes)
-    with pytest.raises(ValueError, match="shape"):
-        tree.with_leaf_values(np.ones(tree.n_leaves_ + 1))
+    for count in (tree.n_leaves_ + 1, tree.n_leaves_ - 1):  # one value per leaf, no more or less
+        with pytest.raises(ValueError, match=rf"values must have shape \({tree.n_leaves_},\)"):
+            tree.with_leaf_values(np.ones(count))
     restored = pickle.loads(pickle.dumps(tree))
     np.testing.assert_array_equal(restored.predict(codes), tree.predict(codes))
     assert len(pickle.dumps(tree)) < 4000

@@ -78,6 +78,7 @@ MASTERS = [
     "tests/test_mdboost.py",
     "tests/test_mcboost.py",
     "tests/test_mcboost_lasso.py",
+    "tests/test_solver_guards.py",
     "tests/test_public_contract.py",
 ]
 DIRECT = [
@@ -91,6 +92,7 @@ DMC = ["tests/test_dmcboost.py", "tests/test_dmcboost_search.py", "tests/test_dm
 DUALITY = [
     "tests/test_duality_pairs.py",
     "tests/test_duality_conjugates.py",
+    "tests/test_solver_guards.py",
     "tests/test_public_contract.py",
 ]
 WEAK_EDGES = "tests/test_weak_learner_edges.py"
@@ -124,6 +126,7 @@ GROUPS: dict[str, list[str]] = {
     "boosting/brownboost.py": [
         "tests/test_brownboost.py",
         "tests/test_brownboost_steps.py",
+        "tests/test_solver_guards.py",
         "tests/test_public_contract.py",
     ],
     "boosting/multiclass.py": [

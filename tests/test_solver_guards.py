@@ -1,0 +1,143 @@
+"""Checks written for surviving mutants: FISTA's bound on the Lipschitz search, the KKT
+residual of the LPBoost form (15) of AdaBoost, and the potential that BrownBoost's step
+reports.  Each compares a returned number (or an error and its message) with a computation
+made here from the definitions, not from the package's helpers."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+from scipy.special import erfc, logsumexp, xlogy
+
+from marginboost.boosting import _masters
+from marginboost.boosting.brownboost import brownboost_step
+from marginboost.duality import verify_adaboost_lpboost_form
+
+
+# ---- solve_simplex_smooth: the backtracking on the Lipschitz constant stops above 1e16 ---------
+def _quadratic(curvature: float, centre: np.ndarray):
+    """f(w) = curvature / 2 * |w - centre|^2 and its gradient."""
+
+    def value_grad(w):
+        d = w - centre
+        return 0.5 * curvature * float(d @ d), curvature * d
+
+    return value_grad
+
+
+CENTRE = np.array([0.3, 0.7])
+START = np.array([0.301, 0.699])  # on the simplex, 1e-3 from the minimizer CENTRE
+
+
+@pytest.mark.parametrize("curvature", [1e17, 1e18])
+def test_backtracking_gives_up_beyond_a_lipschitz_estimate_of_1e16(curvature):
+    """The doubling of the Lipschitz estimate stops once it exceeds 1e16 (at 2^54), so the
+    backtracking is bounded.  With a larger curvature the projected gradient step of length
+    1/2^54 overshoots the minimizer and does not descend; without a Hessian the solver says
+    so at once, at iteration 1, with the Frank-Wolfe gap g.w - min_j g_j of the starting
+    point (computed here), instead of searching on.  (Up to 2^54 the search does find the
+    constant: the same problem with curvature 1e15 is solved.)"""
+    g = curvature * (START - CENTRE)
+    gap = float(g @ START - g.min())
+    assert gap == pytest.approx(0.602e-3 * curvature, rel=1e-9)  # far above any stall bound
+    message = f"projected gradient step failed to descend at iteration 1 (gap {gap:.3g})"
+    with pytest.raises(_masters.MasterSolverError, match=re.escape(message)):
+        _masters.solve_simplex_smooth(_quadratic(curvature, CENTRE), 2, 1.0, START)
+
+
+# ---- verify_adaboost_lpboost_form: the complementary slackness uses T w ----------------------
+# 14 examples x 5 weak hypotheses (rows of H, then the labels), +1 as "+" and -1 as "-".
+H_ROWS = ["+----", "--+++", "+++++", "+++-+", "+--++", "-+++-", "-+-+-"]
+H_ROWS += ["-----", "---++", "+-++-", "-+++-", "+++++", "+-+-+", "+++--"]
+LABELS = "--++-++-++--++"
+
+
+def _signs(text: str) -> np.ndarray:
+    return np.array([1.0 if ch == "+" else -1.0 for ch in text])
+
+
+def test_lpboost_form_kkt_residual_is_the_largest_of_its_three_documented_parts():
+    """``kkt_residual`` is documented as the largest of the map (24) error
+    max|u - softmax(-A w)|, the complementary slackness |sum_j T w_j (r - (A^T u)_j)| and the
+    error of the Sec. 3.5 formula r* = -T sum u log u - T log sum_i exp(-(A w)_i).  Each
+    part is recomputed here from the returned points.  The weights T w sum to 1 (w sums to
+    1/T); with SCS on this instance the slackness is the largest part."""
+    H = np.array([_signs(row) for row in H_ROWS])
+    y = _signs(LABELS)
+    T = 2.0
+    result = verify_adaboost_lpboost_form(H, y, T, solver="SCS")
+    A = y[:, None] * H
+    w = np.asarray(result.primal_point["w"], dtype=float)
+    u = np.asarray(result.dual_point["u"], dtype=float)
+    r = float(result.dual_point["r"])
+    assert float(w.sum()) == pytest.approx(1.0 / T, abs=1e-7)
+
+    exponent = -(A @ w)
+    weights = np.exp(exponent - exponent.max())
+    map_error = float(np.max(np.abs(u - weights / weights.sum())))
+    edges = np.array([sum(u[i] * A[i, j] for i in range(A.shape[0])) for j in range(A.shape[1])])
+    slackness = abs(sum(T * max(w_j, 0.0) * (r - e_j) for w_j, e_j in zip(w, edges)))
+    u_clipped = np.clip(u, 0.0, None)
+    margins = T * (A @ w)
+    r_formula = -T * float(xlogy(u_clipped, u_clipped).sum()) - T * float(logsumexp(-margins / T))
+    formula_error = abs(r - r_formula)
+
+    assert result.kkt_residual == pytest.approx(
+        max(map_error, slackness, formula_error), rel=1e-5, abs=1e-14
+    )
+    assert result.kkt_residual >= slackness * (1.0 - 1e-5)
+    assert result.kkt_residual <= 1e-4  # optimal points up to the solver's tolerance
+
+
+# ---- brownboost_step: the potential reported at the end point --------------------------------
+def _potential(d: np.ndarray, v: np.ndarray, c: float) -> float:
+    """sum_i v_i (1 - erf(d_i / sqrt(c))); all d_i > 0 here, so erfc is accurate."""
+    return float(v @ erfc(d / math.sqrt(c)))
+
+
+def test_brownboost_step_potential_is_the_sum_at_its_end_point_for_weights_of_any_scale():
+    """Two examples 13.7 and 17.2 weight widths above the boundary, b = (+1, -1): equation (1)
+    gives alpha(t) in closed form and equation (2) is solved for t by brentq.  The reported
+    ``potential`` must be sum_i v_i Phi(d_i) at the returned (alpha, t) up to rounding (the
+    third-order Taylor expansion of erfc used close to an evaluated point is documented to stay
+    far below it), for weights of any scale: only their ratios enter equations (1) and (2),
+    and scaling them by 2^-500 is exact in floating point, so the step must not change."""
+    r, b, s, c = np.array([5.4, 8.9]), np.array([1.0, -1.0]), 8.3, 1.0
+    v = np.array([1.0, 1.375])
+    a = r + s  # d_i = r_i + s + alpha b_i - t, evaluated as the solver does
+
+    def alpha_of(t):
+        return 0.5 * (a[1] - a[0] - c * math.log(v[1] / v[0]) / (a[0] + a[1] - 2.0 * t))
+
+    p0 = _potential(a, v, c)
+
+    def relative_change(t):
+        return _potential(a + alpha_of(t) * b - t, v, c) / p0 - 1.0
+
+    t_ref = brentq(relative_change, 0.0, s, xtol=1e-15, rtol=1e-15)
+
+    steps = []
+    for scale in (1.0, 2.0**-500):
+        weights = scale * v
+        step = brownboost_step(r, b, s, c, weights)
+        d = a + step.alpha * b - step.t
+        start, end = _potential(a, weights, c), _potential(d, weights, c)
+        assert not step.time_limited
+        assert step.t == pytest.approx(t_ref, rel=1e-8)
+        assert step.alpha == pytest.approx(alpha_of(t_ref), rel=1e-8)
+        assert abs(step.edge) <= 1e-10
+        # rounding of erfc and of the Taylor remainder: observed 2e-14 relative
+        assert step.potential == pytest.approx(end, rel=1e-13, abs=0.0)
+        assert step.potential_change == pytest.approx(end - start, rel=0.0, abs=1e-13 * start)
+        steps.append(step)
+    unscaled, scaled = steps
+    assert (scaled.alpha, scaled.t, scaled.evaluations) == (
+        unscaled.alpha,
+        unscaled.t,
+        unscaled.evaluations,
+    )
+    assert scaled.potential == unscaled.potential * 2.0**-500
