@@ -131,3 +131,23 @@ def test_hermite_dip_of_a_quadratic_edge_is_its_vertex_when_it_reaches_zero(a0, 
 def test_hermite_dip_of_a_monotone_edge_is_none():
     """An edge rising from a positive value has no dip."""
     assert _hermite_dip(0.0, 0.2, 0.5, 1.0, 0.7, 0.5) is None
+
+
+@pytest.mark.parametrize(
+    ("r", "b", "s", "c"),
+    [
+        ([11.6, 14.1], [1.0, -1.0], 1.0, 1.0),  # far from the boundary: tiny potential
+        ([1.6, 2.1, -0.4], [1.0, -1.0, 1.0], 0.3, 1.0),
+    ],
+)
+def test_time_limited_step_is_the_root_before_the_edge_vanishes(r, b, s, c):
+    """Along t = s the potential falls while the edge is positive and rises after its zero, so
+    P(alpha, s) = P(0, 0) can have a second root with a negative edge; the step is the first
+    one, where the trajectory of dt/dalpha = edge reaches t = s."""
+    r, b = np.array(r), np.array(b)
+    v = np.ones_like(r)
+    step = brownboost_step(r, b, s, c)
+    alpha_ode, t_ode, limited = ode_end_point(r, b, s, c, v)
+    assert limited and step.time_limited and step.t == s == t_ode
+    assert step.edge > 0
+    assert step.alpha == pytest.approx(alpha_ode, rel=1e-6)

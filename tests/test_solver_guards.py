@@ -141,3 +141,19 @@ def test_brownboost_step_potential_is_the_sum_at_its_end_point_for_weights_of_an
         unscaled.evaluations,
     )
     assert scaled.potential == unscaled.potential * 2.0**-500
+
+
+@pytest.mark.parametrize("spread", [1.0, 1e6, 2e19, 1e300])
+def test_simplex_projection_of_huge_entries_puts_the_mass_on_the_largest(spread):
+    """Entries far beyond scale / eps: the projection onto {w >= 0, sum w = 1} is the vertex of
+    the largest entry (the others are farther below it than the simplex is wide)."""
+    v = np.array([0.5 - spread, 0.5 + spread, 0.25])
+    w = _masters.project_scaled_simplex(v, 1.0)
+    assert np.all(w >= 0) and w.sum() == pytest.approx(1.0)
+    if spread >= 1e6:
+        np.testing.assert_array_equal(w, [0.0, 1.0, 0.0])
+    else:  # brute force on a fine grid of the 2-simplex face {w_0 = 0}
+        t = np.linspace(0.0, 1.0, 200_001)
+        grid = np.stack([np.zeros_like(t), t, 1.0 - t], axis=1)
+        best = grid[np.argmin(((grid - v) ** 2).sum(axis=1))]
+        np.testing.assert_allclose(w, best, atol=1e-5)

@@ -390,7 +390,14 @@ def project_scaled_simplex(v: FloatArray, scale: float) -> FloatArray:
     descending = np.sort(v)[::-1]
     cumulative = np.cumsum(descending) - scale
     index = np.arange(1, v.size + 1)
-    rho = np.flatnonzero(descending - cumulative / index > 0)[-1]
+    kept = np.flatnonzero(descending - cumulative / index > 0)
+    if kept.size == 0:
+        # the largest entry always qualifies (its test reads scale > 0) unless rounding fails
+        # it, for entries beyond about scale / eps: the projection is then its vertex
+        vertex = np.zeros_like(v)
+        vertex[int(np.argmax(v))] = scale
+        return vertex
+    rho = kept[-1]
     shift = cumulative[rho] / (rho + 1.0)
     projected: FloatArray = np.maximum(v - shift, 0.0)
     return projected

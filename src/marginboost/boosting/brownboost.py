@@ -611,7 +611,10 @@ class _Solver:
         """alpha in (lo, hi] with P(alpha, s) = P(0, 0): the point of the curve (2) where t = s.
 
         ``h(alpha) = P(alpha, s) - P(0, 0)`` is positive at ``lo`` (there t < s) and not
-        positive at ``hi``; safeguarded Newton (``h' = -gamma P_t``) with bisection.
+        positive at ``hi``; safeguarded Newton (``h' = -gamma P_t``) with bisection.  Along
+        ``t = s``, ``h`` falls while the edge is positive and rises after the edge's zero, so
+        it can have a second root there (with a negative edge): a point with a negative edge
+        always lies beyond the wanted root and bounds the bracket from above.
         """
         sums, s = self.sums, self.s
         alpha, point = hi, None
@@ -619,9 +622,10 @@ class _Solver:
             point = sums(alpha, s, base=point)
             h = point.excess
             derivative = -point.gamma * point.potential_t
-            if self.potential_ok(point, h, derivative):
+            beyond = point.gamma < -self.tol  # past the edge's zero
+            if not beyond and self.potential_ok(point, h, derivative):
                 return point
-            if h > 0:
+            if h > 0 and not beyond:
                 lo = alpha
             else:
                 hi = alpha
