@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numba
 import numpy as np
 import pytest
 
-from marginboost.boosting import DMCBoost
+from marginboost.boosting import DMCBoost, PhaseTwoWarning
 from marginboost.boosting.dmcboost import MarginSlopeObjective
 from marginboost.boosting.dmcboost_search import (
     generalization_bound,
@@ -128,3 +129,21 @@ def test_generalization_bound_for_a_single_example():
 def test_generalization_bound_theta_message_gives_the_threshold():
     with pytest.raises(ValueError, match=r"must be >= 8/\|H\| = 8e-06 "):
         generalization_bound(1e-7, n=1000, n_prime=100, K=4, n_hypotheses=1e6)
+
+
+def test_phase_two_that_ends_with_more_errors_than_phase_one_warns():
+    """Constant features: phase I can only vote for classes as a whole; phase II trades errors
+    for the bottom margins and ends with more errors than phase I, which the fit says."""
+    rng = np.random.default_rng(0)
+    X, y = np.ones((200, 5)), rng.choice(3, 200, p=[0.415, 0.3, 0.285])
+    with pytest.warns(PhaseTwoWarning, match=r"phase II ended with (\d+) training errors, more"):
+        model = DMCBoost(n_estimators=20).fit(X, y)
+    errors, phase = model.history_["errors"], model.history_["phase"]
+    phase1_errors = int(errors[phase == 1][-1])
+    assert int(np.sum(model.predict(X) != y)) == errors[-1] > phase1_errors
+    # phase I alone, and a fit whose phase II does not lose accuracy, do not warn
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PhaseTwoWarning)
+        DMCBoost(n_estimators=20, phase2=False).fit(X, y)
+        Xr = rng.normal(size=(200, 5))
+        DMCBoost(n_estimators=20).fit(Xr, (Xr[:, 0] > 0).astype(int) + (Xr[:, 1] > 0))

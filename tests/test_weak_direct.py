@@ -168,3 +168,34 @@ def test_bad_objective_output_and_parameters():
         DirectTreeBuilder(1).fit(np.zeros((3, 2)), WrongShape())
     with pytest.raises(ValueError, match="g has 3 entries"):
         DirectTreeBuilder(1).fit(codes, EdgeObjective(np.ones(3)))
+
+
+class _GainAtDepthTwo:
+    """Every split of the root scores 0; every split below it scores ``stay + gain``."""
+
+    kind = "binary"
+
+    def __init__(self, stay, gain):
+        self.stay, self.gain = stay, gain
+
+    def split_scores(self, codes, node, state):
+        scores = np.full((codes.shape[1], 255), -np.inf)
+        scores[:, : int(codes.max())] = 0.0 if node.depth == 0 else self.stay + self.gain
+        return scores, np.full_like(scores, -1.0), np.full_like(scores, 1.0)
+
+    def leaf_value(self, codes, node, state):
+        return 1.0
+
+    def stay_score(self, codes, node, state):
+        return self.stay
+
+
+@pytest.mark.parametrize("stay", [-500.0, -0.02, 3.0e4])
+def test_a_node_below_the_root_splits_only_beyond_the_relative_tie_tolerance(stay):
+    from marginboost.weak._kernels import TIE_RTOL
+
+    codes = np.asfortranarray(np.arange(8, dtype=np.uint8).reshape(8, 1))
+    builder = DirectTreeBuilder(max_depth=2)
+    for factor, depth in [(0.5, 1), (2.0, 2)]:  # a gain of half / twice the tolerance
+        tree = builder.fit(codes, _GainAtDepthTwo(stay, factor * TIE_RTOL * abs(stay)))
+        assert tree.depth_ == depth

@@ -28,7 +28,7 @@ from .corrective import (
     MDBoost,
     adaboost_T_heuristic,
 )
-from .dmcboost import DMCBoost
+from .dmcboost import DMCBoost, PhaseTwoWarning
 from .multiclass import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost, NotBoostedWarning
 from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (
@@ -70,5 +70,6 @@ __all__ = [
     "GDMCBoost",
     "DMCBoost",
     "NotBoostedWarning",
+    "PhaseTwoWarning",
     "NoEdgeError",
 ]

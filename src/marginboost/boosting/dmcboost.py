@@ -93,6 +93,7 @@ plus the line search.  On Poker525k (525,010 hands, 10 classes, depth 3) a round
 from __future__ import annotations
 
 import time
+import warnings
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
@@ -114,7 +115,16 @@ if TYPE_CHECKING:
     from ..weak.direct import DirectNode, DirectTreeState
     from ..weak.tree import FittedTree
 
-__all__ = ["DMCBoost", "ZeroOneTreeObjective", "MarginSlopeObjective"]
+__all__ = ["DMCBoost", "PhaseTwoWarning", "ZeroOneTreeObjective", "MarginSlopeObjective"]
+
+
+class PhaseTwoWarning(UserWarning):
+    """DMCBoost's phase II ended with more training errors than its phase I.
+
+    Phase II maximizes the average of the :math:`n'` smallest margins, not the accuracy, so
+    it can trade errors for margin (on degenerate data it can end worse than the majority
+    class).  The fit returns the phase-II model; ``history_["errors"]`` shows both phases.
+    """
 
 
 def _label_ties_first(values: NDArray[np.float64]) -> int:
@@ -452,7 +462,8 @@ class DMCBoost(MulticlassBoostingClassifier):
     n_estimators : int, default 1000
         Cap on the rounds of both phases together.
     phase2 : bool, default True
-        Whether to run phase II (False: Algorithm 1 only).
+        Whether to run phase II (False: Algorithm 1 only).  A fit whose phase II ends with
+        more training errors than its phase I warns (:class:`PhaseTwoWarning`).
     epsilon : float, default 0.01
         :math:`\epsilon`-relaxation of phase II (the paper's value); 0 turns it off.
     n_iter_no_change : int, default 50
@@ -704,6 +715,21 @@ class DMCBoost(MulticlassBoostingClassifier):
             stop += f"; cut back to the best round {best}"
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(trees, alphas, stop)
+        phase1_errors = (
+            int(state["history"]["errors"][self.n_phase1_ - 1])
+            if self.n_phase1_
+            else int(state["y"].shape[0])
+        )
+        final_errors = int(self.history_["errors"][-1]) if len(trees) else phase1_errors
+        if final_errors > phase1_errors:
+            warnings.warn(
+                f"DMCBoost's phase II ended with {final_errors} training errors, more than the "
+                f"{phase1_errors} of phase I (round {self.n_phase1_}): it maximizes the average "
+                "of the n' smallest margins (5), not the accuracy. Compare with "
+                "phase2=False, or choose n_prime on validation data.",
+                PhaseTwoWarning,
+                stacklevel=3,
+            )
 
     def _add(
         self, state: dict[str, Any], phase: int, tree: Any, h: NDArray[np.intp], alpha: float
