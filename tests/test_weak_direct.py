@@ -199,3 +199,21 @@ def test_a_node_below_the_root_splits_only_beyond_the_relative_tie_tolerance(sta
     for factor, depth in [(0.5, 1), (2.0, 2)]:  # a gain of half / twice the tolerance
         tree = builder.fit(codes, _GainAtDepthTwo(stay, factor * TIE_RTOL * abs(stay)))
         assert tree.depth_ == depth
+
+
+@pytest.mark.parametrize("fraction", [0.0, 0.2, 0.45, 0.55, 0.9])
+def test_edge_objective_min_weight_leaf_matches_the_decision_tree(fraction):
+    """EdgeObjective(g, min_weight_leaf) grows DecisionTree(criterion="error")'s tree with the
+    same limit, including limits above half the total weight, where no split is allowed."""
+    rng = np.random.default_rng(11)
+    codes = np.asfortranarray(rng.integers(0, 6, size=(40, 3)).astype(np.uint8))
+    y = np.where(codes[:, 0] + rng.normal(0, 1.5, 40) > 2.5, 1.0, -1.0)
+    w = rng.uniform(0.5, 1.5, 40)
+    limit = fraction * w.sum()
+    direct = DirectTreeBuilder(max_depth=2).fit(codes, EdgeObjective(w * y, limit))
+    tree = DecisionTree(max_depth=2, criterion="error", min_weight_leaf=limit)
+    reference = tree.fit_binary(codes, y, w)
+    assert direct.splits() == reference.splits()
+    np.testing.assert_array_equal(direct.predict(codes), reference.predict(codes))
+    if fraction > 0.5:
+        assert direct.splits() == []

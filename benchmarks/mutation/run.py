@@ -92,6 +92,7 @@ DMC = ["tests/test_dmcboost.py", "tests/test_dmcboost_search.py", "tests/test_dm
 DUALITY = [
     "tests/test_duality_pairs.py",
     "tests/test_duality_conjugates.py",
+    "tests/test_duality_inputs.py",
     "tests/test_solver_guards.py",
     "tests/test_public_contract.py",
 ]

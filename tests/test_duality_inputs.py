@@ -1,0 +1,51 @@
+"""Input checks of the duality package: what a user is told about bad labels, weights and
+arguments (the value named in the message is the offending one)."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+from marginboost.duality import build_adaboost_l1_primal
+from marginboost.duality.conjugates import numeric_conjugate
+from marginboost.duality.entropy import q_logarithm, shannon_entropy, tsallis_entropy
+
+
+def test_bad_labels_are_named_with_the_first_offending_index():
+    H = np.ones((4, 2))
+    with pytest.raises(
+        ValueError, match=r"labels y must be -1 or \+1; got (np\.float64\()?0\.0\)? at index 1"
+    ):
+        build_adaboost_l1_primal(H, [1, 0, 2, -1], T=0.5)
+
+
+def test_non_finite_weights_are_listed():
+    with pytest.raises(ValueError, match=r"weights u must be finite; got \[nan, inf\]"):
+        shannon_entropy([0.2, np.nan, 0.3, np.inf])
+
+
+def test_q_logarithm_names_the_first_value_that_is_not_positive():
+    with pytest.raises(ValueError, match=r"q_logarithm needs x > 0; got (np\.float64\()?-1\.0\b"):
+        q_logarithm([0.5, -1.0, 2.0], 0.5)
+
+
+def test_simplex_tolerance_scales_with_the_vector_length_not_the_stack_size():
+    """A stack of 2 probability vectors of length 40: the sums may be off by up to
+    tolerance * 40 (the rounding of a 40-term sum), whatever the number of vectors."""
+    u = np.full((2, 40), 1.0 / 40)
+    u[:, 0] += 20 * 1e-9  # sums off by 2e-8: within 1e-9 * 40, beyond 1e-9 * 2
+    values = tsallis_entropy(u, 2.0, tolerance=1e-9)
+    assert np.shape(values) == (2,)
+    u[:, 0] += 30 * 1e-9  # off by 5e-8: beyond 1e-9 * 40
+    with pytest.raises(ValueError, match="must sum to 1"):
+        tsallis_entropy(u, 2.0, tolerance=1e-9)
+
+
+def test_numeric_conjugate_options_are_keyword_only():
+    parameters = inspect.signature(numeric_conjugate).parameters
+    for name in ("bounds", "x0", "search_radius", "slope_tolerance"):
+        assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
+    with pytest.raises(TypeError):
+        numeric_conjugate(np.square, 1.0, (None, None))
