@@ -400,3 +400,19 @@ def test_bad_training_data_is_refused():
         BrownBoost().fit(X, np.ones(30))
     with pytest.raises(ValueError, match="no positive edge"):
         brownboost_step(np.zeros(4), -np.ones(4), 1.0, 1.0)
+
+
+def test_history_margins_and_errors_are_those_of_the_staged_ensembles():
+    """history_'s per-round training error and smallest / mean normalized margin, recomputed
+    from the staged decision function and the weights: y F_t / sum_s |alpha_s|."""
+    X, y = noisy_problem(n=150, seed=4)
+    model = BrownBoost(target_error=0.1, max_depth=1, n_estimators=40).fit(X, y)
+    y_signed = np.where(y == model.classes_[1], 1.0, -1.0)
+    l1 = np.cumsum(np.abs(model.alphas_))
+    staged = list(model.staged_decision_function(X))
+    assert len(staged) == model.n_estimators_ >= 5
+    for k, scores in enumerate(staged):
+        margins = y_signed * scores / l1[k]
+        assert model.history_["min_margin"][k] == pytest.approx(margins.min(), rel=1e-12)
+        assert model.history_["mean_margin"][k] == pytest.approx(margins.mean(), rel=1e-12)
+        assert model.history_["train_error"][k] == np.mean((scores > 0) != (y_signed > 0))

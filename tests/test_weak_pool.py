@@ -178,3 +178,22 @@ def test_repr_says_what_the_pool_holds():
     assert repr(stumps) == "WeakPool(4 stumps)"
     trees = WeakPool.from_hypotheses([stumps.hypothesis(0), stumps.hypothesis(1)], codes)
     assert repr(trees) == "WeakPool(2 trees)"
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 51, 52])
+def test_edges_match_the_matrix_product_for_odd_and_even_sample_counts(n):
+    """The per-bin sums are accumulated two samples at a time: the last sample of an odd
+    count is added once, and nothing beyond the data is read."""
+    rng = np.random.default_rng(n)
+    codes = np.asfortranarray(rng.integers(0, 5, size=(n, 3)).astype(np.uint8))
+    codes[0] = [0, 1, 2]
+    if n > 1:
+        codes[-1] = [4, 0, 1]
+    pool = WeakPool.all_stumps(codes)
+    if len(pool) == 0:
+        return
+    g = rng.normal(size=n) + 10.0  # a sum over the wrong samples cannot cancel out
+    np.testing.assert_allclose(pool.edges(g), g @ pool.matrix().astype(float), rtol=1e-12)
+    sums = pool_module._bin_sums(codes, g)
+    for f in range(3):
+        np.testing.assert_allclose(sums[f], np.bincount(codes[:, f], g, minlength=256))
