@@ -113,3 +113,15 @@ def test_adaboost_separates_the_top_code_in_one_round():
     assert model.mapper_.threshold(0, 254) == 297.5
     np.testing.assert_array_equal(model.predict(x), y)
     assert model.stop_reason_ == "perfect weak learner"
+
+
+def test_adjacent_floats_whose_midpoint_rounds_up_are_still_separated():
+    """Between two adjacent floats the midpoint can round onto the larger one; the cut is
+    then the smaller one, so that the two values still get different codes."""
+    below = np.nextafter(1.0, 2.0)
+    above = np.nextafter(below, 2.0)
+    assert (below + above) / 2.0 == above  # the rounding this guards against
+    X = np.array([[below], [above], [below]])
+    mapper = BinMapper().fit(X)
+    np.testing.assert_array_equal(mapper.bin_thresholds_[0], [below])
+    np.testing.assert_array_equal(mapper.transform(X).ravel(), [0, 1, 0])

@@ -97,6 +97,7 @@ def test_adaboost_l1_on_the_adaboost_pool():
         (AdaBoostQP(T=-1.0), "The 'T' parameter of"),
         (AdaBoostL1(pool="trees"), "The 'pool' parameter of"),
         (AdaBoostQP(pool="adaboost", n_pool=0), "The 'n_pool' parameter of"),
+        (AdaBoostQP(max_bins=1), "The 'max_bins' parameter of"),
     ],
 )
 def test_bad_parameters_are_refused(estimator, message):
@@ -146,6 +147,9 @@ def test_duplicate_pool_columns_share_their_weight_equally():
     for group in np.unique(inverse):
         members = model.pool_weights_[inverse.ravel() == group]
         np.testing.assert_allclose(members, members[0], rtol=0, atol=1e-15)
+    # the distinct columns with weight: the groups of the repeated pool with weight > 0
+    used = {int(g) for g in np.unique(inverse.ravel()[model.pool_weights_ > 0])}
+    assert model.n_distinct_used_ == len(used) < model.n_distinct_columns_
 
 
 @pytest.mark.parametrize("cls", [AdaBoostQP, AdaBoostL1])

@@ -384,3 +384,22 @@ def test_every_estimator_documents_its_parameters_and_has_an_example(cls):
     parameters = set(inspect.signature(cls.__init__).parameters) - {"self"}
     assert parameters <= documented, (cls.__name__, sorted(parameters - documented))
     assert re.search(r"Examples\n-{3,}\n.*>>> ", doc, re.S), f"{cls.__name__} has no example"
+
+
+def test_string_labels_are_kept_as_given():
+    X, y = _toy()
+    for dtype in (str, object):  # object: as a pandas column of strings arrives
+        labels = np.where(y == y.max(), "spam", "ham").astype(dtype)
+        model = boosting.AdaBoost(n_estimators=5).fit(X, labels)
+        assert model.classes_.tolist() == ["ham", "spam"]
+        assert set(model.predict(X)) <= {"ham", "spam"}
+
+
+def test_multiclass_margins_name_what_is_wrong():
+    with pytest.raises(TypeError, match=r"scores must be a real \(n, K\) array"):
+        multiclass_margins([["a", "b"], ["c", "d"]], np.array([0, 1]))
+    with pytest.raises(TypeError, match=r"scores must be a real \(n, K\) array"):
+        multiclass_margins([[object(), 1.0]], np.array([0]))
+    # the first five offending distinct values are shown
+    with pytest.raises(ValueError, match=r"got values \[-3 -2 -1  3  4\]$"):
+        multiclass_margins(np.ones((7, 3)), np.array([-3, -2, -1, 3, 4, 5, 6]))

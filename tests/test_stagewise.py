@@ -144,6 +144,8 @@ def test_n_iter_no_change_holds_out_a_validation_split_and_stops():
     assert model.n_rounds_run_ < 2000
     errors = model.history_["validation_error"]
     assert errors[-1] == errors.min() and np.all(errors[:-1] > errors.min())
+    # it ran exactly n_iter_no_change rounds past the best one, then cut back to it
+    assert model.n_rounds_run_ - model.n_estimators_ == 10
 
 
 # ---- numerics -----------------------------------------------------------------------------------
