@@ -147,3 +147,17 @@ def test_phase_two_that_ends_with_more_errors_than_phase_one_warns():
         DMCBoost(n_estimators=20, phase2=False).fit(X, y)
         Xr = rng.normal(size=(200, 5))
         DMCBoost(n_estimators=20).fit(Xr, (Xr[:, 0] > 0).astype(int) + (Xr[:, 1] > 0))
+
+
+@pytest.mark.parametrize("patience", [1, 3, 6])
+def test_phase_one_stops_after_n_iter_no_change_rounds_without_fewer_errors(patience):
+    """Constant features: round 1 votes for the majority class, and every later phase-I round
+    keeps the error count, so phase I ends on the plateau rule after exactly ``patience``
+    such rounds."""
+    rng = np.random.default_rng(0)
+    X, y = np.ones((200, 5)), rng.choice(3, 200, p=[0.415, 0.3, 0.285])
+    model = DMCBoost(n_estimators=20, phase2=False, n_iter_no_change=patience).fit(X, y)
+    assert model.n_phase1_ == 1 + patience
+    assert model.phase1_stop_reason_ == f"phase I plateau ({patience} rounds without fewer errors)"
+    errors = model.history_["errors"]
+    assert np.all(errors == errors[0]) and errors[0] == np.sum(y != np.bincount(y).argmax())

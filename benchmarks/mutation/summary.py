@@ -102,6 +102,8 @@ def write_summary(
             else:
                 before, after = _changed_lines(diff or "")
                 reason = equivalents.get((module, before, after))
+                if reason is None:  # an entry for every mutant of the line: after = "*"
+                    reason = equivalents.get((module, before, "*"))
                 if reason is None:
                     counts["survived"] += 1
                     if module in guided and job not in guided[module]:
