@@ -467,7 +467,9 @@ class DMCBoost(MulticlassBoostingClassifier):
     epsilon : float, default 0.01
         :math:`\epsilon`-relaxation of phase II (the paper's value); 0 turns it off.
     n_iter_no_change : int, default 50
-        With relaxation: rounds without a new best value of (5) before stopping.
+        Phase I stops after this many rounds in a row without fewer training errors (the
+        plateau rule); with relaxation, phase II stops after this many rounds without a new
+        best value of (5).
     tol : float, default 1e-5
         Bisection threshold of Algorithm 2.1.
     max_intervals : int or None, default 1024
@@ -715,10 +717,9 @@ class DMCBoost(MulticlassBoostingClassifier):
             stop += f"; cut back to the best round {best}"
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
         self._set_stages(trees, alphas, stop)
-        phase1_errors = (
-            int(state["history"]["errors"][self.n_phase1_ - 1])
-            if self.n_phase1_
-            else int(state["y"].shape[0])
+        # phase I never raises the error count: its fewest errors are those it ended with
+        phase1_errors = int(
+            min(state["history"]["errors"][: self.n_phase1_], default=state["y"].shape[0])
         )
         final_errors = int(self.history_["errors"][-1]) if len(trees) else phase1_errors
         if final_errors > phase1_errors:
