@@ -324,7 +324,8 @@ def test_sample_weight_must_be_uniform():
 
 @pytest.mark.parametrize("seed", range(8))
 def test_profile_kernel_equals_segment_tree_kernel(seed):
-    """Both exact phase-I kernels give the same scores and label pairs on every split."""
+    """Both exact phase-I kernels give the same scores and label pairs on every split, and
+    the same whatever the number of feature blocks run in parallel (1 to d)."""
     from marginboost.boosting import _dmcboost_kernels as kernels
     from marginboost.boosting.direct import _empty_scores
 
@@ -372,6 +373,30 @@ def test_profile_kernel_equals_segment_tree_kernel(seed):
     )
     for a, b in zip(segment, profile):
         np.testing.assert_array_equal(a, b)
+    for n_blocks in (1, 3):
+        for kernel, ranges, errors in (
+            (kernels.phase1_split_scores, (objective.lo, objective.hi), (objective.V, base)),
+            (
+                kernels.phase1_grid_split_scores,
+                (lo, hi),
+                (objective.J, objective.V, base[objective.J]),
+            ),
+        ):
+            again = _empty_scores(d)
+            kernel(
+                codes,
+                samples,
+                *ranges,
+                *errors,
+                objective.parts,
+                sums,
+                objective.shift,
+                objective.reference,
+                *again,
+                n_blocks,
+            )
+            for a, b in zip(again, profile):
+                np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -8,7 +8,7 @@ import inspect
 import numpy as np
 import pytest
 
-from marginboost.duality import build_adaboost_l1_primal
+from marginboost.duality import build_adaboost_l1_primal, log_sum_exp, numeric_conjugate_vector
 from marginboost.duality.conjugates import numeric_conjugate
 from marginboost.duality.entropy import q_logarithm, shannon_entropy, tsallis_entropy
 
@@ -49,3 +49,23 @@ def test_numeric_conjugate_options_are_keyword_only():
         assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
     with pytest.raises(TypeError):
         numeric_conjugate(np.square, 1.0, (None, None))
+
+
+def test_log_sum_exp_refuses_empty_vectors_in_a_stack():
+    for shape in [(0,), (2, 0)]:
+        with pytest.raises(ValueError, match="needs a non-empty vector"):
+            log_sum_exp(np.zeros(shape))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_vector_conjugate_treats_points_outside_the_domain_as_infeasible():
+    """x log x is NaN for x < 0: the search treats such points as -inf, and the conjugate of
+    the negative entropy is sum_i exp(u_i - 1)."""
+    u = np.array([0.3, -0.2])
+
+    def negative_entropy(x):
+        with np.errstate(all="ignore"):
+            return float(np.sum(x * np.log(x)))
+
+    value = numeric_conjugate_vector(negative_entropy, u, x0=[0.5, 0.5])
+    assert value == pytest.approx(np.exp(u - 1.0).sum(), rel=1e-9)
