@@ -157,3 +157,34 @@ def test_simplex_projection_of_huge_entries_puts_the_mass_on_the_largest(spread)
         grid = np.stack([np.zeros_like(t), t, 1.0 - t], axis=1)
         best = grid[np.argmin(((grid - v) ** 2).sum(axis=1))]
         np.testing.assert_allclose(w, best, atol=1e-5)
+
+
+def _newton_instances():
+    rng = np.random.default_rng(3)
+    return [rng.choice([-1.0, 1.0], size=(40, 15)) for _ in range(6)]
+
+
+def test_smooth_masters_end_within_their_first_newton_polishes():
+    """The smooth masters polish with Newton steps on the support (an active-set method):
+    MCBoost's least squares is solved by the first polish, the entropy masters by the first
+    or the second (every 20 FISTA iterations); first-order iterations alone would need far
+    more. Each solution also meets its stated gap tolerance, computed here from the
+    definitions."""
+    from scipy.special import expit
+
+    for A in _newton_instances():
+        mc = _masters.solve_mcboost(A, 0.3)
+        assert mc.iterations == 1
+        g = 2.0 * A.T @ (A @ mc.w - 0.3)
+        assert g @ mc.w - g.min() <= 1e-10 * max(1.0, mc.objective)
+        for T in (0.5, 0.1):
+            l1 = _masters.solve_adaboost_l1(A, T)
+            z = -(A @ l1.w)
+            u = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+            g = -(A.T @ u)
+            assert l1.iterations <= 25
+            assert g @ l1.w - g.min() / T <= 1e-10 * max(1.0, abs(l1.objective))
+            logit = _masters.solve_logitboost(A, T)
+            g = -(A.T @ expit(-(A @ logit.w)))
+            assert logit.iterations <= 25
+            assert g @ logit.w - g.min() / T <= 1e-10 * max(1.0, abs(logit.objective))
