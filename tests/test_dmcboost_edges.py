@@ -161,3 +161,10 @@ def test_phase_one_stops_after_n_iter_no_change_rounds_without_fewer_errors(pati
     assert model.phase1_stop_reason_ == f"phase I plateau ({patience} rounds without fewer errors)"
     errors = model.history_["errors"]
     assert np.all(errors == errors[0]) and errors[0] == np.sum(y != np.bincount(y).argmax())
+
+
+def test_max_phase1_rounds_of_one_runs_one_phase_one_round():
+    X, y = np.arange(60.0).reshape(30, 2) % 7, np.arange(30) % 3
+    model = DMCBoost(max_phase1_rounds=1, n_estimators=5, max_depth=1).fit(X, y)
+    assert model.n_phase1_ == 1
+    assert model.history_["phase"][0] == 1 and set(model.history_["phase"][1:]) <= {2}
