@@ -20,7 +20,8 @@ def _changed_lines(diff: str) -> tuple[str, str]:
         for line in diff.splitlines()
         if line.startswith("+") and not line.startswith("+++")
     ]
-    return " ".join(before), " ".join(after)
+    # blank lines of a diff (a removed decorator shifts one) leave no text of their own
+    return " ".join(b for b in before if b), " ".join(a for a in after if a)
 
 
 def _cell(text: str) -> str:
