@@ -7,16 +7,10 @@ import math
 
 import numpy as np
 import pytest
-from reference.brownboost import ode_end_point
+from reference.brownboost import ode_end_point, potential, two_example_end_point
 from scipy.optimize import brentq
-from scipy.special import erfc
 
 from marginboost.boosting.brownboost import _hermite_dip, brownboost_step
-
-
-def potential(d, v, c):
-    """sum_i v_i (1 - erf(d_i / sqrt(c)))."""
-    return float(v @ erfc(np.asarray(d) / math.sqrt(c)))
 
 
 # ---- the end point against independent solves -------------------------------------------------
@@ -25,21 +19,12 @@ def test_two_examples_far_from_the_boundary_match_a_one_dimensional_solve():
     as a function of t in closed form; equation (2) is then solved for t by brentq.  Both
     examples sit about 13 weight widths from the boundary, where the potential is tiny."""
     r, b, s, c, v = np.array([17.0, 19.0]), np.array([1.0, -1.0]), 2.0, 2.0, np.array([1.0, 4.0])
-    a = r + s
-
-    def alpha_of(t):
-        return 0.5 * (a[1] - a[0] - c * math.log(v[1] / v[0]) / (a[0] + a[1] - 2.0 * t))
-
-    p0 = potential(a, v, c)
-
-    def relative_change(t):
-        return potential(a + alpha_of(t) * b - t, v, c) / p0 - 1.0
-
-    t = brentq(relative_change, 0.0, s, xtol=1e-15, rtol=1e-15)
+    alpha, t = two_example_end_point(r, s, c, v)
+    p0 = potential(r + s, v, c)
     step = brownboost_step(r, b, s, c, v)
     assert not step.time_limited
     assert step.t == pytest.approx(t, rel=1e-8)
-    assert step.alpha == pytest.approx(alpha_of(t), rel=1e-8)
+    assert step.alpha == pytest.approx(alpha, rel=1e-8)
     assert abs(step.edge) <= 1e-10
     assert abs(step.potential_change) <= 1e-10 * p0
     alpha_ode, t_ode, limited = ode_end_point(r, b, s, c, v)

@@ -5,13 +5,12 @@ made here from the definitions, not from the package's helpers."""
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
 import pytest
-from scipy.optimize import brentq
-from scipy.special import erfc, logsumexp, xlogy
+from reference.brownboost import potential, two_example_end_point
+from scipy.special import logsumexp, xlogy
 
 from marginboost.boosting import _masters
 from marginboost.boosting.brownboost import brownboost_step
@@ -94,11 +93,6 @@ def test_lpboost_form_kkt_residual_is_the_largest_of_its_three_documented_parts(
 
 
 # ---- brownboost_step: the potential reported at the end point --------------------------------
-def _potential(d: np.ndarray, v: np.ndarray, c: float) -> float:
-    """sum_i v_i (1 - erf(d_i / sqrt(c))); all d_i > 0 here, so erfc is accurate."""
-    return float(v @ erfc(d / math.sqrt(c)))
-
-
 def test_brownboost_step_potential_is_the_sum_at_its_end_point_for_weights_of_any_scale():
     """Two examples 13.7 and 17.2 weight widths above the boundary, b = (+1, -1): equation (1)
     gives alpha(t) in closed form and equation (2) is solved for t by brentq.  The reported
@@ -109,26 +103,17 @@ def test_brownboost_step_potential_is_the_sum_at_its_end_point_for_weights_of_an
     r, b, s, c = np.array([5.4, 8.9]), np.array([1.0, -1.0]), 8.3, 1.0
     v = np.array([1.0, 1.375])
     a = r + s  # d_i = r_i + s + alpha b_i - t, evaluated as the solver does
-
-    def alpha_of(t):
-        return 0.5 * (a[1] - a[0] - c * math.log(v[1] / v[0]) / (a[0] + a[1] - 2.0 * t))
-
-    p0 = _potential(a, v, c)
-
-    def relative_change(t):
-        return _potential(a + alpha_of(t) * b - t, v, c) / p0 - 1.0
-
-    t_ref = brentq(relative_change, 0.0, s, xtol=1e-15, rtol=1e-15)
+    alpha_ref, t_ref = two_example_end_point(r, s, c, v)
 
     steps = []
     for scale in (1.0, 2.0**-500):
         weights = scale * v
         step = brownboost_step(r, b, s, c, weights)
         d = a + step.alpha * b - step.t
-        start, end = _potential(a, weights, c), _potential(d, weights, c)
+        start, end = potential(a, weights, c), potential(d, weights, c)
         assert not step.time_limited
         assert step.t == pytest.approx(t_ref, rel=1e-8)
-        assert step.alpha == pytest.approx(alpha_of(t_ref), rel=1e-8)
+        assert step.alpha == pytest.approx(alpha_ref, rel=1e-8)
         assert abs(step.edge) <= 1e-10
         # rounding of erfc and of the Taylor remainder: observed 2e-14 relative
         assert step.potential == pytest.approx(end, rel=1e-13, abs=0.0)

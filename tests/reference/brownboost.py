@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 from scipy.integrate import solve_ivp
+from scipy.optimize import brentq
+from scipy.special import erfc
 
 
 def ode_end_point(r, b, s, c, v):
@@ -49,3 +51,26 @@ def ode_end_point(r, b, s, c, v):
         return solution.t_events[0][0], solution.y_events[0][0][0], False
     assert solution.t_events[1].size, "the trajectory neither stops nor reaches t = s"
     return solution.t_events[1][0], s, True
+
+
+def potential(d, v, c):
+    """sum_i v_i (1 - erf(d_i / sqrt(c))), the potential of margins ``d``."""
+    return float(np.asarray(v) @ erfc(np.asarray(d, dtype=float) / math.sqrt(c)))
+
+
+def two_example_end_point(r, s, c, v):
+    """``(alpha, t)`` of a round on two examples with b = (+1, -1) whose edge vanishes before
+    t = s: equation (1), v1 e^{-d1^2/c} = v2 e^{-d2^2/c}, gives alpha as a function of t in
+    closed form, and equation (2) (the potential is conserved) is solved for t by brentq."""
+    a, b = np.asarray(r, dtype=float) + s, np.array([1.0, -1.0])
+
+    def alpha_of(t):
+        return 0.5 * (a[1] - a[0] - c * math.log(v[1] / v[0]) / (a[0] + a[1] - 2.0 * t))
+
+    p0 = potential(a, v, c)
+
+    def relative_change(t):
+        return potential(a + alpha_of(t) * b - t, v, c) / p0 - 1.0
+
+    t = brentq(relative_change, 0.0, s, xtol=1e-15, rtol=1e-15)
+    return alpha_of(t), t
