@@ -48,16 +48,12 @@ class _Failure:
 
 def _run_cell(func: Callable[[dict], Mapping], index: int, spec: dict):
     """Run one cell and time it; return ``(index, metrics, seconds)`` or a :class:`_Failure`."""
-    from ..boosting import PhaseTwoWarning
-
     start = time.perf_counter()
     try:
         with warnings.catch_warnings():
             # A grid cell records whether its fits converged (``converged_`` in its metrics);
             # the estimators' warnings about it would only clutter the notebooks' output.
             warnings.simplefilter("ignore", ConvergenceWarning)
-            # DMCBoost's phase II ending with more errors than phase I: the cells record both
-            warnings.simplefilter("ignore", PhaseTwoWarning)
             metrics = func(dict(spec))
     except Exception as exc:
         return _Failure(index, exc, traceback.format_exc())
