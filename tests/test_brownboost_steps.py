@@ -10,7 +10,7 @@ import pytest
 from reference.brownboost import ode_end_point, potential, two_example_end_point
 from scipy.optimize import brentq
 
-from marginboost.boosting.brownboost import _hermite_dip, brownboost_step
+from marginboost.boosting.brownboost import _hermite_dip, _Solver, _Sums, brownboost_step
 
 
 # ---- the end point against independent solves -------------------------------------------------
@@ -123,6 +123,10 @@ def test_hermite_dip_of_a_monotone_edge_is_none():
     [
         ([11.6, 14.1], [1.0, -1.0], 1.0, 1.0),  # far from the boundary: tiny potential
         ([1.6, 2.1, -0.4], [1.0, -1.0, 1.0], 0.3, 1.0),
+        # every example beyond 27 weight widths: exp(-d^2/c) and erfc underflow, P is flat in
+        # floating point and t is first put on the curve by bracketing
+        ([-28.952, -28.997], [1.0, -1.0], 21.733, 0.5),
+        ([-44.001, -43.941, 48.512], [-1.0, 1.0, -1.0], 17.349, 2.0),
     ],
 )
 def test_time_limited_step_is_the_root_before_the_edge_vanishes(r, b, s, c):
@@ -157,3 +161,30 @@ def test_the_step_solver_needs_few_evaluations():
         counts.append(step.evaluations)
     assert len(counts) == 246
     assert np.median(counts) <= 8 and max(counts) <= 30 and sum(counts) <= 2150
+
+
+# ---- putting t back on the potential curve ------------------------------------------------------
+def _curve_solver(a, v, c):
+    sums = _Sums(np.asarray(a, float), np.ones(len(a)), np.asarray(v, float), c)
+    return sums, _Solver(sums, s=1.0, tol=1e-10, p0=sums.start.value, max_evaluations=200)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_curve_time_restores_the_potential_when_an_example_has_crossed_far_away(sign):
+    """Far from the boundary (30 weight widths) erfc underflows and P only counts the examples
+    on the negative side, so moving one example of weight 1/2 across changes P by exactly
+    +-1; bracketing must move t back until P(alpha, t) = P(0, 0) holds again."""
+    sums, solver = _curve_solver([sign * 40.0, sign * 100.0], [0.5, 0.5], 1.0)
+    t0 = sign * 70.0  # the first example at d = -+30
+    assert sums.excess(0.0, t0) == sign * 1.0
+    t = solver.curve_time(0.0, t0)
+    assert sums.excess(0.0, t) == 0.0
+    assert sign * t < 40.0 - 26.0  # the first example is back on its side, beyond underflow
+
+
+def test_curve_time_brackets_the_root_from_far_below():
+    """Moderate margins: P(0, t) increases in t and equals P(0, 0) only at t = 0; from
+    t = -5 the bracket has to grow upwards through negative times."""
+    sums, solver = _curve_solver([0.3, -0.7, 1.2, 2.0], [1.0, 2.0, 1.0, 0.5], 1.0)
+    t = solver.curve_time(0.0, -5.0)
+    assert abs(t) <= 1e-12

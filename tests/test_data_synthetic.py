@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.optimize import linprog
 
 from marginboost.data import long_servedio, mcboost_toy, ringnorm, twonorm, waveform
 from marginboost.data.synthetic import waveform_base_waves
@@ -26,19 +27,30 @@ def test_same_seed_same_data_other_seed_other_data(make):
     assert not np.array_equal(a.X, c.X)
 
 
+# (|A|, |B|, penalizer agreements in A, in B) of the two readings, written out
+BLOCKS = {
+    "first_block": lambda l: (2 * l + 1, 10, l, 6),
+    "second_block": lambda l: (11, 2 * l, 5, l + 1),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(BLOCKS))
 @pytest.mark.parametrize("l", [5, 20])
-def test_long_servedio_structure(l):
-    ds = long_servedio(4000, l, seed=1)
-    d = 2 * l + 11
-    assert ds.X.shape == (4000, d)
+def test_long_servedio_structure(l, layout):
+    ds = long_servedio(4000, l, seed=1, layout=layout)
+    size_a, size_b, in_a, in_b = BLOCKS[layout](l)
+    assert size_a + size_b == 2 * l + 11
+    assert ds.X.shape == (4000, 2 * l + 11)
+    assert ds.meta["layout"] == layout
     assert set(np.unique(ds.X)) == {-1.0, 1.0}
     y = ds.y_signed()
     agree = ds.X * y[:, None] > 0  # coordinate equals the label
     kind = ds.meta["example_type"]
     assert agree[kind == 0].all()  # large margin
-    assert agree[kind == 1][:, :11].all() and not agree[kind == 1][:, 11:].any()  # pullers
-    assert (agree[kind == 2][:, :11].sum(axis=1) == 5).all()  # penalizers
-    assert (agree[kind == 2][:, 11:].sum(axis=1) == l + 1).all()
+    pullers = agree[kind == 1]
+    assert pullers[:, :size_a].all() and not pullers[:, size_a:].any()
+    assert (agree[kind == 2][:, :size_a].sum(axis=1) == in_a).all()  # penalizers
+    assert (agree[kind == 2][:, size_a:].sum(axis=1) == in_b).all()
     shares = np.bincount(kind, minlength=3) / len(kind)
     assert np.allclose(shares, [0.25, 0.25, 0.5], atol=0.03)  # 4000 draws: sd < 0.008
     assert abs(y.mean()) < 0.06
@@ -46,9 +58,50 @@ def test_long_servedio_structure(l):
     assert agree[kind == 2].any(axis=0).all()
 
 
-def test_long_servedio_l5_is_separated_by_the_coordinate_sum():
-    ds = long_servedio(2000, 5, seed=3)
-    assert np.array_equal(np.sign(ds.X.sum(axis=1)), ds.y_signed())
+def test_long_servedio_readings_coincide_for_l5():
+    a = long_servedio(2000, 5, seed=[4, 2])
+    b = long_servedio(2000, 5, seed=[4, 2], layout="second_block")
+    assert np.array_equal(a.X, b.X) and np.array_equal(a.y, b.y)
+    assert np.array_equal(np.sign(a.X.sum(axis=1)), a.y_signed())
+
+
+def _best_vote_margin(X, y):
+    """max t with y_i x_i . w >= t, ||w||_1 = 1 (w = w+ - w-): an LP solved by HiGHS."""
+    d = X.shape[1]
+    signed = y[:, None] * X
+    result = linprog(
+        np.r_[np.zeros(2 * d), -1.0],
+        A_ub=np.c_[-signed, signed, np.ones(len(y))],
+        b_ub=np.zeros(len(y)),
+        A_eq=np.r_[np.ones(2 * d), 0.0][None],
+        b_eq=[1.0],
+        bounds=[(0, None)] * (2 * d) + [(None, None)],
+        method="highs",
+    )
+    assert result.status == 0
+    return -result.fun
+
+
+@pytest.mark.parametrize(
+    ("l", "layout", "separable"),
+    [(20, "first_block", True), (11, "second_block", False), (20, "second_block", False)],
+)
+def test_long_servedio_separability_of_the_readings(l, layout, separable):
+    """The construction needs a vote of the coordinates that is right on every clean example:
+    the first-block reading has one for every l >= 3 (the plain sum for l >= 5); the
+    second-block reading has none from l = 11 on (best minimum margin 0)."""
+    ds = long_servedio(1500, l, seed=[7, l], layout=layout)
+    margin = _best_vote_margin(ds.X, ds.y_signed())
+    if separable:
+        assert margin > 0.01
+        assert np.array_equal(np.sign(ds.X.sum(axis=1)), ds.y_signed())
+    else:
+        assert abs(margin) <= 1e-9
+
+
+def test_long_servedio_rejects_an_unknown_layout():
+    with pytest.raises(ValueError, match="layout must be one of"):
+        long_servedio(10, 5, seed=0, layout="both")
 
 
 def test_twonorm_class_means_are_plus_minus_a():

@@ -72,6 +72,7 @@ STAGEWISE = [
     "tests/test_public_contract.py",
 ]
 MASTERS = [
+    "tests/test_master_certificates.py",
     "tests/test_solver_tolerances.py",
     "tests/test_lpboost_master.py",
     "tests/test_corrective.py",
@@ -88,7 +89,12 @@ DIRECT = [
     "tests/test_directboost_edges.py",
     "tests/test_directboost_reference.py",
 ]
-DMC = ["tests/test_dmcboost.py", "tests/test_dmcboost_search.py", "tests/test_dmcboost_edges.py"]
+DMC = [
+    "tests/test_dmcboost.py",
+    "tests/test_dmcboost_search.py",
+    "tests/test_dmcboost_edges.py",
+    "tests/test_dmcboost_phase2.py",
+]
 DUALITY = [
     "tests/test_duality_pairs.py",
     "tests/test_duality_conjugates.py",

@@ -15,8 +15,15 @@ from .dataset import Dataset
 
 __all__ = ["long_servedio", "twonorm", "ringnorm", "waveform", "mcboost_toy", "LONG_SERVEDIO_CORE"]
 
-#: Size of the fixed block of Long-Servedio coordinates (the vector length is ``2l + 11``).
+#: Size of the first block of Long-Servedio coordinates for ``l = 5`` (and for every ``l`` in the
+#: ``"second_block"`` reading; the vector length is ``2l + 11``).
 LONG_SERVEDIO_CORE = 11
+
+#: The two readings of "vectors of length 2l + 11": (|A|, |B|, penalizer agreements in A, in B).
+_LS_LAYOUTS = {
+    "first_block": lambda l: (2 * l + 1, 2 * 5, l, 5 + 1),
+    "second_block": lambda l: (LONG_SERVEDIO_CORE, 2 * l, 5, l + 1),
+}
 
 #: Code of the three Long-Servedio example types in ``meta["example_type"]``.
 _LS_TYPES = ("large_margin", "puller", "penalizer")
@@ -45,7 +52,7 @@ def _binary(
     return Dataset(name, X, (y_signed > 0).astype(np.int64), names, np.array([-1, 1]), meta)
 
 
-def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
+def long_servedio(n_samples: int, l: int = 5, *, seed, layout: str = "first_block") -> Dataset:
     r"""Boolean-feature version of the Long & Servedio (2010) construction.
 
     Long & Servedio, "Random classification noise defeats all convex potential boosters",
@@ -57,25 +64,34 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
     Definition used here (coordinates are the weak classifiers :math:`h_j(x) = x_j`):
 
     * the label :math:`y \in \{-1, +1\}` is drawn with probability 1/2 each;
-    * coordinates are split into a block :math:`A` of the first 11 and a block :math:`B` of
-      the last :math:`2l`;
+    * coordinates are split into a first block :math:`A` and a second block :math:`B`;
     * with probability 1/4 the example is the **large-margin** example: :math:`x_j = y` for
       all :math:`j`;
     * with probability 1/4 it is a **puller**: :math:`x_j = y` on :math:`A`, :math:`x_j = -y`
       on :math:`B`;
-    * with probability 1/2 it is a **penalizer**: 5 coordinates of :math:`A` and
-      :math:`l + 1` coordinates of :math:`B`, chosen uniformly at random, equal :math:`y`;
-      the others equal :math:`-y`.
+    * with probability 1/2 it is a **penalizer**: a minority of :math:`A` and a majority of
+      :math:`B` (one more than half), chosen uniformly at random, equal :math:`y`; the others
+      equal :math:`-y`.
 
-    For :math:`l = 5` (21 coordinates) this is the published boolean construction (pullers:
-    11 agreeing and 10 disagreeing coordinates; penalizers: 5 of the first 11 and 6 of the
-    last 10 agree; probabilities 1/4, 1/4, 1/2), and :math:`\operatorname{sign}(\sum_j x_j)
-    = y` on every example.  DirectBoost states only the length :math:`2l + 11`; how the
-    construction grows with :math:`l` (block :math:`B` of size :math:`2l`, penalizers agreeing
-    on :math:`l + 1` of it) is our reading and should be treated as an assumption.  It is not
-    linearly separable for :math:`l \ge 11` (a puller needs :math:`11 w_A > 2l\,w_B`, a penalizer
-    :math:`2 w_B > w_A`), so for :math:`l = 20` it is *not* the paper's data, on which every
-    method reaches 0% clean error (see the Table 3 notebook).
+    For :math:`l = 5` (21 coordinates, :math:`|A| = 11`, :math:`|B| = 10`) this is the
+    boolean construction (pullers: 11 agreeing and 10 disagreeing coordinates; penalizers: 5
+    of the first 11 and 6 of the last 10 agree; probabilities 1/4, 1/4, 1/2), and
+    :math:`\operatorname{sign}(\sum_j x_j) = y` on every example.  DirectBoost states only
+    the length :math:`2l + 11`; which block grows with :math:`l` is not stated, and
+    ``layout`` picks one of the two readings (both give the same data for :math:`l = 5`,
+    draw for draw):
+
+    ``"first_block"`` (default)
+        :math:`|A| = 2l + 1`, :math:`|B| = 10`; penalizers agree on :math:`l` coordinates of
+        :math:`A` and 6 of :math:`B`.  A puller's vote is :math:`(2l + 1) - 10` and a
+        penalizer's :math:`-1 + 2`, so the plain vote of the coordinates classifies every
+        example correctly for every :math:`l \ge 5`, as the construction requires.
+    ``"second_block"``
+        :math:`|A| = 11`, :math:`|B| = 2l`; penalizers agree on 5 coordinates of :math:`A` and
+        :math:`l + 1` of :math:`B`.  Not linearly separable for :math:`l \ge 11` (a puller
+        needs :math:`11 w_A > 2l\,w_B`, a penalizer :math:`2 w_B > w_A`, with equal weights
+        within the blocks), so for :math:`l = 20` it cannot be the paper's data, on which every
+        method reaches 0% clean error (see the Table 3 notebook).
 
     Label noise is *not* applied here; use :func:`marginboost.data.noise.flip_labels` on the
     training part (DirectBoost: 1000 noisy training examples, clean validation and test sets of
@@ -89,6 +105,9 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
         Size parameter; the vectors have ``2 * l + 11`` coordinates (``l >= 1``).
     seed
         Seed or :class:`numpy.random.Generator`.
+    layout
+        Which block grows with ``l``: ``"first_block"`` (default; separable for ``l >= 3``)
+        or ``"second_block"`` (see above).
 
     Returns
     -------
@@ -99,7 +118,8 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
     Raises
     ------
     ValueError
-        If ``n_samples`` or ``l`` is not a positive integer.
+        If ``n_samples`` or ``l`` is not a positive integer, or ``layout`` is not one of the
+        two readings.
 
     References
     ----------
@@ -120,25 +140,32 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
     True
     >>> sorted(set(ds.meta["example_type"].tolist()))
     [0, 1, 2]
+    >>> wide = long_servedio(200, l=20, seed=0)
+    >>> wide.X.shape, bool(np.all(np.sign(wide.X.sum(axis=1)) == wide.y_signed()))
+    ((200, 51), True)
     """
     n = _check_n(n_samples)
     if int(l) != l or l < 1:
         raise ValueError(f"l must be a positive integer, got {l!r}")
     l = int(l)
+    if layout not in _LS_LAYOUTS:
+        raise ValueError(f"layout must be one of {sorted(_LS_LAYOUTS)}, got {layout!r}")
+    # sizes of the blocks A and B and how many of each a penalizer agrees with
+    size_a, size_b, agree_in_a, agree_in_b = _LS_LAYOUTS[layout](l)
     rng = _rng(seed)
-    d = 2 * l + LONG_SERVEDIO_CORE
+    d = size_a + size_b
     y = rng.choice(np.array([-1, 1]), size=n)
     kind = rng.choice(3, size=n, p=[0.25, 0.25, 0.5])
     pattern = np.ones((n, d))
-    pattern[kind == 1, LONG_SERVEDIO_CORE:] = -1.0
+    pattern[kind == 1, size_a:] = -1.0
     penalizers = np.flatnonzero(kind == 2)
     if penalizers.size:
         pattern[penalizers] = -1.0
         # random subsets via argsort of uniform keys: the first k positions of a random order
-        keys_a = rng.random((penalizers.size, LONG_SERVEDIO_CORE))
-        keys_b = rng.random((penalizers.size, 2 * l))
-        agree_a = np.argsort(keys_a, axis=1)[:, :5]
-        agree_b = LONG_SERVEDIO_CORE + np.argsort(keys_b, axis=1)[:, : l + 1]
+        keys_a = rng.random((penalizers.size, size_a))
+        keys_b = rng.random((penalizers.size, size_b))
+        agree_a = np.argsort(keys_a, axis=1)[:, :agree_in_a]
+        agree_b = size_a + np.argsort(keys_b, axis=1)[:, :agree_in_b]
         rows = penalizers[:, None]
         pattern[rows, agree_a] = 1.0
         pattern[rows, agree_b] = 1.0
@@ -146,6 +173,7 @@ def long_servedio(n_samples: int, l: int = 5, *, seed) -> Dataset:
     meta = {
         "generator": "long_servedio",
         "l": l,
+        "layout": layout,
         "seed": repr(seed),
         "example_type": kind,
         "example_type_names": list(_LS_TYPES),

@@ -36,6 +36,7 @@ states neither), depth-3 trees and stumps.
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
 
@@ -164,9 +165,11 @@ def _cell_data(spec: dict):
     if data["kind"] == "long_servedio":
         l, eta = int(data["l"]), float(data["noise"])
         seed = [_SALT, 3, l, spec["fold"]]
-        train = long_servedio(data["n_train"], l, seed=seed + [0])
-        val = long_servedio(data["n_eval"], l, seed=seed + [1])
-        test = long_servedio(data["n_eval"], l, seed=seed + [2])
+        # cells without a layout ran l = 5, where both readings give the same data
+        layout = data.get("layout", "first_block")
+        train = long_servedio(data["n_train"], l, seed=seed + [0], layout=layout)
+        val = long_servedio(data["n_eval"], l, seed=seed + [1], layout=layout)
+        test = long_servedio(data["n_eval"], l, seed=seed + [2], layout=layout)
         y_train = train.y_signed()
         if eta > 0:
             y_train = flip_labels(y_train, eta, seed + [3, int(round(1000 * eta))])
@@ -454,21 +457,34 @@ def table3_settings(profile: str) -> dict:
 _NOISE_METHODS = METHODS  # AB, LB, LPB, BB and the DirectBoost variants
 
 
+#: Row label suffix of the second reading of the Long-Servedio generator (l > 5 only).
+SECOND_BLOCK_LABEL = " (second block grows)"
+
+
+def _ls_layouts(l: int) -> list[str | None]:
+    """Readings of :func:`~marginboost.data.long_servedio` run for ``l``: for l = 5 they give
+    the same data (one cell, no layout in its spec); otherwise both, the separable
+    ``first_block`` reading first."""
+    return [None] if l == 5 else ["first_block", "second_block"]
+
+
 def table3_cells(profile: str) -> list[dict]:
-    """One cell per (l, eta, run, method)."""
+    """One cell per (l, reading of the generator, eta, run, method)."""
     s = table3_settings(profile)
     cells = []
     for l in s["ls"]:
-        for eta in s["etas"]:
+        for layout, eta in itertools.product(_ls_layouts(l), s["etas"]):
             for run in s["runs"]:
                 for method in _NOISE_METHODS:
+                    suffix = SECOND_BLOCK_LABEL if layout == "second_block" else ""
                     data = {
                         "kind": "long_servedio",
                         "l": l,
                         "noise": eta,
                         "n_train": s["n_train"],
                         "n_eval": s["n_eval"],
-                        "name": f"long-servedio l={l} eta={eta}",
+                        "name": f"long-servedio l={l} eta={eta}{suffix}",
+                        **({"layout": layout} if layout else {}),
                     }
                     cells.append(
                         experiment_spec(
