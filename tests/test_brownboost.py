@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -416,3 +417,15 @@ def test_history_margins_and_errors_are_those_of_the_staged_ensembles():
         assert model.history_["min_margin"][k] == pytest.approx(margins.min(), rel=1e-12)
         assert model.history_["mean_margin"][k] == pytest.approx(margins.mean(), rel=1e-12)
         assert model.history_["train_error"][k] == np.mean((scores > 0) != (y_signed > 0))
+
+
+def test_history_time_is_seconds_since_the_start_of_the_fit():
+    X, y = noisy_problem(n=60)
+    BrownBoost(target_error=0.1, n_estimators=5).fit(X, y)  # compiles the kernels
+    before = time.perf_counter()
+    model = BrownBoost(target_error=0.1, n_estimators=5).fit(X, y)
+    elapsed = time.perf_counter() - before
+    seconds = model.history_["time"]
+    assert seconds.size == model.n_estimators_
+    assert np.all(np.diff(seconds) >= 0) and seconds[0] >= 0
+    assert seconds[-1] <= elapsed
