@@ -223,3 +223,15 @@ def test_theorem2_bottom_average_is_quasiconcave_in_the_zero_error_region(seed):
     peak = int(np.argmax(values))
     assert np.all(np.diff(values[: peak + 1]) >= -1e-12)  # non-decreasing up to the maximum
     assert np.all(np.diff(values[peak:]) <= 1e-12)  # non-increasing after it
+
+
+def test_supremum_at_infinity_keeps_the_value_at_zero():
+    """Two rising lines and one falling line, d = inf, n' = 2: the bottom-2 average rises
+    towards 0 (the limit slope / n') without reaching it, so the search reports the supremum;
+    its initial value is still the objective at alpha = 0, not at the last breakpoint."""
+    a, b, c = np.array([-0.5, -0.4, 0.3]), np.array([1.0, 1.0, -1.0]), 1.0
+    result = bottom_average_line_search(a, b, c, 2, d=np.inf)
+    assert np.isinf(result.alpha) and result.value == 0.0
+    assert result.initial_value == pytest.approx(bottom_average_margin(a, b, c, 2, 0.0))
+    assert result.initial_value == pytest.approx(-0.45)
+    assert bottom_average_margin(a, b, c, 2, 0.35) == pytest.approx(-0.2 / 2.7)  # a breakpoint

@@ -168,3 +168,23 @@ def test_max_phase1_rounds_of_one_runs_one_phase_one_round():
     model = DMCBoost(max_phase1_rounds=1, n_estimators=5, max_depth=1).fit(X, y)
     assert model.n_phase1_ == 1
     assert model.history_["phase"][0] == 1 and set(model.history_["phase"][1:]) <= {2}
+
+
+@pytest.mark.parametrize(("n", "n_prime", "K"), [(50, 5, 3), (1000, 100, 4)])
+def test_generalization_bound_follows_theorem_2_for_larger_samples(n, n_prime, K):
+    """The three terms of Theorem 2's bound, written out: (K - 1) log|H| / (2n),
+    sqrt(log|H| / (2 n^2)) and kl^{-1}((n' - 1)/n, u/n)."""
+    H, theta, delta = 1e4, 0.5, 0.05
+    value = generalization_bound(theta, n=n, n_prime=n_prime, K=K, n_hypotheses=H, delta=delta)
+    log_h = math.log(H)
+    u = (
+        8.0 / theta**2 * math.log(2.0 * n * n / log_h) * math.log(2.0 * H)
+        + log_h
+        + math.log(1.0 / delta)
+    )
+    expected = (
+        (K - 1) * log_h / (2.0 * n)
+        + math.sqrt(log_h / (2.0 * n**2))
+        + kl_inverse((n_prime - 1) / n, u / n)
+    )
+    assert value == pytest.approx(expected, rel=1e-9)

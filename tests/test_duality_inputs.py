@@ -69,3 +69,19 @@ def test_vector_conjugate_treats_points_outside_the_domain_as_infeasible():
 
     value = numeric_conjugate_vector(negative_entropy, u, x0=[0.5, 0.5])
     assert value == pytest.approx(np.exp(u - 1.0).sum(), rel=1e-9)
+
+
+@pytest.mark.parametrize("solver", [123, "", None])
+def test_a_solver_that_is_not_a_name_is_refused(solver):
+    from marginboost.duality import verify_adaboost_l1
+
+    H, y = np.array([[1.0, -1.0], [1.0, 1.0]]), np.array([1.0, -1.0])
+    with pytest.raises(TypeError, match="solver must be a cvxpy solver name"):
+        verify_adaboost_l1(H, y, 0.5, solver=solver)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
+def test_an_empty_hypothesis_matrix_is_refused(shape):
+    y = np.ones(shape[0])
+    with pytest.raises(ValueError, match=r"H must be a non-empty 2-D array"):
+        build_adaboost_l1_primal(np.zeros(shape), y, 0.5)

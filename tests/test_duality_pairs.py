@@ -375,3 +375,15 @@ def test_verify_result_passes_uses_all_three_tolerances():
     assert not res.passes(gap_tol=-1.0)
     assert not res.passes(kkt_tol=-1.0)
     assert not res.passes(constraint_tol=-1.0)
+
+
+@pytest.mark.parametrize("p", [1.5, 3.0])
+def test_generalized_hinge_reports_the_conjugate_exponent_and_the_slacks_from_the_dual(p):
+    """The dual of the p-hinge uses the conjugate exponent q = p/(p - 1), and the slacks follow
+    from the dual weights as xi_i = (u_i / (p D))^(1/(p - 1))."""
+    H, y = _instance("nonseparable")
+    res = verify_generalized_hinge_lpboost(H, y, 0.2, p)
+    assert res.extras["q"] == pytest.approx(p / (p - 1.0), rel=1e-15)
+    assert 1.0 / p + 1.0 / res.extras["q"] == pytest.approx(1.0)
+    u = np.clip(res.dual_point["u"], 0.0, None)
+    np.testing.assert_allclose(res.extras["xi_from_dual"], (u / (p * 0.2)) ** (1.0 / (p - 1.0)))

@@ -185,3 +185,37 @@ def test_n_pool_without_an_adaboost_pool_is_reported():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         AdaBoostQP(T=0.1).fit(X, y)  # the default says nothing
+
+
+def test_a_pool_of_one_adaboost_round_is_allowed():
+    """n_pool = 1: the pool is AdaBoost's first tree, whose weight the simplex fixes at 1,
+    so the QP's value is that of the single column's margins."""
+    X, y = data(seed=4)
+    T = 0.05
+    model = AdaBoostQP(T=T, pool="adaboost", n_pool=1).fit(X, y)
+    assert len(model.pool_) == 1
+    a = pool_matrix(model, X, y)[:, 0]
+    assert model.objective_ == pytest.approx(-(T**2) * (a.mean() / T - a.var() / (2 * T**2)))
+
+
+@pytest.mark.parametrize(
+    ("estimator", "solver", "problem"),
+    [
+        (AdaBoostL1(T=0.1), "solve_adaboost_l1", "AdaBoostL1: the pool problem (5) failed"),
+        (AdaBoostQP(T=0.1), "solve_adaboost_qp", "AdaBoostQP: the pool problem (41) failed"),
+    ],
+)
+def test_a_failed_pool_problem_names_the_problem_and_keeps_the_solvers_status(
+    estimator, solver, problem, monkeypatch
+):
+    from marginboost.boosting import _masters
+
+    def fail(*args, **kwargs):
+        raise _masters.MasterSolverError("status 4: numerical difficulties")
+
+    monkeypatch.setattr(_masters, solver, fail)
+    X, y = data()
+    with pytest.raises(RuntimeError, match=r"numerical difficulties") as info:
+        estimator.fit(X, y)
+    assert str(info.value).startswith(problem)
+    assert isinstance(info.value.__cause__, _masters.MasterSolverError)

@@ -121,6 +121,30 @@ def test_vote_probability_is_the_normalized_margin_mapped_to_zero_one():
     assert np.all(proba >= 0.0)
 
 
+@pytest.mark.parametrize(
+    ("name", "link"),
+    [
+        ({"cls": "AdaBoost"}, lambda f: 1.0 / (1.0 + np.exp(-2.0 * f))),
+        ({"cls": "LogitBoost"}, lambda f: 1.0 / (1.0 + np.exp(-2.0 * f))),  # FHT's half log-odds
+        ({"cls": "AnyBoost", "cost": "logistic"}, lambda f: 1.0 / (1.0 + np.exp(-f))),
+        ({"cls": "L2Boost"}, lambda f: np.clip(0.5 * (1.0 + f), 0.0, 1.0)),
+    ],
+    ids=["AdaBoost", "LogitBoost", "AnyBoost-logistic", "L2Boost"],
+)
+def test_probability_follows_the_documented_link_of_the_loss(name, link):
+    """P(y = +1) is the loss's link of the score F: 1/(1 + e^{-2F}) for the exponential loss
+    (and LogitBoost, whose F is half the log-odds), 1/(1 + e^{-F}) for the logistic loss,
+    (1 + F)/2 clipped to [0, 1] for the squared loss."""
+    X, y = _toy()
+    kwargs = dict(name)
+    model = getattr(boosting, kwargs.pop("cls"))(n_estimators=6, max_depth=2, **kwargs).fit(X, y)
+    scores = model.decision_function(X)
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba[:, 1], link(scores), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
+    assert len(np.unique(np.round(proba[:, 1], 9))) > 2  # not a constant
+
+
 def test_resampling_draws_from_the_normalized_cost_gradient():
     """DOOM II's resampling draws with probabilities proportional to |gradient| (which do not
     sum to one by themselves), reproducibly for a given ``random_state``."""

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from marginboost.weak import BinMapper
+from marginboost.weak import BinMapper, RawFeatures
 from marginboost.weak.binning import check_codes
 
 
@@ -132,3 +132,28 @@ def test_check_codes_validates_dtype_and_makes_fortran_order():
     fortran = check_codes(c_ordered)
     assert fortran.flags.f_contiguous
     np.testing.assert_array_equal(fortran, c_ordered)
+
+
+def test_check_codes_rejects_codes_without_samples():
+    with pytest.raises(ValueError, match=r"tree codes has no samples \(shape \(0, 3\)\)"):
+        check_codes(np.zeros((0, 3), dtype=np.uint8, order="F"), name="tree codes")
+    one = check_codes(np.zeros((1, 3), dtype=np.uint8, order="F"))
+    assert one.shape == (1, 3)
+
+
+def test_raw_features_pass_values_through_and_check_their_shape():
+    """RawFeatures (the LDA learner's mapper) keeps the values as float64 and checks the
+    number of features against the fitted one."""
+    mapper = RawFeatures().fit(np.array([[0.5, 1.0], [2.0, -1.0]]))
+    assert mapper.n_features_in_ == 2
+    out = mapper.transform([[3, 4], [-1, 7]])
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, [[3.0, 4.0], [-1.0, 7.0]])
+    with pytest.raises(ValueError, match="X has 3 features but the mapper was fitted on 2"):
+        mapper.transform(np.zeros((1, 3)))
+    with pytest.raises(ValueError, match="X has 1 features but the mapper was fitted on 2"):
+        mapper.transform(np.zeros((1, 1)))
+    with pytest.raises(ValueError, match="2-D"):
+        RawFeatures().fit(np.zeros(4))
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        mapper.transform([[np.nan, 1.0]])

@@ -217,3 +217,14 @@ def test_edge_objective_min_weight_leaf_matches_the_decision_tree(fraction):
     np.testing.assert_array_equal(direct.predict(codes), reference.predict(codes))
     if fraction > 0.5:
         assert direct.splits() == []
+
+
+@pytest.mark.parametrize(
+    ("g", "sign"), [([0.3, 0.1, -0.2], 1.0), ([-0.3, 0.1, 0.1], -1.0), ([0.25, -0.5, 0.25], 1.0)]
+)
+def test_an_unsplittable_tree_predicts_the_sign_of_the_summed_edge(g, sign):
+    """One code for every sample: no split exists, the tree is its root, and the root predicts
+    the sign of sum_i g_i (the edge of the constant classifier; ties go to +1)."""
+    codes = np.zeros((3, 2), dtype=np.uint8, order="F")
+    tree = DirectTreeBuilder(max_depth=2).fit(codes, EdgeObjective(np.array(g)))
+    np.testing.assert_array_equal(tree.predict(codes), [sign] * 3)

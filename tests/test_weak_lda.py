@@ -107,3 +107,14 @@ def test_bad_inputs():
         LDALearner(ridge=-1.0).fit_binary(X, y)
     with pytest.raises(ValueError, match="fitted on 2"):
         LDALearner().fit_binary(np.eye(4)[:, :2], y).predict(np.zeros((2, 3)))
+
+
+def test_one_row_is_scored_and_no_rows_are_refused():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    lda = LDALearner().fit_binary(X, y, np.full(20, 0.05))
+    one = lda.decision_function(X[:1])
+    assert one.shape == (1,) and one[0] == lda.decision_function(X)[0]
+    with pytest.raises(ValueError, match=r"X must be a non-empty 2-D array; got shape \(0, 2\)"):
+        lda.decision_function(np.zeros((0, 2)))
