@@ -356,3 +356,18 @@ def test_function_margin_cost():
         cost.second_derivative(0.0)
     with pytest.raises(TypeError, match="callable"):
         FunctionMarginCost("bad", 3.0)
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_every_loss_is_an_immutable_hashable_value(name):
+    """Losses are frozen dataclasses: equal parameters give equal, hashable objects (usable as
+    cache keys), and their parameters cannot be changed after construction."""
+    import dataclasses
+
+    first, second = LOSSES[name](), LOSSES[name]()
+    assert first == second and hash(first) == hash(second)
+    assert len({first, second}) == 1
+    fields = dataclasses.fields(first)
+    target = fields[0].name if fields else "formula"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(first, target, 1.0)

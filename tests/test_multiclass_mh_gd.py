@@ -380,3 +380,11 @@ def test_gd_perfect_weak_learner_ends_training_with_a_finite_step():
     np.testing.assert_allclose(model.alphas_, [np.log(1e10) / 1.5], rtol=1e-9)
     np.testing.assert_allclose(model.history_["loss"], [2e-5], rtol=1e-6)
     np.testing.assert_array_equal(model.predict(X), y)
+
+
+def test_a_boolean_smoothing_is_refused():
+    """scikit-learn's Interval(Real) lets True through; AdaBoost.MH's own check refuses it."""
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    y = np.arange(30) % 3
+    with pytest.raises(ValueError, match="smoothing must be a finite number > 0 or None; got True"):
+        AdaBoostMH(n_estimators=2, smoothing=True).fit(X, y)

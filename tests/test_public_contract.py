@@ -427,3 +427,13 @@ def test_multiclass_margins_name_what_is_wrong():
     # the first five offending distinct values are shown
     with pytest.raises(ValueError, match=r"got values \[-3 -2 -1  3  4\]$"):
         multiclass_margins(np.ones((7, 3)), np.array([-3, -2, -1, 3, 4, 5, 6]))
+
+
+def test_staged_score_is_the_accuracy_of_each_stage():
+    X, y = _toy()
+    model = boosting.AdaBoost(n_estimators=6, max_depth=1).fit(X, y)
+    staged = list(model.staged_score(X, y))
+    expected = [float(np.mean(labels == y)) for labels in model.staged_predict(X)]
+    assert staged == expected
+    assert staged[-1] == model.score(X, y)
+    assert len(set(staged)) > 1 or staged[0] < 1.0  # not trivially perfect

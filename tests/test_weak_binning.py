@@ -157,3 +157,13 @@ def test_raw_features_pass_values_through_and_check_their_shape():
         RawFeatures().fit(np.zeros(4))
     with pytest.raises(ValueError, match="NaN or infinite"):
         mapper.transform([[np.nan, 1.0]])
+
+
+def test_the_first_non_finite_column_and_row_are_named():
+    X = np.zeros((5, 4))
+    X[3, 1], X[1, 1], X[0, 3] = np.inf, np.nan, np.nan
+    pattern = (
+        r"X column 1 contains a non-finite value \((np\.float64\()?nan\)? at row 1\); 2 column"
+    )
+    with pytest.raises(ValueError, match=pattern):
+        BinMapper().fit(X)
