@@ -118,3 +118,15 @@ def test_one_row_is_scored_and_no_rows_are_refused():
     assert one.shape == (1,) and one[0] == lda.decision_function(X)[0]
     with pytest.raises(ValueError, match=r"X must be a non-empty 2-D array; got shape \(0, 2\)"):
         lda.decision_function(np.zeros((0, 2)))
+
+
+def test_best_threshold_is_the_midpoint_between_the_separated_projections():
+    """Projections 0, 1, 3, 4 with labels -, -, +, +: the best cut lies between 1 and 3, and
+    the threshold is their midpoint (a new point at 1.5 goes to the negative side, 2.5 to the
+    positive one)."""
+    z = np.array([3.0, 0.0, 4.0, 1.0])
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    threshold, polarity = best_threshold(z, y, np.full(4, 0.25))
+    assert (threshold, polarity) == (2.0, 1.0)
+    threshold, polarity = best_threshold(z, -y, np.full(4, 0.25))
+    assert (threshold, polarity) == (2.0, -1.0)
