@@ -126,3 +126,35 @@ def test_phase2_constant_leaf_is_the_better_constant(objective, sign):
     value = model.leaf_value(codes, root, DirectTreeState(np.zeros(5, np.int64)))
     assert value == -sign
     assert model.line(value * np.ones(5))[2] > model.line(-value * np.ones(5))[2]
+
+
+# ---- memory safety: the kernels with numba's bounds checks -------------------------------------
+def _bounds_checked(monkeypatch, module):
+    """Replace every numba kernel of ``module`` by a fresh copy compiled with bounds checks
+    (``boundscheck=True``; lazily, so callers compile against the checked callees)."""
+    import numba
+    from numba.core.registry import CPUDispatcher
+
+    for name, kernel in list(vars(module).items()):
+        if isinstance(kernel, CPUDispatcher):
+            options = {**kernel.targetoptions, "boundscheck": True, "cache": False}
+            options.pop("nopython", None)
+            monkeypatch.setattr(module, name, numba.njit(**options)(kernel.py_func))
+
+
+def test_phase2_kernels_stay_inside_their_arrays(monkeypatch):
+    """Numba does not check indices: a work array one entry short would be written past its
+    end without an error.  With every DirectBoost kernel recompiled with bounds checks, a
+    phase-II fit with depth-2 trees raises no IndexError and gives the same model."""
+    from marginboost.boosting import _direct_kernels
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + rng.normal(0, 0.7, 60) > 0, 1, -1)
+    params = {"n_prime": 0.2, "max_depth": 2, "n_estimators": 12}
+    variant = "DirectBoost_eps_avg"  # the average-margin walk and its work arrays
+    plain = directboost_variant(variant, **params).fit(X, y)
+    _bounds_checked(monkeypatch, _direct_kernels)
+    checked = directboost_variant(variant, **params).fit(X, y)
+    assert checked.n_estimators_ == plain.n_estimators_ > checked.n_phase1_
+    np.testing.assert_array_equal(checked.decision_function(X), plain.decision_function(X))

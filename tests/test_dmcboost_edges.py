@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from marginboost.boosting import DMCBoost, PhaseTwoWarning
-from marginboost.boosting.dmcboost import MarginSlopeObjective
+from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
 from marginboost.boosting.dmcboost_search import (
     generalization_bound,
     kl_inverse,
@@ -188,3 +188,21 @@ def test_generalization_bound_follows_theorem_2_for_larger_samples(n, n_prime, K
         + kl_inverse((n_prime - 1) / n, u / n)
     )
     assert value == pytest.approx(expected, rel=1e-9)
+
+
+def test_phase1_kernel_choice_follows_the_cost_of_each_kernel():
+    """Both phase-I split kernels are exact; which one runs is a cost decision.  The per-bin
+    profile touches bins * G cells (G error intervals), sorting a node's crossings costs about
+    G + 2 n_node log2(G + 1).  With G in the hundreds, a 10-sample node is sorted even with 4
+    bins, while a 2-bin feature over 400 samples uses the profile."""
+    rng = np.random.default_rng(5)
+    n, K = 400, 3
+    objective = ZeroOneTreeObjective(rng.normal(size=(n, K)), rng.integers(0, K, n))
+    G = objective.J.size
+    assert objective.exact and G > 300
+    four_bins = np.asfortranarray(rng.integers(0, 4, size=(n, 2)).astype(np.uint8))
+    two_bins = np.asfortranarray(rng.integers(0, 2, size=(n, 2)).astype(np.uint8))
+    assert 4 * G > G + 2 * 10 * math.log2(G + 1)
+    assert not objective._use_grid(four_bins, 10)
+    assert 2 * G < G + 2 * n * math.log2(G + 1)
+    assert objective._use_grid(two_bins, n)

@@ -158,6 +158,30 @@ def test_objective_in_single_precision_stops_by_the_stall_rule():
     assert w.sum() == pytest.approx(1.0, abs=1e-12) and (w >= 0).all()
 
 
+@pytest.mark.parametrize("top", [1e2, 1e3, 1e4])
+def test_scaling_the_objective_by_a_power_of_two_changes_nothing(top):
+    """Every test of the solver is relative (``max(1, |f|)``), so minimising 1024 f instead of
+    f (f >= 1, Hessian >= I, so the backtracking starts from the same point) gives the same
+    iterates in exact arithmetic and in floating point: the same weights, the same number of
+    iterations and the same stop, here the stall rule (no decrease above 1e-15 |f| in 100
+    iterations on an ill-conditioned quadratic)."""
+    lam = np.logspace(0, np.log10(top), 5)
+    centre = np.array([0.4, 0.3, 0.2, 0.1, 0.0]) + 1e-3  # just outside the simplex
+
+    def scaled(k):
+        def value_grad(w):
+            d = w - centre
+            return k * (1.0 + 0.5 * float(d @ (lam * d))), k * (lam * d)
+
+        return value_grad
+
+    w1, f1, gap1, n1, stalled1 = _masters.solve_simplex_smooth(scaled(1.0), 5, 1.0, rtol=1e-300)
+    wk, fk, gapk, nk, stalledk = _masters.solve_simplex_smooth(scaled(1024.0), 5, 1.0, rtol=1e-300)
+    assert stalled1 and stalledk and nk == n1
+    np.testing.assert_array_equal(wk, w1)
+    assert (fk, gapk) == (1024.0 * f1, 1024.0 * gap1)
+
+
 # ---- _newton_polish: never a worse point ------------------------------------------------
 def test_newton_polish_backtracks_an_overshooting_step_and_never_returns_a_worse_point():
     """f(w) = lam/2 (w_0 - c)^2 on {w >= 0, w_0 + w_1 = 1}, at w_0 = c + e, with a Hessian

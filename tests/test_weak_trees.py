@@ -438,8 +438,13 @@ def test_fitted_tree_api_and_pickle():
     assert text.count("leaf") == tree.n_leaves_
     # leaf statistics are the per-leaf sums of [|w|, w y]
     np.testing.assert_allclose(
-        tree.leaf_statistics_[:, 1],
-        np.bincount(leaves, weights=weight * y, minlength=tree.n_leaves_),
+        tree.leaf_statistics_,
+        np.column_stack(
+            [
+                np.bincount(leaves, weights=np.abs(weight), minlength=tree.n_leaves_),
+                np.bincount(leaves, weights=weight * y, minlength=tree.n_leaves_),
+            ]
+        ),
     )
 
 

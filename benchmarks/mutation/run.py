@@ -60,6 +60,7 @@ import pool
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 BUILD = ROOT / "_build" / "mutation"
+FIRST_SURVIVORS = "first_survivors.json"  # in BUILD: see record_first_survivors
 TREE = BUILD / "tree"
 PACKAGE = "src/marginboost"
 
@@ -245,6 +246,7 @@ def rerun_survivors(session: Path, results: Path, module: str) -> int:
         jobs = {
             job for job, diff in rows if (module, *_changed_lines(diff or "")) not in equivalents
         }
+        record_first_survivors(jobs)
         db.executemany("DELETE FROM work_results WHERE job_id = ?", [(job,) for job in jobs])
     if jobs and results.exists():
         kept = [
@@ -254,6 +256,14 @@ def rerun_survivors(session: Path, results: Path, module: str) -> int:
         ]
         results.write_text("".join(line + "\n" for line in kept))
     return len(jobs)
+
+
+def record_first_survivors(jobs: set[str]) -> None:
+    """Keep, before they are tested again, the ids of mutants whose first test survived: the
+    held-out score counts a mutant by its first outcome (see ``summary.write_summary``)."""
+    path = BUILD / FIRST_SURVIVORS
+    known = set(json.loads(path.read_text())) if path.exists() else set()
+    path.write_text(json.dumps(sorted(known | jobs), indent=0) + "\n")
 
 
 def population(session: Path) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 import tomllib
@@ -72,7 +73,11 @@ def write_summary(
     ``guided`` the part of the sample whose survivors tests were written for (the rest of the
     sample is scored apart, as held out)."""
     guided = guided or {}
-    held = {"killed": 0, "survived": 0}
+    held = {"killed": 0, "survived": 0, "killed_later": 0}
+    # mutants that survived their first test and were tested again after new tests: the
+    # held-out score counts them by that first outcome
+    first_file = build / "first_survivors.json"
+    first_survivors = set(json.loads(first_file.read_text())) if first_file.exists() else set()
     equivalents = load_equivalents(equivalent_file)
     table, survivors, equivalent_rows, missing = [], [], [], []
     totals = dict.fromkeys(
@@ -99,7 +104,11 @@ def write_summary(
             elif test == "KILLED":
                 counts["killed"] += 1
                 if module in guided and job not in guided[module]:
-                    held["killed"] += 1
+                    if job in first_survivors:
+                        held["survived"] += 1
+                        held["killed_later"] += 1
+                    else:
+                        held["killed"] += 1
             else:
                 before, after = _changed_lines(diff or "")
                 reason = equivalents.get((module, before, after))
@@ -146,7 +155,14 @@ def write_summary(
             f"mutants of each module's draw; the others in the sample were tested only "
             f"afterwards. On those {held_tested} held-out mutants the score is "
             f"**{100 * held['killed'] / held_tested:.1f}%** ({100 * low:.1f}-{100 * high:.1f}%), "
-            "the unbiased estimate for the test suite as it is.",
+            "the unbiased estimate for the test suite as it was before their survivors were "
+            "looked at"
+            + (
+                f" (each counted by its first test: {held['killed_later']} of those that "
+                "survived are killed by tests written afterwards)."
+                if held["killed_later"]
+                else "."
+            ),
             "",
         ]
     size = sampling.get("sample")
