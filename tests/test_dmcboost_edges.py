@@ -206,3 +206,29 @@ def test_phase1_kernel_choice_follows_the_cost_of_each_kernel():
     assert not objective._use_grid(four_bins, 10)
     assert 2 * G < G + 2 * n * math.log2(G + 1)
     assert objective._use_grid(two_bins, n)
+
+
+@pytest.mark.parametrize("many_values", [False, True])
+def test_phase1_split_scores_do_not_depend_on_the_number_of_feature_blocks(
+    monkeypatch, many_values
+):
+    """The features are shared out in one contiguous block per numba thread; every score
+    depends on its feature alone, so 1, 2, 3 or 7 blocks (more than the 5 features) give the
+    same scores and leaf labels, with the profile kernel (few codes) and the sorting kernel."""
+    rng = np.random.default_rng(11)
+    n, K = 60, 3
+    objective = ZeroOneTreeObjective(rng.normal(size=(n, K)), rng.integers(0, K, n))
+    high = 200 if many_values else 3
+    codes = np.asfortranarray(rng.integers(0, high, size=(n, 5)).astype(np.uint8))
+    assert objective._use_grid(codes, n) is not many_values
+    state = DirectTreeState(np.zeros(n, np.int64), {0: 0.0})
+    node = DirectNode(0, 0, np.arange(n, dtype=np.int64))
+    results = []
+    for blocks in (1, 2, 3, 7):
+        monkeypatch.setattr(numba, "get_num_threads", lambda blocks=blocks: blocks)
+        results.append(objective.split_scores(codes, node, state))
+    for scores, left, right in results[1:]:
+        np.testing.assert_array_equal(scores, results[0][0])
+        np.testing.assert_array_equal(left, results[0][1])
+        np.testing.assert_array_equal(right, results[0][2])
+    assert np.isfinite(results[0][0]).sum() > 5

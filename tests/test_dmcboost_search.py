@@ -507,3 +507,33 @@ def test_generalization_bound_is_monotone():
         generalization_bound(1e-7, **kw)
     with pytest.raises(ValueError, match="n_prime in \\[1, n\\]"):
         generalization_bound(0.5, **{**kw, "n_prime": 0})
+
+
+def test_a_bottom_sum_that_ends_flat_at_zero_has_a_finite_maximizer():
+    """n' = 2, c = 1, positive steps: the margins -1 + b, 1 - b and -0.5 + b.  The bottom sum
+    rises from -1.5 until b = 0.75 and is 0 from there on (the lines -1 + b and 1 - b cancel),
+    so (5) reaches its supremum 0 at b = 0.75 and stays there: the search stops at 0.75 (within
+    th), not at an unbounded step."""
+    F = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 0.5]])
+    y = np.array([0, 0, 0])
+    h = np.array([0, 1, 0])
+    result = margin_line_search(F, y, h, 1.0, 2, negative=False)
+    assert not result.unbounded
+    assert result.initial_value == -0.75
+    assert abs(result.maximizer - 0.75) <= 1e-5
+    assert -1e-5 <= result.max_value <= 0.0
+
+
+def test_bisection_runs_while_the_bracket_is_at_least_th():
+    """Algorithm 2.1 bisects while end - begin >= th.  For the bottom sum above (maximum
+    reached at b = 0.75) with c = 1 and th = 1/4 the bracket starts as [0, 1] (the derivative
+    is not positive at c): [0.5, 1], [0.5, 0.75], then, its width being exactly th,
+    [0.625, 0.75]; the step is that bracket's midpoint."""
+    F = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 0.5]])
+    y = np.array([0, 0, 0])
+    h = np.array([0, 1, 0])
+    result = margin_line_search(F, y, h, 1.0, 2, negative=False, th=0.25)
+    assert result.iterations == 3
+    assert result.maximizer == 0.6875
+    # S(0.6875) = (-0.3125) + (0.1875) = -0.125, divided by n' (c + b) = 2 * 1.6875
+    assert result.max_value == pytest.approx(-0.125 / (2 * 1.6875), rel=1e-12)

@@ -85,3 +85,35 @@ def test_an_empty_hypothesis_matrix_is_refused(shape):
     y = np.ones(shape[0])
     with pytest.raises(ValueError, match=r"H must be a non-empty 2-D array"):
         build_adaboost_l1_primal(np.zeros(shape), y, 0.5)
+
+
+def test_shannon_entropy_clips_rounding_below_zero_and_rejects_real_negatives():
+    """An entry a rounding error below 0 counts as 0 (0 log 0 = 0; 0^q = 0 for Tsallis); a
+    clearly negative entry is not a probability and is rejected with the interval it must lie
+    in."""
+    nearly = [0.5, 0.5 + 1e-13, -1e-13]
+    assert shannon_entropy(nearly) == pytest.approx(np.log(2.0), rel=1e-12)
+    assert tsallis_entropy(nearly, 2.0) == pytest.approx(0.5, rel=1e-12)  # 1 - 2 * 0.5^2
+    assert tsallis_entropy(nearly, 0.5) == pytest.approx(2 * (np.sqrt(2.0) - 1), rel=1e-9)
+    for entropy in (shannon_entropy, lambda u: tsallis_entropy(u, 2.0)):
+        with pytest.raises(ValueError, match=r"must lie in \[0, inf\]"):
+            entropy([0.75, 0.75, -0.5])
+
+
+def test_shannon_entropy_takes_u_by_name_and_tolerance_only_by_name():
+    """``u`` may be passed by keyword; ``tolerance`` is keyword-only."""
+    assert shannon_entropy(u=[0.25, 0.75]) == shannon_entropy([0.25, 0.75])
+    with pytest.raises(TypeError):
+        shannon_entropy([0.25, 0.75], 1e-9)
+
+
+def test_bottom_average_identity_bounds_n_bottom_by_the_examples():
+    """n' counts examples (rows of H), 1..M, also when there are more weak learners (columns)
+    than examples."""
+    from marginboost.duality import bottom_average_identity
+
+    H = np.array([[1.0, -1.0, 1.0, 1.0], [-1.0, 1.0, 1.0, -1.0]])
+    y = np.array([1, -1])
+    assert bottom_average_identity(H, y, n_bottom=2).difference < 1e-6
+    with pytest.raises(ValueError, match=r"n_bottom must be an integer in \[1, M=2\]; got 3"):
+        bottom_average_identity(H, y, n_bottom=3)

@@ -387,3 +387,13 @@ def test_generalized_hinge_reports_the_conjugate_exponent_and_the_slacks_from_th
     assert 1.0 / p + 1.0 / res.extras["q"] == pytest.approx(1.0)
     u = np.clip(res.dual_point["u"], 0.0, None)
     np.testing.assert_allclose(res.extras["xi_from_dual"], (u / (p * 0.2)) ** (1.0 / (p - 1.0)))
+
+
+def test_relative_gap_is_absolute_below_one_and_relative_above():
+    """The gaps reported for every pair: |a - b| / max(1, |a|, |b|)."""
+    from marginboost.duality._common import relative_gap
+
+    assert relative_gap(0.5, 0.25) == 0.25
+    assert relative_gap(-1.5, -1.2) == pytest.approx(0.2, rel=1e-12)
+    assert relative_gap(10.0, 9.0) == pytest.approx(0.1, rel=1e-12)
+    assert relative_gap(3.0, 3.0) == 0.0

@@ -136,3 +136,14 @@ def test_identical_rows_with_opposite_labels_get_a_clear_error(name):
     X = np.ones((4, 2))
     with pytest.raises(NoEdgeError, match="identical"):
         getattr(marginboost, name)(n_estimators=3).fit(X, ["a", "b", "a", "b"])
+
+
+def test_round_count_of_the_T_heuristic_must_be_at_least_one():
+    """``adaboost_T_heuristic`` runs AdaBoost for ``n_rounds`` rounds: 0 is an error naming
+    the bound (a function, so no estimator parameter check runs first)."""
+    from marginboost.boosting.corrective import adaboost_T_heuristic
+
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array([-1, -1, 1, 1])
+    with pytest.raises(ValueError, match=r"n_rounds must be an integer >= 1; got 0"):
+        adaboost_T_heuristic(X, y, n_rounds=0)

@@ -388,3 +388,13 @@ def test_a_boolean_smoothing_is_refused():
     y = np.arange(30) % 3
     with pytest.raises(ValueError, match="smoothing must be a finite number > 0 or None; got True"):
         AdaBoostMH(n_estimators=2, smoothing=True).fit(X, y)
+
+
+def test_hamming_loss_counts_a_zero_score_as_a_mistake():
+    """In the leaf {x = 0} one example of class 0 and one of class 1 balance each other, so the
+    leaf's confidence for classes 0 and 1 is exactly 0: a zero score predicts neither sign, and
+    those 4 of the 12 (example, class) pairs (weight 1/12 each) are Hamming mistakes."""
+    X = np.array([[0.0], [0.0], [1.0], [1.0]])
+    y = np.array([0, 1, 2, 2])
+    model = AdaBoostMH(n_estimators=1, max_depth=1).fit(X, y)
+    assert model.history_["hamming_loss"][0] == pytest.approx(4 / 12, rel=1e-12)

@@ -343,3 +343,30 @@ def test_held_out_split_keeps_the_relative_sample_weights():
     # and the weights matter: uniform weights give another model
     uniform = AdaBoost(random_state=4, **params).fit(X, y)
     assert not np.allclose(uniform.alphas_[:5], internal.alphas_[:5])
+
+
+@pytest.mark.parametrize("n_iter_no_change", [None, 5])
+def test_first_objective_is_adaboosts_normalizer(n_iter_no_change):
+    """Exponential cost, exact line search, training weights normalized to sum 1 (also after a
+    validation split): after the first round the cost is AdaBoost's normalizer
+    Z = sqrt(1 - r^2) of the first weak learner's edge r."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = np.where(X[:, 0] + rng.normal(0, 0.8, 200) > 0, 1, -1)
+    model = AnyBoost(
+        n_estimators=5, n_iter_no_change=n_iter_no_change, validation_fraction=0.25, random_state=0
+    ).fit(X, y)
+    edge = model.history_["edge"][0]
+    assert 0.3 < edge < 1.0
+    assert model.history_["objective"][0] == pytest.approx(np.sqrt(1.0 - edge**2), rel=1e-9)
+
+
+def test_a_cost_flat_beyond_the_margin_stops_on_zero_gradient():
+    """The squared hinge has zero derivative at margins >= 1: once one stump separates the data
+    with a step that puts every margin there, no example has weight and the fit stops."""
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array([-1, -1, 1, 1])
+    model = AnyBoost(cost="squared_hinge", n_estimators=20).fit(X, y)
+    assert model.stop_reason_ == "zero gradient"
+    assert model.n_estimators_ == 1
+    assert (y * model.decision_function(X) >= 1.0).all()

@@ -95,6 +95,7 @@ DMC = [
     "tests/test_dmcboost_search.py",
     "tests/test_dmcboost_edges.py",
     "tests/test_dmcboost_phase2.py",
+    "tests/test_dmcboost_reference.py",
 ]
 DUALITY = [
     "tests/test_duality_pairs.py",
