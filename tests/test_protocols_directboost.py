@@ -75,3 +75,28 @@ def test_cell_function_dispatch():
     assert D.cell_function(D.table1_cells("quick")[0]) is D.method_cell
     with pytest.raises(ValueError):
         D.cell_function({"table": "table9"})
+
+
+def test_rule_sets_caps_and_the_literal_stop_reading(monkeypatch):
+    """Every DirectBoost cell of the rule-set comparison maps back to its rules; the full
+    profile's cap is 50,000 rounds except for the midpoint ablation (5000) and the first
+    implementation (2000); the literal reading fits with ``n_iter_no_change=1``, the others
+    with the estimator's default."""
+    from marginboost.boosting import direct
+
+    full = D.choices_cells("full")
+    assert {D.choice_of(cell) for cell in full} == set(D.DIRECT_CHOICES)
+    caps = {D.choice_of(cell): cell["params"]["max_rounds"] for cell in full}
+    assert caps == {"default": 50_000, "literal": 50_000, "midpoint": D.MIDPOINT_ROUNDS, "v1": 2000}
+    seen = {}
+    real = direct.directboost_variants
+
+    def spy(X, y, variants, n_primes, **params):
+        seen[choice] = params.get("n_iter_no_change")
+        return real(X, y, variants, n_primes, **params)
+
+    monkeypatch.setattr(direct, "directboost_variants", spy)
+    quick = {D.choice_of(c): c for c in D.choices_cells("quick")}
+    for choice in ("default", "literal"):
+        D.method_cell(quick[choice])
+    assert seen == {"default": None, "literal": 1}
