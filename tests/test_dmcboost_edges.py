@@ -51,7 +51,7 @@ def test_constant_feature_tied_labels_go_to_the_first_class():
 def test_phase2_stumps_report_their_depth():
     """Every tree of a fit, also the stumps of the exhaustive phase-II check, has depth 1
     under max_depth=1 and reports the depth of its node structure."""
-    X, y = _tiny(9, n=40)
+    X, y = _tiny(12, n=40)
     model = DMCBoost(max_depth=1, n_estimators=300, epsilon=0.0, n_prime=10).fit(X, y)
     assert model.stop_reason_ == "phase II coordinatewise maximum"
     assert model.n_estimators_ > model.n_phase1_
@@ -232,3 +232,14 @@ def test_phase1_split_scores_do_not_depend_on_the_number_of_feature_blocks(
         np.testing.assert_array_equal(left, results[0][1])
         np.testing.assert_array_equal(right, results[0][2])
     assert np.isfinite(results[0][0]).sum() > 5
+
+
+def test_unknown_step_rule_is_refused_by_name():
+    """A misspelt step rule fails before any work, naming the accepted rules."""
+    X, y = _tiny(0)
+    with pytest.raises(ValueError, match="step"):
+        DMCBoost(step="middle").fit(X, y)
+    with pytest.raises(ValueError, match="best-midpoint"):
+        zero_one_sweep(GOOD_F, np.array([0, 1]), np.array([1, 0]), step="middle")
+    with pytest.raises(ValueError, match="best-midpoint"):
+        ZeroOneTreeObjective(GOOD_F, np.array([0, 1]), step="middle")

@@ -125,7 +125,7 @@ def test_two_classes_reduce_to_directboost_phase1(seed):
     rng, F, y, h = _instance(seed, K=2, n=20)
     a = F[np.arange(20), y] - F[np.arange(20), 1 - y]
     b = np.where(h == y, 1.0, -1.0)
-    binary, multi = zero_one_line_search(a, b), zero_one_sweep(F, y, h)
+    binary, multi = zero_one_line_search(a, b), zero_one_sweep(F, y, h, step="midpoint")
     assert (binary.errors, binary.low, binary.high, binary.alpha) == (
         multi.errors,
         multi.low,

@@ -148,3 +148,63 @@ def test_a_quick_cell_selects_n_prime_on_validation():
     assert record["chosen"] == best
     assert record["test_error"] == record["test_errors"][int(np.argmin(val))]
     assert 0 <= record["test_error"] <= 100
+
+
+def test_rounds_run_counts_the_rounds_each_run_trained():
+    """A capped run trained the cap, a run stopped by the patience rule 50 rounds beyond the
+    round it keeps (never beyond the cap), any other run exactly the rounds it keeps."""
+    record = {
+        "rounds": [196, 442, 500, 497, 30, 480],
+        "stop_reasons": [
+            "phase II no improvement within patience; cut back to the best round 196",
+            "phase II no improvement within patience; cut back to the best round 442",
+            "n_estimators",
+            "n_estimators; cut back to the best round 497",
+            "phase I zero training error",
+            "phase II no improvement within patience; cut back to the best round 480",
+        ],
+    }
+    assert P.rounds_run(record, 500) == [246, 492, 500, 500, 30, 500]
+
+
+def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
+    """Seconds per round from the cells, times the rounds of the paper's protocol (5000 for a
+    capped run, the observed rounds otherwise), times 5 rotations (1 on a fixed split); DMCBoost
+    counts phase I once and each n' run's phase II; a capped DMCBoost run makes the projection
+    a lower bound."""
+
+    def cell(name, method, cap=100):
+        return {"paper_dataset": name, "algorithm": method, "params": {"max_rounds": cap}}
+
+    cells = [
+        cell("Car", "SAMME"),
+        cell("Car", "SAMME"),
+        cell("Poker525k", "SAMME"),
+        cell("Car", "DMCBoost"),
+        cell("Car", "AdaBoost.M1"),
+    ]
+    metrics = [
+        {"seconds": 2.0, "rounds_fitted": 100, "stop_reason": "n_estimators"},
+        {"seconds": 2.0, "rounds_fitted": 100, "stop_reason": "n_estimators"},
+        {"seconds": 1.0, "rounds_fitted": 10, "stop_reason": "zero training error"},
+        {
+            "seconds": 9.0,
+            "n_phase1": 10,
+            "rounds": [40, 100],
+            "stop_reasons": ["phase I zero training error", "n_estimators"],
+        },
+        {"seconds": 0.5, "rounds_fitted": 5, "stop_reason": "weighted error 0.5 >= 1/2"},
+    ]
+    out = P.cost_frame(cells, metrics, paper_rounds=5000).set_index(["dataset", "algorithm"])
+    samme = out.loc[("Car", "SAMME")]
+    assert samme["s_per_round"] == pytest.approx(0.02)
+    assert samme["paper_cpu_h"] == pytest.approx(0.02 * 5000 * 5 / 3600)
+    assert not samme["lower_bound"]
+    poker = out.loc[("Poker525k", "SAMME")]
+    assert poker["paper_cpu_h"] == pytest.approx(0.1 * 10 * 1 / 3600)
+    dmc = out.loc[("Car", "DMCBoost")]
+    # phase I 10 rounds, phase II 30 and 90 rounds: 130 rounds in 9 s
+    assert dmc["rounds"] == 130 and dmc["capped"] == 1 and dmc["lower_bound"]
+    assert dmc["paper_cpu_h"] == pytest.approx(9 / 130 * (10 + 30 + 4990) * 5 / 3600)
+    m1 = out.loc[("Car", "AdaBoost.M1")]
+    assert m1["paper_cpu_h"] == pytest.approx(0.1 * 5 * 5 / 3600)

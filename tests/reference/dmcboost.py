@@ -28,14 +28,17 @@ Phase I (0-1 loss, Algorithms 1, 1.1, 1.2)
   the unbounded last one), from the scores after the step; the count cannot change inside an
   interval because no margin changes sign there.
 * **The step inside the best interval** (Alg. 1, line 5 "a value within this interval", the
-  text "the middle point"): the first (smallest-alpha) interval with the fewest errors, its
-  midpoint; on the unbounded interval ``(low, inf)`` the step ``2 low`` (``1`` when
-  ``low == 0``, which is round 1: all scores 0, every example tied, hence wrong).
+  text "the middle point"): a midpoint, ``2 low`` on the unbounded interval ``(low, inf)``
+  (``1`` when ``low == 0``, which is round 1: all scores 0, every example tied, hence wrong).
+  When several intervals have the fewest errors, ``step="best-midpoint"`` (the estimator's
+  default) takes the midpoint whose exponential loss (below), evaluated from the scores after
+  the step, is the smallest (exact ties: the smaller step); ``step="midpoint"`` the first
+  (smallest-alpha) interval.
 * **Ranking candidates** (Alg. 1.2, line 13 "choose the optimal binary split"): fewest errors,
   then the smaller multi-class exponential loss ``sum_i sum_{k != y_i} exp(F_ik - F_iy_i)``
   after the step -- with the step taken on the grid of *every* crossing point of *every*
-  example and label (the midpoint of the first best interval of that finer grid), not on the
-  candidate's own breakpoints -- then the pool order.  The estimator folds both keys into one
+  example and label (the ``step`` rule on that finer grid), not on the candidate's own
+  breakpoints -- then the pool order.  The estimator folds both keys into one
   score, ``-(errors + 1/2 + arctan(L - L_0) / pi)``, compares the label pairs of one split
   exactly and the splits with a relative tolerance ``1e-10`` (:func:`phase1_tie_tolerance`);
   candidates it cannot separate are reported as ties.
@@ -50,15 +53,15 @@ Phase I (0-1 loss, Algorithms 1, 1.1, 1.2)
   of earlier ones).  :func:`greedy_tree` grows it; :func:`best_tree_depth2` finds the best tree
   of depth <= 2 by exhaustive search, for comparison.
 * **The accepted step and the stop** (line 7, "until the training error reaches the local
-  coordinatewise minimum").  The chosen candidate's step is the midpoint of the first best
-  interval among *its own* breakpoints.  The round is taken when it lowers the error count, or
+  coordinatewise minimum").  The chosen candidate's step is the ``step`` rule's midpoint among
+  *its own* breakpoints.  The round is taken when it lowers the error count, or
   keeps it and lowers the exponential loss at that step (strictly, no tolerance).  Otherwise
   phase I stops ("coordinatewise minimum").  It also stops at zero training error, after
   ``patience`` rounds in a row that keep the error count (the plateau rule), or after
-  ``max_rounds``.  On a plateau the best interval is usually ``(0, V_0)``, so the steps halve
-  from round to round until the loss stops falling in floating point (steps near ``1e-15``
-  after some 50 rounds): the "coordinatewise minimum" a long plateau ends at is then decided by
-  rounding.
+  ``max_rounds``.  With ``step="midpoint"`` the best interval on a plateau is usually
+  ``(0, V_0)``, so the steps halve from round to round until the loss stops falling in
+  floating point (steps near ``1e-15`` after some 50 rounds): the "coordinatewise minimum" a
+  long plateau ends at is then decided by rounding.
 
 Phase II (bottom-n' average margin (5), Algorithms 2 and 2.1), with stumps only; it starts
 from the scores phase I leaves (at least one round, so ``c > 0``)
@@ -301,23 +304,32 @@ def interval_step(low, high):
     return 2.0 * low if low > 0 else 1.0
 
 
-def zero_one_line(F, y, h, points=None):
+STEPS = ("best-midpoint", "midpoint")
+
+
+def zero_one_line(F, y, h, points=None, step="best-midpoint"):
     """``(errors, alpha, low, high, interval_errors)``: the errors on every interval between
-    ``points`` (default: the crossing points of ``h`` itself), the first interval with the
-    fewest and the step in it."""
+    ``points`` (default: the crossing points of ``h`` itself), the interval with the fewest
+    that ``step`` picks (module docstring) and the step in it."""
+    if step not in STEPS:
+        raise ValueError(f"step must be one of {STEPS}; got {step!r}")
     points = crossing_points(F, y, h) if points is None else points
     lows, highs, inner = _intervals(points)
     errors = errors_along(F, y, h, inner)
-    k = int(np.argmin(errors))  # the first minimum: the smallest alpha
+    best = np.flatnonzero(errors == errors.min())  # increasing alpha
+    k = int(best[0])
+    if step == "best-midpoint":
+        losses = [log_exp_loss(add_vote(F, h, interval_step(lows[j], highs[j])), y) for j in best]
+        k = int(best[int(np.argmin(losses))])  # the first minimum: the smaller step
     low, high = float(lows[k]), float(highs[k])
     return int(errors[k]), interval_step(low, high), low, high, errors
 
 
-def phase1_rank(F, y, h, grid):
+def phase1_rank(F, y, h, grid, step="best-midpoint"):
     """``(errors, loss, alpha)`` by which the estimator ranks ``h`` in phase I: the fewest
-    errors over ``alpha > 0`` and the log exponential loss at ``alpha``, the step of the first
-    best interval of ``grid`` (every crossing point of every label)."""
-    errors, alpha, _, _, _ = zero_one_line(F, y, h, grid)
+    errors over ``alpha > 0`` and the log exponential loss at ``alpha``, the step ``step``
+    takes on ``grid`` (every crossing point of every label)."""
+    errors, alpha, _, _, _ = zero_one_line(F, y, h, grid, step)
     return errors, log_exp_loss(add_vote(F, h, alpha), y), alpha
 
 
@@ -361,14 +373,14 @@ class Path:
     best_rounds: int = 0
 
 
-def _pool_select(pool, choose):
+def _pool_select(pool, choose, step):
     """The weak learner of :func:`phase1` over a pool: ``(index, label, h, ties)``."""
 
     def select(F, y, round_number):
         n, K = F.shape
         grid = crossing_points(F, y)
         current = log_exp_loss(F, y)
-        ranks = [phase1_rank(F, y, h, grid) for h in pool.H]
+        ranks = [phase1_rank(F, y, h, grid, step) for h in pool.H]
         E = np.array([r[0] for r in ranks])
         L = np.array([r[1] for r in ranks])
         tied = np.flatnonzero(E == E.min())
@@ -380,25 +392,27 @@ def _pool_select(pool, choose):
     return select
 
 
-def _tree_select(codes, max_depth, equal_labels):
+def _tree_select(codes, max_depth, equal_labels, step):
     """The weak learner of :func:`phase1` growing :func:`greedy_tree`: ``(index, label, h,
     ties)`` with no index, label or ties (-1, None, [])."""
 
     def select(F, y, round_number):
-        h = greedy_tree(codes, F, y, F.shape[1], max_depth, equal_labels)
+        h = greedy_tree(codes, F, y, F.shape[1], max_depth, equal_labels, step)
         return -1, None, h, []
 
     return select
 
 
-def phase1(y, K, pool=None, max_rounds=1000, patience=50, choose=None, trees=None):
+def phase1(
+    y, K, pool=None, max_rounds=1000, patience=50, choose=None, trees=None, step="best-midpoint"
+):
     """Algorithm 1 from all-zero scores (rules: the module docstring), over the stumps of
     ``pool`` or, with ``trees=(codes, max_depth, equal_labels)``, with the greedy direct trees
     of :func:`greedy_tree`.
 
     ``choose(round_number, ties)``, when given, picks the candidate of the pool among ``ties``
     (indices the tie tolerance cannot separate, in pool order); by default the first."""
-    select = _pool_select(pool, choose) if trees is None else _tree_select(*trees)
+    select = _pool_select(pool, choose, step) if trees is None else _tree_select(*trees, step)
     n = y.size
     F = np.zeros((n, K))
     c, errors, plateau = 0.0, n, 0
@@ -412,7 +426,7 @@ def phase1(y, K, pool=None, max_rounds=1000, patience=50, choose=None, trees=Non
             break
         pick, label, h, ties = select(F, y, len(path.rounds))
         current = log_exp_loss(F, y)
-        new_errors, alpha, _, _, _ = zero_one_line(F, y, h)  # h's own intervals
+        new_errors, alpha, _, _, _ = zero_one_line(F, y, h, step=step)  # h's own intervals
         if new_errors > errors or (
             new_errors == errors and not log_exp_loss(add_vote(F, h, alpha), y) < current
         ):
@@ -746,7 +760,7 @@ def phase2(
 
 
 # ---- trees of depth 2: greedy (Alg. 1.2) and exhaustive ------------------------------------------
-def greedy_tree(codes, F, y, K, max_depth=2, equal_labels=True):
+def greedy_tree(codes, F, y, K, max_depth=2, equal_labels=True, step="best-midpoint"):
     """The direct tree of Algorithm 1.2 as the estimator grows it (module docstring): level by
     level, left to right, each node with a separating threshold split at the (feature,
     threshold, label pair) whose whole partial tree ranks first by :func:`phase1_rank`;
@@ -764,7 +778,7 @@ def greedy_tree(codes, F, y, K, max_depth=2, equal_labels=True):
 
     h, best = None, None
     for k in range(K):
-        r = phase1_rank(F, y, np.full(n, k), grid)
+        r = phase1_rank(F, y, np.full(n, k), grid, step)
         if best is None or better(r, best):
             h, best = np.full(n, k, dtype=np.int64), r
     level = [np.arange(n)]
@@ -779,7 +793,7 @@ def greedy_tree(codes, F, y, K, max_depth=2, equal_labels=True):
                     for left_label, right_label in _label_pairs(K, equal_labels):
                         g = h.copy()
                         g[left], g[right] = left_label, right_label
-                        r = phase1_rank(F, y, g, grid)
+                        r = phase1_rank(F, y, g, grid, step)
                         if best is None or better(r, best):
                             best, best_h, children = r, g, (left, right)
             if best_h is not None:

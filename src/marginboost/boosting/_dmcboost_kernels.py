@@ -37,9 +37,18 @@ from ._direct_kernels import (
     _seg_add_suffix,
     _seg_argmin,
     _seg_build,
+    _seg_exp_step,
+    _seg_find,
+    _star_interval,
+    clipped_alpha,
+    exp_loss_minimizer,
     interval_alpha,
+    log_exp_loss,
     tie_break,
 )
+
+#: Phase I's step rules (``DMCBoost(step=...)``) as the kernels number them.
+STEP_MODES = {"midpoint": 0, "best-midpoint": 1, "exp-loss": 2}
 
 NEG = -np.inf
 
@@ -86,6 +95,81 @@ def loss_sums(Gk, Bk, Rk, h, mask):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _log_sums(G, B):  # pragma: no cover - compiled
+    """``(log G, log B)`` with ``log 0 = -inf``."""
+    return (np.log(G) if G > 0 else NEG), (np.log(B) if B > 0 else NEG)
+
+
+@njit(cache=True)
+def profile_step(E, J, V, mode, G, B):  # pragma: no cover - compiled
+    r"""``(errors, alpha)``: phase I's step from the errors ``E[g]`` on the intervals ``J[g]``
+    (increasing) of the breakpoints ``V``.
+
+    ``mode`` 0 (``"midpoint"``): the midpoint of the first interval with the fewest errors;
+    1 (``"best-midpoint"``): of the intervals with the fewest errors, the midpoint with the
+    smallest exponential loss :math:`G e^{-\alpha} + B e^{\alpha} + R` (ties: the smaller
+    step); 2 (``"exp-loss"``): the loss minimizer clipped into each such interval
+    (:func:`~marginboost.boosting._direct_kernels.clipped_alpha`), the best of them.  ``G`` and
+    ``B`` are the loss's coefficients (any common scale)."""
+    n = E.shape[0]
+    emin = E[0]
+    first = 0
+    for g in range(1, n):
+        if E[g] < emin:
+            emin = E[g]
+            first = g
+    if mode == 0:
+        return emin, interval_alpha(J[first], V)
+    lg, lb = _log_sums(G, B)
+    star = exp_loss_minimizer(lg, lb)
+    best_alpha = np.nan
+    best_loss = np.inf
+    for g in range(first, n):
+        if E[g] != emin:
+            continue
+        alpha = interval_alpha(J[g], V) if mode == 1 else clipped_alpha(J[g], V, star)
+        loss = log_exp_loss(alpha, lg, lb, 0.0)
+        if loss < best_loss:
+            best_loss = loss
+            best_alpha = alpha
+    return emin, best_alpha
+
+
+@njit(cache=True)
+def _seg_step(t, tag, size, V, mode, G, B):  # pragma: no cover - compiled
+    r""":func:`profile_step`'s step from the segment tree of the errors on every interval
+    ``0..m``, in :math:`O(\log m)`: the loss is convex in :math:`\alpha`, so only the
+    interval holding its minimizer and the nearest intervals with the fewest errors on either
+    side of it can hold the best step."""
+    if mode == 0:
+        return interval_alpha(_seg_argmin(t, size), V)
+    lg, lb = _log_sums(G, B)
+    star = exp_loss_minimizer(lg, lb)
+    if mode == 2:
+        return _seg_exp_step(t, tag, size, V, star, lg, lb, 0.0)[0]
+    target = t[1]
+    k0 = _star_interval(V, star)
+    below = _seg_find(t, tag, size, k0, target, False)
+    above = _seg_find(t, tag, size, k0, target, True)
+    if below == k0:  # k0 itself is a best interval: its midpoint and the nearest on each side
+        below = _seg_find(t, tag, size, k0 - 1, target, False) if k0 > 0 else -1
+        above = _seg_find(t, tag, size, k0 + 1, target, True)
+        best_alpha = interval_alpha(k0, V)
+        best_loss = log_exp_loss(best_alpha, lg, lb, 0.0)
+    else:
+        best_alpha = np.nan
+        best_loss = np.inf
+    for k in (below, above):  # below first: ties go to the smaller step
+        if k >= 0:
+            alpha = interval_alpha(k, V)
+            loss = log_exp_loss(alpha, lg, lb, 0.0)
+            if loss < best_loss or (loss == best_loss and alpha < best_alpha):
+                best_loss = loss
+                best_alpha = alpha
+    return best_alpha
+
+
+@njit(cache=True)
 def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma: no cover
     """Bucket a node's samples by their code of feature ``f`` (:func:`_bucket_by_code`) and
     set ``cum[b] = sum of parts[i]`` over the samples with code ``< b``.  Returns the smallest
@@ -108,13 +192,23 @@ def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma
 
 
 @njit(cache=True)
+def _pair_sums(out_sums, left_below, right_all, right_below):  # pragma: no cover - compiled
+    """The loss sums (G, B, R) of a split and label pair: outside the node, of the left
+    child's samples predicting ``left`` and of the right child's predicting ``right`` (all node
+    samples minus those below the split)."""
+    G = out_sums[0] + left_below[0] + right_all[0] - right_below[0]
+    B = out_sums[1] + left_below[1] + right_all[1] - right_below[1]
+    R = out_sums[2] + left_below[2] + right_all[2] - right_below[2]
+    return G, B, R
+
+
+@njit(cache=True)
 def _record_pair(
     errors,
     alpha,
-    out_sums,
-    left_below,
-    right_all,
-    right_below,
+    G,
+    B,
+    R,
     shift,
     reference,
     f,
@@ -126,12 +220,8 @@ def _record_pair(
     right_values,
 ):  # pragma: no cover - compiled
     """Score one split and label pair, ``-(errors + tie_break(log exp loss at alpha))``, from
-    the loss sums (G, B, R) outside the node, of the left child's samples predicting ``left``
-    and of the right child's predicting ``right`` (all node samples minus those below the
-    split); keep it in ``scores[f, split]`` if it beats the best so far."""
-    G = out_sums[0] + left_below[0] + right_all[0] - right_below[0]
-    B = out_sums[1] + left_below[1] + right_all[1] - right_below[1]
-    R = out_sums[2] + left_below[2] + right_all[2] - right_below[2]
+    its loss sums (:func:`_pair_sums`); keep it in ``scores[f, split]`` if it beats the best so
+    far."""
     score = -(errors + tie_break(log_loss3(alpha, G, B, R, shift), reference))
     if score > scores[f, split]:
         scores[f, split] = score
@@ -156,11 +246,13 @@ def phase1_split_scores(
     right_values,
     n_blocks,
     equal_labels=True,
+    mode=0,
 ):  # pragma: no cover
     """Score every split ``code_f <= bin`` and label pair of one node (higher is better):
     ``-(errors + tie_break(log exp loss))`` at the best step; ``base`` holds the errors of
     the examples outside the node, ``parts[i, k]`` the (G, B, R) exponential-loss terms of
-    example ``i`` predicted ``k`` and ``out_sums`` their sums outside the node."""
+    example ``i`` predicted ``k`` and ``out_sums`` their sums outside the node; ``mode`` the
+    step rule (:data:`STEP_MODES`, :func:`profile_step`)."""
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
@@ -181,6 +273,7 @@ def phase1_split_scores(
             block * n_features // n_blocks,
             (block + 1) * n_features // n_blocks,
             equal_labels,
+            mode,
         )
 
 
@@ -202,6 +295,7 @@ def _phase1_block(
     f_start,
     f_stop,
     equal_labels,
+    mode,
 ):  # pragma: no cover
     n_node = samples.shape[0]
     K = lo.shape[1]
@@ -244,13 +338,15 @@ def _phase1_block(
                         if lo[i, left] < hi[i, left]:
                             _seg_add_suffix(t, tag, size, lo[i, left], hi[i, left], 1)
                     split = code
+                    G, B, R = _pair_sums(
+                        out_sums, cum[split + 1, left], cum[256, right], cum[split + 1, right]
+                    )
                     _record_pair(
                         t[1],
-                        interval_alpha(_seg_argmin(t, size), V),
-                        out_sums,
-                        cum[split + 1, left],
-                        cum[256, right],
-                        cum[split + 1, right],
+                        _seg_step(t, tag, size, V, mode, G, B),
+                        G,
+                        B,
+                        R,
                         shift,
                         reference,
                         f,
@@ -400,6 +496,7 @@ def phase1_grid_split_scores(
     right_values,
     n_blocks,
     equal_labels=True,
+    mode=0,
 ):  # pragma: no cover - compiled
     """:func:`phase1_split_scores` with the errors evaluated on the intervals ``J`` only.
 
@@ -431,6 +528,7 @@ def phase1_grid_split_scores(
             block * n_features // n_blocks,
             (block + 1) * n_features // n_blocks,
             equal_labels,
+            mode,
         )
 
 
@@ -453,6 +551,7 @@ def _phase1_grid_block(
     f_start,
     f_stop,
     equal_labels,
+    mode,
 ):  # pragma: no cover - compiled
     # the samples are read in their own order (no bucketing): the per-example arrays are
     # large on big data, and a sequential pass over them is several times faster
@@ -462,6 +561,7 @@ def _phase1_grid_block(
     index = np.empty(256, dtype=np.int64)
     present = np.empty(256, dtype=np.int64)
     rest = np.empty(G, dtype=np.int64)
+    errs = np.empty(G, dtype=np.int64)
     for f in range(f_start, f_stop):
         index[:] = -1
         for q in range(n_node):
@@ -504,20 +604,18 @@ def _phase1_grid_block(
                 for left in range(K):
                     if left == right and not equal_labels:
                         continue
-                    errors = rest[0] + prof[p, left, 0]
-                    arg = 0
-                    for g in range(1, G):
-                        e = rest[g] + prof[p, left, g]
-                        if e < errors:
-                            errors = e
-                            arg = g
+                    for g in range(G):
+                        errs[g] = rest[g] + prof[p, left, g]
+                    Gs, Bs, Rs = _pair_sums(
+                        out_sums, cum[p, left], cum[P - 1, right], cum[p, right]
+                    )
+                    errors, alpha = profile_step(errs, J, V, mode, Gs, Bs)
                     _record_pair(
                         errors,
-                        interval_alpha(J[arg], V),
-                        out_sums,
-                        cum[p, left],
-                        cum[P - 1, right],
-                        cum[p, right],
+                        alpha,
+                        Gs,
+                        Bs,
+                        Rs,
                         shift,
                         reference,
                         f,

@@ -13,8 +13,10 @@ Phase I -- Algorithms 1 and 1.2 (0-1 loss)
     0-1 error of the ensemble plus the tree after the best step :math:`\alpha > 0`
     (:mod:`~marginboost.boosting._dmcboost_kernels`: an exact search over every binned
     threshold and every label pair, the examples outside the node keeping the partial tree's
-    labels).  The tree is added with :math:`\alpha_t` the midpoint of the first best interval
-    of :func:`~marginboost.boosting.dmcboost_search.zero_one_sweep` along it (Alg. 1, line 5).
+    labels).  The tree is added with :math:`\alpha_t` the midpoint of a best interval of
+    :func:`~marginboost.boosting.dmcboost_search.zero_one_sweep` along it (Alg. 1, line 5:
+    "the middle point of the interval"); when several intervals have the fewest errors, the
+    one whose midpoint has the smallest multi-class exponential loss (``step``, below).
     A tree that keeps the error count is still added when it lowers the multi-class
     exponential loss at that step (DirectBoost's plateau rule, below).  Phase I stops, without
     adding the tree, when the tree neither lowers the error count nor keeps it while lowering
@@ -67,6 +69,14 @@ Departures from the paper and choices where it is silent
       then to the lowest feature, bin, right label, left label (DirectBoost's rule; the paper
       gives none).  In phase II ties of the (integer) derivative go to the lowest feature,
       bin, right label, left label.
+    * **Which best interval** (the paper speaks of "the interval"): ``step="best-midpoint"``
+      (default) takes, among the intervals with the fewest errors, the midpoint with the
+      smallest exponential loss (the paper's tie rule, applied to the paper's step);
+      ``"midpoint"`` the first (smallest-:math:`\alpha`) one; ``"exp-loss"`` the
+      exponential-loss minimizer clipped into the best interval (DirectBoost's default).  With
+      ``"midpoint"`` a round that keeps the error count takes a step inside the first interval,
+      about half the smallest crossing, so such rounds shrink geometrically (:math:`\alpha`
+      reaches 1e-14 on Car) and phase I stalls far above the error the other rules reach.
     * **Plateaus** (the paper is silent): DirectBoost's rule.  A literal "stop unless the
       error count drops" ends phase I after one round on every data set: round 1 (all scores
       0, every example a tie) takes the unbounded interval, :math:`\alpha_1 = 1`, so in
@@ -100,13 +110,13 @@ from typing import TYPE_CHECKING, Any
 import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._sklearn import constraints
 from ..margins import bottom_margin_average, multiclass_margins
 from . import _dmcboost_kernels as _k
 from ._base import check_positive_int, check_real
-from ._direct_kernels import interval_alpha, tie_break
+from ._direct_kernels import tie_break
 from .direct import DirectBoost, _empty_scores
 from .dmcboost_search import TH, MarginLineSearch, margin_line_search, zero_one_sweep
 from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
@@ -151,6 +161,8 @@ class ZeroOneTreeObjective:
         them; ``None``: always all of them (see :class:`DMCBoost`).
     equal_labels : bool
         Whether the two children of a split may get the same label.
+    step : {"best-midpoint", "midpoint", "exp-loss"}
+        The step inside the intervals with the fewest errors (see :class:`DMCBoost`).
     """
 
     kind = "multiclass"
@@ -161,7 +173,12 @@ class ZeroOneTreeObjective:
         y: NDArray[np.intp],
         max_intervals: int | None = None,
         equal_labels: bool = True,
+        step: str = "best-midpoint",
     ) -> None:
+        if step not in _k.STEP_MODES:
+            raise ValueError(f"step must be one of {sorted(_k.STEP_MODES)}; got {step!r}")
+        self.step = step
+        self.mode = _k.STEP_MODES[step]
         F = np.ascontiguousarray(F, dtype=np.float64)
         n, K = F.shape
         rows = np.arange(n)
@@ -232,11 +249,12 @@ class ZeroOneTreeObjective:
         """``(errors, alpha on the grid, score)`` of adding the classifier ``h``."""
         mask = np.ones(h.size, dtype=bool) if mask is None else mask
         E = _k.errors_profile(self.lo, self.hi, h, mask, self.V.size)
-        best = int(np.argmin(E))
-        alpha = float(interval_alpha(best, self.V))
         G, B, R = _k.loss_sums(self.Gk, self.Bk, self.Rk, h, mask)
+        errors, alpha = _k.profile_step(
+            E, np.arange(E.size, dtype=np.int64), self.V, self.mode, G, B
+        )
         loss = _k.log_loss3(alpha, G, B, R, self.shift)
-        return int(E[best]), alpha, -(int(E[best]) + float(tie_break(loss, self.reference)))
+        return int(errors), float(alpha), -(int(errors) + float(tie_break(loss, self.reference)))
 
     def log_loss(self, h: NDArray[np.intp], alpha: float) -> float:
         """Log of the multi-class exponential loss after adding ``h`` with weight ``alpha``."""
@@ -273,6 +291,7 @@ class ZeroOneTreeObjective:
                 right,
                 numba.get_num_threads(),
                 self.equal_labels,
+                self.mode,
             )
         else:
             _k.phase1_split_scores(
@@ -291,6 +310,7 @@ class ZeroOneTreeObjective:
                 right,
                 numba.get_num_threads(),
                 self.equal_labels,
+                self.mode,
             )
         return scores, left, right
 
@@ -486,6 +506,14 @@ class DMCBoost(MulticlassBoostingClassifier):
     distinct_leaf_labels : bool, default False
         Require the two children of every split to get different labels (DirectBoost's trees
         for two classes); the default lets the line search give them the same label.
+    step : {"best-midpoint", "midpoint", "exp-loss"}, default "best-midpoint"
+        Phase I's step along the chosen tree, inside the intervals of :math:`\alpha` with the
+        fewest training errors (the paper: "the middle point of the interval", without saying
+        which interval when several tie).  "best-midpoint": the midpoint, among those
+        intervals, with the smallest multi-class exponential loss; "midpoint": the midpoint of
+        the first (smallest-:math:`\alpha`) one; "exp-loss": the exponential-loss minimizer
+        clipped into the best interval (DirectBoost's default step).  The trees are ranked at
+        the same rule's step.
     min_samples_leaf : int, default 1
     max_bins : int, default 255
         Number of feature bins.
@@ -564,6 +592,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         max_intervals=[Interval(Integral, 2, None, closed="left"), None],
         max_phase1_rounds=[Interval(Integral, 1, None, closed="left"), None],
         distinct_leaf_labels=["boolean"],
+        step=[StrOptions(set(_k.STEP_MODES))],
     )
     reference = "zhai2014multiclass"
     _resolve_n_prime = DirectBoost._resolve_n_prime
@@ -584,6 +613,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         max_intervals: int | None = 1024,
         max_phase1_rounds: int | None = None,
         distinct_leaf_labels: bool = False,
+        step: str = "best-midpoint",
         min_samples_leaf: int = 1,
         max_bins: int = 255,
     ) -> None:
@@ -597,6 +627,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         self.max_intervals = max_intervals
         self.max_phase1_rounds = max_phase1_rounds
         self.distinct_leaf_labels = distinct_leaf_labels
+        self.step = step
         self.min_samples_leaf = min_samples_leaf
         self.max_bins = max_bins
 
@@ -684,6 +715,8 @@ class DMCBoost(MulticlassBoostingClassifier):
             if self.max_intervals is None
             else check_positive_int(self.max_intervals, "max_intervals", minimum=2)
         )
+        if self.step not in _k.STEP_MODES:
+            raise ValueError(f"step must be one of {sorted(_k.STEP_MODES)}; got {self.step!r}")
         builder = self._builder()
         codes = self._bin(X)
         return {
@@ -774,11 +807,11 @@ class DMCBoost(MulticlassBoostingClassifier):
             if errors == 0:
                 return "phase I zero training error"
             objective = ZeroOneTreeObjective(
-                state["F"], y, self.max_intervals_, not self.distinct_leaf_labels
+                state["F"], y, self.max_intervals_, not self.distinct_leaf_labels, self.step
             )
             tree = builder.fit(codes, objective)
             h = tree.predict(codes).astype(np.intp)
-            sweep = zero_one_sweep(state["F"], y, h)
+            sweep = zero_one_sweep(state["F"], y, h, step=self.step)
             if sweep.errors > errors or (
                 sweep.errors == errors
                 and not objective.log_loss(h, sweep.alpha) < objective.reference
@@ -824,9 +857,7 @@ class DMCBoost(MulticlassBoostingClassifier):
                     epsilon=self.epsilon_ if relaxed else 1.0,
                 )
                 if not search.unbounded:
-                    candidates.append(
-                        (search.max_value, objective.score(h), -sign, tree, h, search)
-                    )
+                    candidates.append((search.max_value, objective.score(h), sign, tree, h, search))
             if not candidates:
                 return "phase II unbounded step", (best_rounds if relaxed else None)
             # the larger maximum of (5), then the larger derivative, then alpha > 0

@@ -96,6 +96,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..margins import bottom_margin_average, multiclass_margins
+from . import _dmcboost_kernels as _k
 
 __all__ = [
     "ZeroOneSweep",
@@ -228,12 +229,14 @@ class ZeroOneSweep:
     breakpoint_errors : int array (m,)
         Misclassified examples exactly at each :math:`p_j` (ties count as errors).
     best_interval : int
-        Index of the first (smallest-:math:`\alpha`) interval with the fewest errors.
+        Index of the interval with the fewest errors that holds the step (the first such
+        interval for ``step="midpoint"``).
     low, high : float
         That interval; ``high`` is ``inf`` for the last one.
     alpha : float
-        The step: the midpoint of a bounded interval; ``2 * low`` (``1.0`` if ``low == 0``) for
-        the unbounded one (DirectBoost's convention).
+        The step (see :func:`zero_one_sweep`'s ``step``): a midpoint is that of a bounded
+        interval, or ``2 * low`` (``1.0`` if ``low == 0``) for the unbounded one
+        (DirectBoost's convention).
     errors : int
         ``interval_errors[best_interval]``.
     initial_errors : int
@@ -254,7 +257,9 @@ class ZeroOneSweep:
     current_errors: int
 
 
-def zero_one_sweep(F: ArrayLike, y: ArrayLike, h: ArrayLike) -> ZeroOneSweep:
+def zero_one_sweep(
+    F: ArrayLike, y: ArrayLike, h: ArrayLike, step: str = "best-midpoint"
+) -> ZeroOneSweep:
     """Algorithm 1.1: the 0-1 error on every interval of :math:`\\alpha > 0` and the step of
     Algorithm 1 (midpoint of the best interval), in :math:`O(nK + n \\log n)`.
 
@@ -266,7 +271,14 @@ def zero_one_sweep(F: ArrayLike, y: ArrayLike, h: ArrayLike) -> ZeroOneSweep:
         Labels in ``0 .. K-1``.
     h : int array (n,)
         The candidate's predicted class per example (``0 .. K-1``).
+    step : {"best-midpoint", "midpoint", "exp-loss"}, default "best-midpoint"
+        Which point of the intervals with the fewest errors: the midpoint with the smallest
+        multi-class exponential loss :math:`\\sum_i \\sum_{k \\ne y_i} e^{f_k - f_{y_i}}`
+        after the step, the midpoint of the first (smallest-:math:`\\alpha`) one, or the loss
+        minimizer clipped into the best one (see :class:`~marginboost.boosting.DMCBoost`).
     """
+    if step not in _k.STEP_MODES:
+        raise ValueError(f"step must be one of {sorted(_k.STEP_MODES)}; got {step!r}")
     scenario, q = zero_one_scenarios(F, y, h)
     F = np.asarray(F, dtype=np.float64)
     s1, s2 = scenario == 1, scenario == 2
@@ -287,13 +299,18 @@ def zero_one_sweep(F: ArrayLike, y: ArrayLike, h: ArrayLike) -> ZeroOneSweep:
     # at p: the left interval's errors (scenario 1 is still wrong at its tie) plus the
     # scenario-2 examples tied there
     breakpoint_errors = interval_errors[:-1] + gained
-    best = int(np.argmin(interval_errors))
+    G, B = _loss_coefficients(F, *_check(F, y, h)[1:])
+    errors, alpha = _k.profile_step(
+        interval_errors,
+        np.arange(points.size + 1, dtype=np.int64),
+        points,
+        _k.STEP_MODES[step],
+        G,
+        B,
+    )
+    best = int(np.searchsorted(points, alpha))  # alpha lies inside its interval
     edges = np.concatenate([[0.0], points, [np.inf]])
     low, high = float(edges[best]), float(edges[best + 1])
-    if math.isfinite(high):
-        alpha = 0.5 * (low + high)
-    else:
-        alpha = 2.0 * low if low > 0 else 1.0
     return ZeroOneSweep(
         breakpoints=points,
         interval_errors=interval_errors,
@@ -306,6 +323,23 @@ def zero_one_sweep(F: ArrayLike, y: ArrayLike, h: ArrayLike) -> ZeroOneSweep:
         initial_errors=initial,
         current_errors=current,
     )
+
+
+def _loss_coefficients(
+    F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
+) -> tuple[float, float]:
+    r"""``(G, B)`` of the multi-class exponential loss along ``h``, :math:`G e^{-\alpha} +
+    B e^{\alpha} + R`, up to a common factor: :math:`G` sums the terms of the examples ``h``
+    classifies right (each of their terms falls), :math:`B` the term of the class ``h``
+    predicts wrongly (it grows)."""
+    rows = np.arange(F.shape[0])
+    diff = F - F[rows, y][:, None]
+    diff[rows, y] = -np.inf
+    u = np.exp(diff - diff.max())
+    right = h == y
+    G = float(u[right].sum())
+    B = float(u[~right, h[~right]].sum())
+    return G, B
 
 
 def _shifted(F: NDArray[np.float64], h: NDArray[np.int64], alpha: float) -> NDArray[np.float64]:

@@ -61,7 +61,7 @@ class PaperProtocol:
     >>> from marginboost.experiments.protocols import protocol
     >>> p = protocol("dmcboost")
     >>> p.module, p.items[:2]
-    ('dmcboost', ('table2', 'table3'))
+    ('dmcboost', ('table1', 'figures1-2'))
     >>> p.notebook("table2")
     'dmcboost-table2'
     """
@@ -165,7 +165,7 @@ PROTOCOLS: dict[str, PaperProtocol] = {
         PaperProtocol(
             "dmcboost",
             "dmcboost",
-            ("table2", "table3", "table4", "figure3"),
+            ("table1", "figures1-2", "table2", "figure3", "table3", "table4"),
             "zhai2014multiclass",
             ("DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost"),
         ),

@@ -65,6 +65,8 @@ __all__ = [
     "table3_frame",
     "table4_frame",
     "n_prime_label",
+    "rounds_run",
+    "cost_frame",
 ]
 
 PROTOCOL_VERSION = "dmcboost-v1"
@@ -218,6 +220,15 @@ def grid_settings(profile: str) -> dict:
     return dict(_FULL if profile == "full" else _QUICK)
 
 
+#: Phase I's step rule in the cells (``DMCBoost(step=...)``).  Cells without a ``"step"``
+#: key ran the first implementation's rule, the midpoint of the first best interval.
+STEP = "best-midpoint"
+
+
+def _step(params: dict) -> str:
+    return str(params.get("step", "midpoint"))
+
+
 def _params(method: str, depth: int, s: dict, name: str) -> dict:
     rounds = s["poker_rounds"] if name == "Poker525k" else None
     if method == "DMCBoost":
@@ -226,6 +237,7 @@ def _params(method: str, depth: int, s: dict, name: str) -> dict:
             "depth": int(depth),
             "max_rounds": int(rounds or s["dmc_max_rounds"]),
             "n_prime_grid": grid,
+            "step": STEP,
         }
     return {"depth": int(depth), "max_rounds": int(rounds or s["max_rounds"])}
 
@@ -360,7 +372,9 @@ def _dmcboost(params: dict, data, fixed: bool) -> dict:
     labels = list(params["n_prime_grid"])
     with _phase_two_recorded():
         models = DMCBoost(
-            max_depth=int(params["depth"]), n_estimators=int(params["max_rounds"])
+            max_depth=int(params["depth"]),
+            n_estimators=int(params["max_rounds"]),
+            step=_step(params),
         ).fit_path(X, y, [N_PRIME_GRID[label] for label in labels])
     test = [_pct(m.predict(Xt), yt) for m in models]
     train = [_pct(m.predict(X), y) for m in models]
@@ -430,6 +444,7 @@ def figure3_cells(profile: str) -> list[dict]:
         params: dict[str, Any] = {"depth": 3, "max_rounds": rounds}
         if method.startswith("DMCBoost"):
             params["n_prime"] = "n/10"
+            params["step"] = STEP
         cells.append(
             experiment_spec(
                 algorithm=method,
@@ -470,6 +485,7 @@ def figure3_cell(spec: dict) -> dict:
                 max_depth=int(p["depth"]),
                 n_estimators=int(p["max_rounds"]),
                 phase2=(method == "DMCBoost"),
+                step=_step(p),
             ).fit(Xtr, ytr)
         phase = [int(v) for v in model.history_["phase"]]
     return {
@@ -513,6 +529,77 @@ def results_frame(cells: list[dict], metrics: list[dict]):
             }
         )
     return pd.DataFrame(rows)
+
+
+def rounds_run(record: dict, max_rounds: int, patience: int = 50) -> list[int]:
+    """Rounds each run of a DMCBoost cell (one per :math:`n'`) trained, both phases together.
+
+    A record keeps the rounds of the returned model (after a relaxed phase II is cut back to
+    its best round) and the stop reason; a run that stopped on the cap (``"n_estimators"``)
+    trained ``max_rounds``, one stopped by the patience rule ``patience`` rounds beyond its
+    best round, any other exactly its rounds."""
+    out = []
+    for kept, reason in zip(record["rounds"], record["stop_reasons"]):
+        if reason.startswith("n_estimators"):
+            out.append(int(max_rounds))
+        elif reason.startswith("phase II no improvement within patience"):
+            out.append(min(int(max_rounds), int(kept) + int(patience)))
+        else:
+            out.append(int(kept))
+    return out
+
+
+def cost_frame(cells: list[dict], metrics: list[dict], paper_rounds: int = 5000):
+    """Per data set and method: the CPU seconds of the cells run, the seconds per round, and a
+    projection of the paper's protocol at that speed.
+
+    The projection counts 5 rotations (1 on a fixed split), ``paper_rounds`` rounds for a
+    baseline run that reached our cap (its observed rounds when it stopped by itself) and,
+    for DMCBoost, phase I once plus each :math:`n'`'s phase II, with ``paper_rounds`` rounds
+    for a run that reached our cap: those runs would go on to their own stop, so where any
+    did (``capped`` > 0) the projection is a lower bound."""
+    import pandas as pd
+
+    rows = []
+    for cell, m in zip(cells, metrics):
+        cap, method = int(cell["params"]["max_rounds"]), cell["algorithm"]
+        if method == "DMCBoost":
+            ran = rounds_run(m, cap)
+            n1 = int(m["n_phase1"])
+            total = n1 + sum(r - n1 for r in ran)
+            capped = sum(r >= cap for r in ran)
+            projected = n1 + sum((paper_rounds if r >= cap else r) - n1 for r in ran)
+        else:
+            total = int(m.get("rounds_fitted", 0))
+            capped = int(str(m.get("stop_reason", "")).startswith("n_estimators"))
+            projected = paper_rounds if capped else total
+        rows.append(
+            {
+                "dataset": cell["paper_dataset"],
+                "algorithm": method,
+                "seconds": float(m["seconds"]),
+                "rounds": total,
+                "capped": capped,
+                "runs": len(m["rounds"]) if method == "DMCBoost" else 1,
+                "projected_rounds": projected,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    out = frame.groupby(["dataset", "algorithm"], sort=False).agg(
+        cells=("seconds", "size"),
+        seconds=("seconds", "sum"),
+        rounds=("rounds", "sum"),
+        capped=("capped", "sum"),
+        runs=("runs", "sum"),
+        projected_rounds=("projected_rounds", "mean"),
+    )
+    out["s_per_round"] = out["seconds"] / out["rounds"].clip(lower=1)
+    rotations = [1 if name in FIXED else int(PAPER_SETTINGS["folds"]) for name, _ in out.index]
+    out["paper_cpu_h"] = out["s_per_round"] * out["projected_rounds"] * rotations / 3600.0
+    out = out.reset_index()
+    # a baseline's paper cap is 5000 rounds: only DMCBoost runs on beyond it
+    out["lower_bound"] = (out["capped"] > 0) & (out["algorithm"] == "DMCBoost")
+    return out
 
 
 def _summary(frame, keys):
