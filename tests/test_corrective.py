@@ -152,10 +152,14 @@ def test_hinge_dual_equals_the_squared_hinge_primal():
 
 
 # ------------------------------------------------------------------------------ CG estimators
+@pytest.mark.parametrize("smoothing", [0.0, 0.5, 0.9])
 @pytest.mark.parametrize("kwargs, D", [({}, None), ({"D": 0.125}, 0.125), ({"nu": 0.25}, 0.1)])
-def test_cg_lpboost_reaches_the_full_pool_lp_optimum(kwargs, D):
+def test_cg_lpboost_reaches_the_full_pool_lp_optimum(kwargs, D, smoothing):
+    """Plain and dual-smoothed column generation end at the LP optimum over every stump (the
+    stump learner finds the best stump, so its certificate is exact)."""
     X, y = integer_data(seed=1)
-    model = LPBoost(**kwargs, n_estimators=200).fit(X, y)
+    model = LPBoost(**kwargs, n_estimators=200, smoothing=smoothing).fit(X, y)
+    assert model.mispricings_ >= 0 and (smoothing > 0 or model.mispricings_ == 0)
     assert model.converged_ and model.stop_reason_ == "no violated dual constraint"
     optimum = _masters.solve_lpboost_dual(full_pool_matrix(X, y), D).objective
     assert model.history_["objective"][-1] == pytest.approx(optimum, abs=1e-7)
@@ -166,6 +170,22 @@ def test_cg_lpboost_reaches_the_full_pool_lp_optimum(kwargs, D):
     assert model.history_["duality_gap"][-1] <= model.tol
     # the recorded minimum margin is that of the final combination
     assert model.margins(X, y).min() == pytest.approx(model.history_["min_margin"][-1])
+
+
+def test_lpboost_smoothing_is_validated_and_changes_only_the_path():
+    """``smoothing`` outside [0, 1) is refused by name; a smoothed fit asks the weak learner
+    for other trees on the way (some mis-pricings on real data) and ends at the same optimum
+    of the restricted LP as the plain one, within the tolerance."""
+    X, y = integer_data(seed=5)
+    for bad in (-0.1, 1.0, 2.0):
+        with pytest.raises(ValueError, match="smoothing"):
+            LPBoost(nu=0.2, smoothing=bad).fit(X, y)
+    plain = LPBoost(nu=0.2, n_estimators=300).fit(X, y)
+    smooth = LPBoost(nu=0.2, n_estimators=300, smoothing=0.5).fit(X, y)
+    assert plain.converged_ and smooth.converged_
+    assert smooth.history_["objective"][-1] == pytest.approx(
+        plain.history_["objective"][-1], abs=2 * plain.tol
+    )
 
 
 def test_cg_adaboost_matches_the_pool_solution_and_the_kkt_weights():

@@ -148,6 +148,15 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         """Duality gap of the full problem certified by the next column's ``edge``."""
         return max(0.0, edge - solution.r)
 
+    def _next_column(
+        self, learner: Any, codes: Any, y_signed: FloatArray, u: FloatArray, bound: float
+    ) -> tuple[Any, FloatArray, float]:
+        """The oracle's tree for the master's dual weights ``u``, its predictions and its edge
+        ``u @ (y h)``; training stops when the edge is below ``bound`` (r + tol)."""
+        tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
+        h = tree.predict(codes)
+        return tree, h, float(u @ (y_signed * h))
+
     def _oracle_weights(self, u: FloatArray) -> FloatArray:
         r"""Example weights handed to the weak learner, whose tree maximizes
         :math:`\sum_i u_i y_i h(x_i)`; the dual weights of these masters are non-negative
@@ -223,9 +232,9 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             history["mean_margin"].append(float(margins.mean() / norm))
             history["edge"].append(edge)
             # the next oracle call also certifies the current solution
-            next_tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
-            next_h = next_tree.predict(codes)
-            next_edge = float(u @ (y_signed * next_h))
+            next_tree, next_h, next_edge = self._next_column(
+                learner, codes, y_signed, u, solution.r + tol
+            )
             history["duality_gap"].append(self._gap(solution, next_edge))
             history["time"].append(time.perf_counter() - start)
             if next_edge < solution.r + tol:
@@ -360,12 +369,25 @@ class LPBoost(_CGParams):
         infeasible and :class:`ColumnGenerationError` is raised).
     nu : float in (0, 1], optional
         Alternative to ``D``: :math:`D = 1/(\nu M)`.
+    smoothing : float in [0, 1), default 0.0
+        Dual smoothing of the column generation (Wentges 1997): the weak learner is first
+        asked for the tree of the weights :math:`\beta\bar u + (1 - \beta)u`, with
+        :math:`\beta` = ``smoothing``, :math:`u` the master's dual weights and :math:`\bar u`
+        the weights whose best tree had the smallest edge so far (the stability centre); that
+        tree is added when it violates the master's dual constraint at :math:`u`, otherwise the
+        tree of :math:`u` itself is asked for (a "mis-pricing").  Training still stops only
+        when the tree of :math:`u` does not violate it (the termination test above), so the
+        optimum is the same; the smoothing damps the oscillation of :math:`u` that makes plain
+        LPBoost add many columns on degenerate problems.  0 is plain column generation.
     """
         + _COMMON_DOC
         + _ATTRIBUTES
         + r"""    D_ : float or None
         The bound :math:`D` on the example weights used in the fit (``None`` for the hard
         margin).
+    mispricings_ : int
+        With ``smoothing``: iterations whose smoothed tree did not violate the master's
+        constraint, so that the tree of :math:`u` was asked for as well.
 
     Notes
     -----
@@ -391,6 +413,9 @@ class LPBoost(_CGParams):
     Shalev-Shwartz, S. and Singer, Y. (2010). On the equivalence of weak learnability and linear
     separability: new relaxations and efficient boosting algorithms. Machine Learning
     80(2-3), 141-163.
+
+    Wentges, P. (1997). Weighted Dantzig-Wolfe decomposition for linear mixed-integer
+    programming. International Transactions in Operational Research 4(2), 151-162.
     """
     )
 
@@ -399,6 +424,7 @@ class LPBoost(_CGParams):
         **_CGParams._parameter_constraints,
         "D": [*_POSITIVE, None],
         "nu": [Interval(Real, 0.0, 1.0, closed="right"), None],
+        "smoothing": [Interval(Real, 0.0, 1.0, closed="left")],
     }
 
     def __init__(
@@ -412,14 +438,22 @@ class LPBoost(_CGParams):
         max_bins: int = 255,
         tol: float = 1e-5,
         random_state: int | None = None,
+        smoothing: float = 0.0,
     ) -> None:
         self.D = D
         self.nu = nu
+        self.smoothing = smoothing
         self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
 
     def _check_params(self, n_samples: int) -> None:
         if self.D is not None and self.nu is not None:
             raise ValueError(f"give D or nu, not both; got D={self.D!r}, nu={self.nu!r}")
+        self._smoothing = check_real(self.smoothing, "smoothing", 0.0, 1.0, low_inclusive=True)
+        if self._smoothing >= 1.0:
+            raise ValueError(f"smoothing must be in [0, 1); got {self.smoothing!r}")
+        self._center: FloatArray | None = None
+        self._center_edge = np.inf
+        self.mispricings_ = 0
         self.D_: float | None
         if self.nu is not None:
             self.D_ = 1.0 / (check_real(self.nu, "nu", 0.0, 1.0) * n_samples)
@@ -446,6 +480,35 @@ class LPBoost(_CGParams):
             return super().fit(X, y, sample_weight)
         finally:
             del self._master
+            self._center = None
+
+    def _next_column(
+        self, learner: Any, codes: Any, y_signed: FloatArray, u: FloatArray, bound: float
+    ) -> tuple[Any, FloatArray, float]:
+        """Dual smoothing (see ``smoothing``): the tree of the smoothed weights when it
+        violates the master's constraint at ``u``, else the tree of ``u``.  Every tree asked
+        for bounds the LP's optimum from above by its edge at the weights it was asked for
+        (as far as the weak learner finds the best tree): the smallest such edge so far marks
+        the stability centre."""
+        beta = self._smoothing
+        if beta > 0.0 and self._center is not None:
+            q = beta * self._center + (1.0 - beta) * u
+            tree = learner.fit_binary(codes, y_signed, self._oracle_weights(q))
+            h = tree.predict(codes)
+            a = y_signed * h
+            self._move_center(q, float(q @ a))
+            edge = float(u @ a)
+            if not edge < bound:
+                return tree, h, edge
+            self.mispricings_ += 1
+        tree, h, edge = super()._next_column(learner, codes, y_signed, u, bound)
+        if beta > 0.0:
+            self._move_center(u, edge)
+        return tree, h, edge
+
+    def _move_center(self, weights: FloatArray, edge: float) -> None:
+        if self._center is None or edge < self._center_edge:
+            self._center, self._center_edge = weights.copy(), edge
 
     def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         master = getattr(self, "_master", None)
