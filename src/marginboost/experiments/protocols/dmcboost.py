@@ -594,7 +594,9 @@ def cost_frame(cells: list[dict], metrics: list[dict], paper_rounds: int = 5000)
         projected_rounds=("projected_rounds", "mean"),
     )
     out["s_per_round"] = out["seconds"] / out["rounds"].clip(lower=1)
-    rotations = [1 if name in FIXED else int(PAPER_SETTINGS["folds"]) for name, _ in out.index]
+    folds = PAPER_SETTINGS["folds"]
+    assert isinstance(folds, int)
+    rotations = [1 if name in FIXED else folds for name, _ in out.index]
     out["paper_cpu_h"] = out["s_per_round"] * out["projected_rounds"] * rotations / 3600.0
     out = out.reset_index()
     # a baseline's paper cap is 5000 rounds: only DMCBoost runs on beyond it
