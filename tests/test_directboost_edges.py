@@ -158,3 +158,22 @@ def test_phase2_kernels_stay_inside_their_arrays(monkeypatch):
     checked = directboost_variant(variant, **params).fit(X, y)
     assert checked.n_estimators_ == plain.n_estimators_ > checked.n_phase1_
     np.testing.assert_array_equal(checked.decision_function(X), plain.decision_function(X))
+
+
+# ---- a fit that ends on n_estimators says so ---------------------------------------------------
+def test_a_fit_stopped_by_n_estimators_warns_and_one_that_converges_does_not():
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(80, 3))
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=80) > 0, 1.0, -1.0)
+    with pytest.warns(ConvergenceWarning, match="n_estimators=2 rounds"):
+        capped = DirectBoost(n_estimators=2, max_depth=1).fit(X, y)
+    assert capped.stop_reason_ == "n_estimators"
+    free = DirectBoost(max_depth=1, n_estimators=5000)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        free.fit(X, y)
+    assert free.stop_reason_ != "n_estimators"

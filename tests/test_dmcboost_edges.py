@@ -243,3 +243,18 @@ def test_unknown_step_rule_is_refused_by_name():
         zero_one_sweep(GOOD_F, np.array([0, 1]), np.array([1, 0]), step="middle")
     with pytest.raises(ValueError, match="best-midpoint"):
         ZeroOneTreeObjective(GOOD_F, np.array([0, 1]), step="middle")
+
+
+def test_a_fit_stopped_by_its_round_caps_warns_and_one_that_converges_does_not():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = _tiny(5, n=60)
+    with pytest.warns(ConvergenceWarning, match="n_estimators=2 rounds"):
+        capped = DMCBoost(n_estimators=2, max_depth=1).fit(X, y)
+    assert capped.stop_reason_.startswith("n_estimators")
+    with pytest.warns(ConvergenceWarning, match="max_phase1_rounds=1 rounds"):
+        DMCBoost(max_phase1_rounds=1, phase2=False, max_depth=1).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        free = DMCBoost(max_depth=1, phase2=False).fit(X, y)
+    assert free.stop_reason_.startswith("phase I")

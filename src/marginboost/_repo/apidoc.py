@@ -289,6 +289,7 @@ def api_pages() -> dict[str, str]:
                         "poker_hand_label",
                         "poker525k",
                         "one_hot_encode",
+                        "binarize_adult",
                         "ADULT_CATEGORICAL",
                     ],
                 ),

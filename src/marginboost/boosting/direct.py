@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numbers
 import time
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from numbers import Real
@@ -36,6 +37,7 @@ import numba
 import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._sklearn import constraints
@@ -777,7 +779,8 @@ class DirectBoost(BinaryBoostingClassifier):
         Why training ended: ``"phase 1 zero training error"``, ``"phase 1 local minimum"``,
         ``"phase 1 plateau"`` or ``"n_estimators"`` when phase 2 did not run, otherwise
         ``"phase 2 coordinatewise maximum"``, ``"phase 2 no admissible step"``,
-        ``"phase 2 no improvement within patience"`` or ``"n_estimators"``.
+        ``"phase 2 no improvement within patience"`` or ``"n_estimators"``.  A fit that ends on
+        ``"n_estimators"`` warns (:class:`~sklearn.exceptions.ConvergenceWarning`).
 
     Notes
     -----
@@ -1020,6 +1023,15 @@ class DirectBoost(BinaryBoostingClassifier):
         if self._best_rounds is not None:
             self._truncate(self._best_rounds)
         del self._best_rounds
+        if self.stop_reason_ == "n_estimators":
+            warnings.warn(
+                f"{type(self).__name__} stopped at n_estimators={int(self.n_estimators)} rounds, "
+                "before its own stop rule (phase 1's local minimum or zero training error, "
+                "phase 2's coordinatewise maximum or patience); raise n_estimators to let it "
+                "converge.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def _phase2(self, codes: NDArray[np.uint8], y: FloatArray, state: dict[str, Any]) -> None:
         relaxed = self.epsilon_ > 0

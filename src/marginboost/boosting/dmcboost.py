@@ -75,8 +75,9 @@ Departures from the paper and choices where it is silent
       ``"midpoint"`` the first (smallest-:math:`\alpha`) one; ``"exp-loss"`` the
       exponential-loss minimizer clipped into the best interval (DirectBoost's default).  With
       ``"midpoint"`` a round that keeps the error count takes a step inside the first interval,
-      about half the smallest crossing, so such rounds shrink geometrically (:math:`\alpha`
-      reaches 1e-14 on Car) and phase I stalls far above the error the other rules reach.
+      about half the smallest crossing, so such rounds shrink geometrically (Figure 3's
+      notebook shows the last step of such a run on Car) and phase I stalls far above the
+      error the other rules reach.
     * **Plateaus** (the paper is silent): DirectBoost's rule.  A literal "stop unless the
       error count drops" ends phase I after one round on every data set: round 1 (all scores
       0, every example a tie) takes the unbounded interval, :math:`\alpha_1 = 1`, so in
@@ -110,6 +111,7 @@ from typing import TYPE_CHECKING, Any
 import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._sklearn import constraints
@@ -193,6 +195,7 @@ class ZeroOneTreeObjective:
         points = np.concatenate([q1[q1 > 0], q2[~own & correct & (q2 > 0)]])
         self.V = np.unique(points)
         m = self.V.size
+        self._intervals = np.arange(m + 1, dtype=np.int64)  # the profile's interval indices
 
         def rank(q: NDArray[np.float64]) -> NDArray[np.intp]:  # index of q in V
             return np.searchsorted(self.V, q)
@@ -250,9 +253,7 @@ class ZeroOneTreeObjective:
         mask = np.ones(h.size, dtype=bool) if mask is None else mask
         E = _k.errors_profile(self.lo, self.hi, h, mask, self.V.size)
         G, B, R = _k.loss_sums(self.Gk, self.Bk, self.Rk, h, mask)
-        errors, alpha = _k.profile_step(
-            E, np.arange(E.size, dtype=np.int64), self.V, self.mode, G, B
-        )
+        errors, alpha = _k.profile_step(E, self._intervals, self.V, self.mode, G, B)
         loss = _k.log_loss3(alpha, G, B, R, self.shift)
         return int(errors), float(alpha), -(int(errors) + float(tie_break(loss, self.reference)))
 
@@ -530,7 +531,9 @@ class DMCBoost(MulticlassBoostingClassifier):
         coordinatewise minimum, a plateau, ``"max_phase1_rounds"``) when phase II did not run,
         otherwise ``"phase II coordinatewise maximum"``, ``"phase II unbounded step"``,
         ``"phase II no improvement within patience"`` or ``"n_estimators"``; with
-        relaxation, followed by the round the ensemble was cut back to.
+        relaxation, followed by the round the ensemble was cut back to.  A fit that ends on
+        ``n_estimators`` or ``max_phase1_rounds`` warns
+        (:class:`~sklearn.exceptions.ConvergenceWarning`).
     history_ : dict of str to ndarray
         Per round: ``phase`` (1 or 2), ``train_error`` (fraction), ``errors`` (count),
         ``objective`` (bottom-:math:`n'` average of the normalized margins (4) after the
@@ -755,6 +758,16 @@ class DMCBoost(MulticlassBoostingClassifier):
             min(state["history"]["errors"][: self.n_phase1_], default=state["y"].shape[0])
         )
         final_errors = int(self.history_["errors"][-1]) if len(trees) else phase1_errors
+        capped = stop.split(";")[0]
+        if capped in ("n_estimators", "max_phase1_rounds"):
+            limit = self.n_estimators if capped == "n_estimators" else self.max_phase1_rounds
+            warnings.warn(
+                f"DMCBoost stopped at {capped}={limit} rounds, before its own stop rule "
+                "(phase I's zero training error or coordinatewise minimum, phase II's "
+                f"coordinatewise maximum or patience); raise {capped} to let it converge.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
         if final_errors > phase1_errors:
             warnings.warn(
                 f"DMCBoost's phase II ended with {final_errors} training errors, more than the "

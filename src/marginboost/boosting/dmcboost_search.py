@@ -204,7 +204,13 @@ def zero_one_scenarios(
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Figure 1: the scenario (1, 2 or 3) of every example and its intersection point ``q``
     (``nan`` in scenario 3), for :math:`\\alpha \\ge 0` (see the module docstring)."""
-    F, y, h = _check(F, y, h)
+    return _scenarios(*_check(F, y, h))
+
+
+def _scenarios(
+    F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """:func:`zero_one_scenarios` on checked arrays."""
     a_true, a_l, a_h, _ = _scores(F, y, h)
     s1 = h == y
     s2 = ~s1 & (a_true > a_l)  # strictly: a tie with the best wrong class is an error
@@ -279,8 +285,8 @@ def zero_one_sweep(
     """
     if step not in _k.STEP_MODES:
         raise ValueError(f"step must be one of {sorted(_k.STEP_MODES)}; got {step!r}")
-    scenario, q = zero_one_scenarios(F, y, h)
-    F = np.asarray(F, dtype=np.float64)
+    F, y, h = _check(F, y, h)
+    scenario, q = _scenarios(F, y, h)
     s1, s2 = scenario == 1, scenario == 2
     # errors just right of 0: scenario 3, and scenario 1 whose crossing is still ahead
     initial = int(np.count_nonzero(scenario == 3) + np.count_nonzero(s1 & (q > 0)))
@@ -299,7 +305,7 @@ def zero_one_sweep(
     # at p: the left interval's errors (scenario 1 is still wrong at its tie) plus the
     # scenario-2 examples tied there
     breakpoint_errors = interval_errors[:-1] + gained
-    G, B = _loss_coefficients(F, *_check(F, y, h)[1:])
+    G, B = _loss_coefficients(F, y, h)
     errors, alpha = _k.profile_step(
         interval_errors,
         np.arange(points.size + 1, dtype=np.int64),

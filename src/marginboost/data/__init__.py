@@ -39,7 +39,7 @@ from .splits import (
     shen_li_splits,
 )
 from .synthetic import long_servedio, mcboost_toy, ringnorm, twonorm, waveform
-from .transform import ADULT_CATEGORICAL, one_hot_encode
+from .transform import ADULT_CATEGORICAL, binarize_adult, one_hot_encode
 
 __all__ = [
     "Dataset",
@@ -77,5 +77,6 @@ __all__ = [
     "poker_hand_label",
     "poker525k",
     "one_hot_encode",
+    "binarize_adult",
     "ADULT_CATEGORICAL",
 ]
