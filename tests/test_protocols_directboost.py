@@ -21,12 +21,13 @@ def test_table1_data_sets_and_substitutes():
         "Heart",
         "Adult",
     ]
-    X, y = D.load_table1_data("Adult")  # the table's coding: the file's 14 attributes
+    X, y = D.load_table1_data("Adult", "raw")  # the mirror file's 14 attributes
     assert X.shape == (6414, 14) and set(np.unique(y)) == {-1.0, 1.0}
-    X2, _ = D.load_table1_data("Adult")
+    X2, _ = D.load_table1_data("Adult", "raw")
     np.testing.assert_array_equal(X, X2)  # the draw is seeded
-    coded, y_coded = D.load_table1_data("Adult", "a5a")  # the paper's file's coding
+    coded, y_coded = D.load_table1_data("Adult")  # the table's coding: the paper's file's
     assert coded.shape == (6414, 123) and set(np.unique(coded)) == {0.0, 1.0}
+    np.testing.assert_array_equal(coded, D.load_table1_data("Adult", "a5a")[0])
     np.testing.assert_array_equal(y, y_coded)  # the same rows under both codings
     # an indicator holds exactly where its raw attribute has that level
     from marginboost.data import binarize_adult, load
@@ -115,22 +116,33 @@ def test_rule_sets_caps_and_the_literal_stop_reading(monkeypatch):
     assert seen == {"default": None, "literal": 1}
 
 
-def test_the_paper_coding_cells_record_their_coding_and_run_lpboost_to_its_safety_cap():
+def test_table1_codes_adult_as_the_paper_s_file_and_the_raw_cells_keep_their_caps():
     table = [c for c in D.table1_cells("full") if c["data"]["name"] == "Adult"]
-    assert table and all("encoding" not in c["data"] for c in D.table1_cells("full"))
-    raw_lp = next(c for c in table if c["algorithm"] == "LPBoost")
-    assert raw_lp["params"]["max_rounds"] == D.LPBOOST_CAP_EXCEPTIONS["Adult"][0]
-    assert "smoothing" not in raw_lp["params"]
-    coded = D.paper_coding_cells("full")
-    assert {c["data"]["name"] for c in coded} == {"Adult"} and len(coded) == 5 * len(D.BASELINES)
-    assert all(c["data"]["encoding"] == "a5a" for c in coded)
-    lp = next(c for c in coded if c["algorithm"] == "LPBoost")
+    assert len(table) == 5 * len(D.METHODS)
+    assert all(c["data"]["encoding"] == "a5a" for c in table)
+    assert all("encoding" not in c["data"] for c in D.table1_cells("full") if c not in table)
+    lp = next(c for c in table if c["algorithm"] == "LPBoost")
     assert lp["params"]["max_rounds"] == 3000  # the safety cap only
     assert lp["params"]["smoothing"] == D.LPBOOST_SMOOTHING["Adult"]
-    # the same rotation's cells differ from the table's only by the coding (and the caps)
-    brown = next(c for c in coded if c["algorithm"] == "BrownBoost" and c["fold"] == 0)
-    brown_raw = next(c for c in table if c["algorithm"] == "BrownBoost" and c["fold"] == 0)
-    assert {**brown, "data": brown_raw["data"]} == brown_raw
-    ada = next(c for c in coded if c["algorithm"] == "AdaBoost")
+    ada = next(c for c in table if c["algorithm"] == "AdaBoost")
     assert ada["params"]["max_rounds"] == D.CODED_STAGEWISE_ROUNDS
-    assert D.paper_coding_cells("quick") == []  # the quick profile has no Adult
+    heart_ada = next(c for c in D.table1_cells("full") if c["algorithm"] == "AdaBoost")
+    assert heart_ada["params"]["max_rounds"] == 5000  # other sets keep the table's cap
+    # the rule-set ablations code Adult as the table does
+    assert all(
+        c["data"]["encoding"] == "a5a"
+        for c in D.choices_cells("full")
+        if c["data"]["name"] == "Adult"
+    )
+    raw = D.file_coding_cells("full")
+    assert {c["data"]["name"] for c in raw} == {"Adult"} and len(raw) == len(table)
+    assert all("encoding" not in c["data"] for c in raw)
+    raw_lp = next(c for c in raw if c["algorithm"] == "LPBoost")
+    assert raw_lp["params"]["max_rounds"] == D.LPBOOST_CAP_EXCEPTIONS["Adult", "raw"][0]
+    assert "smoothing" not in raw_lp["params"]
+    assert next(c for c in raw if c["algorithm"] == "AdaBoost")["params"]["max_rounds"] == 5000
+    # the same rotation's cells differ only by the coding (and the caps)
+    brown = next(c for c in table if c["algorithm"] == "BrownBoost" and c["fold"] == 0)
+    brown_raw = next(c for c in raw if c["algorithm"] == "BrownBoost" and c["fold"] == 0)
+    assert {**brown, "data": brown_raw["data"]} == brown_raw
+    assert D.file_coding_cells("quick") == []  # the quick profile has no Adult

@@ -14,16 +14,16 @@ validation part:
 * BrownBoost: the cutoff parameter, read as the target training error
   :math:`\epsilon = 1 - \mathrm{erf}(\sqrt c)`, from :data:`BROWNBOOST_GRID`;
 * LPBoost (soft margin, column generation until no violated dual constraint, with a safety cap
-  of 3000 columns; :data:`LPBOOST_CAP_EXCEPTIONS` lists the sets with a lower cap) and the
+  of 3000 columns; :data:`LPBOOST_CAP_EXCEPTIONS` lists the cells with a lower cap) and the
   three DirectBoost variants: :math:`n'/n` from :data:`NPRIME_GRID` (LPBoost's
   :math:`\nu = n'/n`, i.e. :math:`D = 1/n'`).  Ties go to the first grid value.
 
 Where the mirror lacks the paper's file (:data:`SUBSTITUTES`): splice is a seeded draw of 1000
-of the 3175 DELVE examples, adult a seeded draw of 6414 of the 48842 UCI rows with its 14 raw
-attributes (the paper used LIBSVM's a5a, 6414 rows of the same census data binarized into 123
-features).  :func:`paper_coding_cells` runs the four baselines on the same rows coded as a5a is
-(:data:`ENCODINGS`, :func:`~marginboost.data.binarize_adult`), the alternative the chapter
-shows beside the table.
+of the 3175 DELVE examples, adult a seeded draw of 6414 of the 48842 UCI rows (the paper used
+LIBSVM's a5a, 6414 rows of the same census data binarized into 123 features), coded as a5a is
+(:data:`ENCODINGS`, :func:`~marginboost.data.binarize_adult`).  :func:`file_coding_cells` runs
+the same rows with the file's 14 raw attributes, the alternative the chapter shows beside the
+table.
 
 **Table 3** (Sec. 3.2): Long & Servedio's problem (:func:`~marginboost.data.long_servedio`),
 :math:`l \in \{5, 20\}`, 1000 training examples with labels flipped at rate
@@ -74,9 +74,8 @@ __all__ = [
     "LPBOOST_CAP_EXCEPTIONS",
     "ENCODINGS",
     "LPBOOST_SMOOTHING",
-    "paper_coding_cells",
+    "file_coding_cells",
     "CODED_STAGEWISE_ROUNDS",
-    "BASELINES",
     "noise_frame",
     "cap_frame",
     "table1_confidence",
@@ -103,16 +102,16 @@ SUBSTITUTES = {
     "Splice": "LIBSVM splice (1000 examples) is not in the mirror: a seeded draw of 1000 of the "
     "3175 examples of the same DELVE data (Raetsch's pooled splice.mat)",
     "Adult": "LIBSVM a5a (6414 rows, 123 binary features) is not in the mirror: a seeded draw "
-    "of 6414 of the 48842 rows of UCI adult with its 14 raw attributes (the baselines also "
-    "with a5a's coding rebuilt, marginboost.data.binarize_adult)",
+    "of 6414 of the 48842 rows of UCI adult, coded as a5a is (marginboost.data.binarize_adult); "
+    "the chapter also shows the 14 raw attributes",
     "Cancer-wpbc": "UCI wpbc has 198 rows; the 4 rows with a missing value are dropped (194)",
 }
 _SUBSAMPLE = {"Splice": 1000, "Adult": 6414}
 #: The coding of the paper's file where it differs from the mirror's: the paper's Adult is
 #: LIBSVM's a5a, whose 123 binary features :func:`~marginboost.data.binarize_adult` rebuilds
-#: from the raw attributes.  A cell records a coding other than the file's own (``"raw"``) as
-#: ``data["encoding"]``; Table 1's cells use the file's own, :func:`paper_coding_cells` this
-#: one.
+#: from the raw attributes.  A cell records a coding other than the mirror file's own
+#: (``"raw"``) as ``data["encoding"]``; Table 1's cells use this one,
+#: :func:`file_coding_cells` the file's own.
 ENCODINGS = {"Adult": "a5a"}
 _ENCODERS = {"raw": None, "a5a": binarize_adult}
 #: The paper's grid of n'/n for LPBoost and DirectBoost.
@@ -154,16 +153,16 @@ _SALT = 2013
 
 def load_table1_data(paper_name: str, encoding: str | None = None):
     """``(X, y)`` of a Table 1 data set with labels in {-1, +1} (after the seeded draw for the
-    substituted sets), its features coded as ``encoding`` says: ``"raw"`` (or ``None``) the
-    file's own coding, ``"a5a"`` :func:`~marginboost.data.binarize_adult` (Adult only, see
-    :data:`ENCODINGS`).  The seeded draw does not depend on the coding: every coding holds the
-    same rows."""
+    substituted sets), its features coded as ``encoding`` says: ``None`` (the default) as the
+    paper's file is (:data:`ENCODINGS`, Table 1's coding), ``"raw"`` the mirror file's own
+    coding, ``"a5a"`` :func:`~marginboost.data.binarize_adult` (Adult only).  The seeded draw
+    does not depend on the coding: every coding holds the same rows."""
     if paper_name not in DATASETS:
         raise ValueError(
             f"unknown DirectBoost data set {paper_name!r}; expected one of {list(DATASETS)}"
         )
     if encoding is None:
-        encoding = "raw"
+        encoding = ENCODINGS.get(paper_name, "raw")
     if encoding not in _ENCODERS:
         raise ValueError(f"unknown encoding {encoding!r}; expected one of {list(_ENCODERS)}")
     if encoding != "raw" and ENCODINGS.get(paper_name) != encoding:
@@ -362,11 +361,11 @@ def _params(method: str, depth: int, settings: dict, choices: str = "default") -
     return params
 
 
-#: Full-profile LPBoost column caps below the protocol's safety cap, with the reason: they
-#: apply to the cells with the file's own coding (Table 1's), not to
-#: :func:`paper_coding_cells`.
+#: Full-profile LPBoost column caps below the protocol's safety cap, per (data set, coding),
+#: with the reason.  Only :func:`file_coding_cells` has one; Table 1's cells stop by LPBoost's
+#: termination test.
 LPBOOST_CAP_EXCEPTIONS = {
-    "Adult": (
+    ("Adult", "raw"): (
         300,
         "on the 14 raw attributes each column costs a restricted master over 3848 rows; at "
         "300 columns the 30 fits of a rotation take about 200 s, and a fit with nu = 0.01 had "
@@ -381,24 +380,29 @@ LPBOOST_CAP_EXCEPTIONS = {
 #: generated, not the termination test or the optimum (the ensemble can differ where the LP
 #: has several optimal solutions).  Only the cells coded as the paper's file carry it.
 LPBOOST_SMOOTHING = {"Adult": 0.5}
+#: The full-profile safety cap of AdaBoost and LogitBoost on a set coded as the paper's file
+#: (:data:`ENCODINGS`): on a5a's coding of Adult AdaBoost needs more than Table 1's 5000
+#: rounds to meet the paper's rule (a change of the loss below 1e-6 in a round), about 7600
+#: on rotation 0.
+CODED_STAGEWISE_ROUNDS = 50_000
 
 
 def _uci_spec(
     table, name, fold, method, settings, profile, noise=0.0, choices="default", encoding=None
 ):
+    """A cell of a UCI set; ``encoding=None`` codes it as the paper's file (:data:`ENCODINGS`)."""
     registry, depth = DATASETS[name]
-    encoding = "raw" if encoding is None else encoding
+    if encoding is None:
+        encoding = ENCODINGS.get(name, "raw")
     data = {"kind": "uci", "name": name, "noise": noise}
     if encoding != "raw":
         data["encoding"] = encoding
     params = _params(method, depth, settings, choices)
-    if (
-        method == "LPBoost"
-        and profile == "full"
-        and name in LPBOOST_CAP_EXCEPTIONS
-        and encoding == "raw"
-    ):
-        params["max_rounds"] = LPBOOST_CAP_EXCEPTIONS[name][0]
+    if profile == "full":
+        if method == "LPBoost" and (name, encoding) in LPBOOST_CAP_EXCEPTIONS:
+            params["max_rounds"] = LPBOOST_CAP_EXCEPTIONS[name, encoding][0]
+        if method in ("AdaBoost", "LogitBoost") and encoding != "raw":
+            params["max_rounds"] = max(params["max_rounds"], CODED_STAGEWISE_ROUNDS)
     if method == "LPBoost" and name in LPBOOST_SMOOTHING and encoding != "raw":
         params["smoothing"] = LPBOOST_SMOOTHING[name]
     return experiment_spec(
@@ -463,31 +467,18 @@ def table1_cells(profile: str) -> list[dict]:
     ]
 
 
-#: The methods that :func:`paper_coding_cells` runs.
-BASELINES = ("AdaBoost", "LogitBoost", "LPBoost", "BrownBoost")
-
-
-#: The safety cap of AdaBoost and LogitBoost in :func:`paper_coding_cells` (full profile): on
-#: a5a's coding of Adult AdaBoost needs more than Table 1's 5000 rounds to meet the paper's
-#: rule (a change of the loss below 1e-6 in a round), about 7600 on rotation 0.
-CODED_STAGEWISE_ROUNDS = 50_000
-
-
-def paper_coding_cells(profile: str) -> list[dict]:
-    """Table 1's baseline cells of the sets whose paper file :data:`ENCODINGS` codes
-    differently (Adult), with that coding (a5a's 123 binary features) instead of the file's:
-    AdaBoost and LogitBoost (safety cap :data:`CODED_STAGEWISE_ROUNDS`), LPBoost (with
-    :data:`LPBOOST_SMOOTHING` and the safety cap only) and BrownBoost, on the same rows and
-    rotations."""
+def file_coding_cells(profile: str) -> list[dict]:
+    """Table 1's cells of the sets that :data:`ENCODINGS` codes as the paper's file (Adult),
+    with the mirror file's own attributes instead (``encoding="raw"``): every method, on the
+    same rows and rotations; LPBoost with its column cap from :data:`LPBOOST_CAP_EXCEPTIONS`,
+    AdaBoost and LogitBoost with Table 1's round cap."""
     s = table1_settings(profile)
-    if profile == "full":
-        s["stagewise_rounds"] = CODED_STAGEWISE_ROUNDS
     return [
-        _uci_spec("table1", name, fold, method, s, profile, encoding=ENCODINGS[name])
+        _uci_spec("table1", name, fold, method, s, profile, encoding="raw")
         for name in s["datasets"]
         if name in ENCODINGS
         for fold in s["folds"]
-        for method in BASELINES
+        for method in METHODS
     ]
 
 
