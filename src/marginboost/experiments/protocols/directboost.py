@@ -422,9 +422,9 @@ def _uci_spec(
 
 #: DirectBoost's safety cap in the full profile of Tables 1 and 4.  The relaxed phase 2 creeps
 #: on for thousands of rounds before its stop rule (50 rounds without a new best value) ends
-#: it: at 5000 rounds 29 of Table 1's 900 fits stopped on the cap, most of them on Adult.
+#: it: at 5000 rounds 29 of Table 1's 900 fits (raw Adult) stopped on the cap, most on Adult.
 #: The midpoint-step ablation keeps the 5000-round cap (MIDPOINT_ROUNDS): its fits creep on far
-#: longer (89 of 900 stopped there), and the notebook counts them.
+#: longer (about a tenth of its 900 stop there), and the notebook counts them.
 MIDPOINT_ROUNDS = 5000
 #: Table 3's DirectBoost safety cap (see table3_settings).
 TABLE3_ROUNDS = 500_000
