@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from marginboost.experiments import ResultStore
-from marginboost.experiments.protocols import PAPERS, cell_function
+from marginboost.experiments.protocols import PAPERS, PROTOCOLS, cell_function, notebook_cells
+from marginboost.experiments.store import cell_key
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
@@ -102,3 +103,34 @@ def test_stored_full_profile_cell_reproduces(paper, record):
     spec = record["spec"]
     fresh = cell_function(paper, spec)(spec)
     _assert_same(record["metrics"], fresh)
+
+
+@pytest.mark.skipif(
+    not MIRROR or not Path(MIRROR).is_dir(),
+    reason="cells are identified by their data files' hashes: needs MARGINBOOST_DATA_MIRROR",
+)
+@pytest.mark.parametrize("paper", PAPERS)
+def test_committed_store_holds_only_cells_a_notebook_computes(paper):
+    """A record that no notebook's grid computes (an earlier protocol's cell) would be evidence
+    no page shows, and would inflate the performance page's recompute cost: it must leave the
+    committed store when its protocol changes."""
+    store_dir = ROOT / "data" / "results" / paper / "store-full"
+    if not store_dir.is_dir():
+        pytest.skip(f"no committed store for {paper}")
+    referenced = {cell_key(c) for c in notebook_cells(paper, "full")}
+    stale = sorted(p.stem for p in store_dir.glob("*/*.json") if p.stem not in referenced)
+    assert not stale, (
+        f"{len(stale)} record(s) in {store_dir.relative_to(ROOT)} belong to no notebook's grid "
+        f"(first: {stale[:3]}); remove them"
+    )
+
+
+def test_notebook_cells_cover_every_committed_grid_function():
+    """Every ``*_cells`` function a notebook calls is named in its paper's ``grids``."""
+    import re
+
+    named = {g.split(":")[1] for p in PAPERS for g in PROTOCOLS[p].grids}
+    called = set()
+    for notebook in (ROOT / "notebooks").glob("*.md"):
+        called |= set(re.findall(r"\b([a-z0-9_]+_cells)\(profile", notebook.read_text()))
+    assert called and called <= named, sorted(called - named)

@@ -567,19 +567,27 @@ def recompute_cost(root: Path | None = None) -> list[dict]:
     """What recomputing the committed full-profile grids costs, from the stores' own records.
 
     One row per paper and grid (the ``table``/``figure`` field of the cell specs, else the
-    protocol): the number of cells, the sum of their recorded ``elapsed_seconds`` (each cell runs
+    protocol), counting the cells the paper's notebooks compute
+    (:func:`~marginboost.experiments.protocols.notebook_cells`): the number of cells, the sum of their recorded ``elapsed_seconds`` (each cell runs
     on one core, so this is core-seconds) and the largest single cell.
     """
     import json
 
     from .._paths import require_project_root
+    from ..experiments.protocols import PROTOCOLS, notebook_cells
+    from ..experiments.store import cell_key
 
     root = Path(root) if root is not None else require_project_root()
     rows: dict[tuple[str, str], dict] = {}
+    referenced: dict[str, set[str]] = {}
     for path in sorted((root / "data" / "results").glob("*/store-full/*/*.json")):
+        paper = path.parts[-4]
+        if paper in PROTOCOLS and paper not in referenced:
+            referenced[paper] = {cell_key(c) for c in notebook_cells(paper, "full")}
+        if paper in referenced and path.stem not in referenced[paper]:
+            continue  # a record of an earlier protocol: no notebook computes it
         record = json.loads(path.read_text())
         spec = record["spec"]
-        paper = path.parts[-4]
         grid = str(spec.get("table") or spec.get("figure") or spec.get("protocol") or "?")
         row = rows.setdefault(
             (paper, grid),

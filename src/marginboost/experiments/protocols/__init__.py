@@ -33,6 +33,7 @@ __all__ = [
     "run_paper_grid",
     "paper_store",
     "cell_function",
+    "notebook_cells",
 ]
 
 
@@ -55,6 +56,10 @@ class PaperProtocol:
         The key of the original paper in ``book/references.bib``.
     estimators : tuple of str
         The estimators the chapter reproduces or compares against (its API links).
+    grids : tuple of str
+        The functions (``"module:function"`` under :mod:`marginboost.experiments.protocols`,
+        each ``function(profile) -> list of cell specs``) that build every grid its notebooks
+        compute: :func:`notebook_cells` is their union, the cells the committed store must hold.
 
     Examples
     --------
@@ -71,6 +76,7 @@ class PaperProtocol:
     items: tuple[str, ...]
     reference: str
     estimators: tuple[str, ...]
+    grids: tuple[str, ...] = ()
 
     def notebook(self, item: str) -> str:
         """The stem of the notebook that reproduces ``item``.
@@ -122,6 +128,7 @@ PROTOCOLS: dict[str, PaperProtocol] = {
                 "L2Boost",
                 "MadaBoost",
             ),
+            ("anyboost:figure1_cells", "anyboost:figure2_cells", "anyboost:figure3_cells"),
         ),
         PaperProtocol(
             "shen_li",
@@ -147,6 +154,15 @@ PROTOCOLS: dict[str, PaperProtocol] = {
                 "AdaBoost",
                 "ArcGv",
             ),
+            (
+                "shen_li:figure3_cells",
+                "shen_li:figure4_cells",
+                "shen_li_tables:table2_cells",
+                "shen_li_tables:table3_cells",
+                "shen_li_tables:table4_cells",
+                "shen_li_tables:table5_cells",
+                "shen_li_tables:table7_cells",
+            ),
         ),
         PaperProtocol(
             "mcboost",
@@ -154,6 +170,11 @@ PROTOCOLS: dict[str, PaperProtocol] = {
             ("table1-2", "figure1", "figure2", "figures3-4"),
             "guo2013mcboost",
             ("MCBoost", "MDBoost", "LPBoost", "AdaBoostCG", "AdaBoost", "L2Boost"),
+            (
+                "mcboost:table1_cells",
+                "mcboost_figures:figure1_cells",
+                "mcboost_figures:figure2_cells",
+            ),
         ),
         PaperProtocol(
             "directboost",
@@ -161,6 +182,14 @@ PROTOCOLS: dict[str, PaperProtocol] = {
             ("table1", "table2", "table3", "table4", "figures1-2", "figure3", "checks"),
             "zhai2013direct",
             ("DirectBoost", "AdaBoost", "LogitBoost", "LPBoost", "BrownBoost"),
+            (
+                "directboost:table1_cells",
+                "directboost:choices_cells",
+                "directboost:file_coding_cells",
+                "directboost:table3_cells",
+                "directboost:table4_cells",
+                "directboost:figure3_cells",
+            ),
         ),
         PaperProtocol(
             "dmcboost",
@@ -168,6 +197,7 @@ PROTOCOLS: dict[str, PaperProtocol] = {
             ("table1", "figures1-2", "table2", "figure3", "table3", "table4"),
             "zhai2014multiclass",
             ("DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost"),
+            ("dmcboost:grid_cells", "dmcboost:figure3_cells"),
         ),
     )
 }
@@ -231,6 +261,45 @@ def cell_function(paper: str, spec: dict) -> Callable[[dict], dict]:
     """
     module = importlib.import_module(f"{__name__}.{protocol(paper).module}")
     return module.cell_function(spec)
+
+
+def notebook_cells(paper: str, profile: str) -> list[dict]:
+    """Every grid cell the notebooks of ``paper`` compute in ``profile``.
+
+    The union of the paper's :attr:`PaperProtocol.grids`, in their order, without repeats (cells
+    are identified by :func:`~marginboost.experiments.store.cell_key`).  A committed record
+    whose spec is not among them belongs to an earlier protocol: no page reads it.
+
+    Parameters
+    ----------
+    paper : str
+        A paper id (a key of :data:`PROTOCOLS`).
+    profile : {"quick", "full"}
+        The profile.
+
+    Returns
+    -------
+    list of dict
+        The cell specs.
+
+    Examples
+    --------
+    >>> import os
+    >>> from marginboost.experiments.protocols import notebook_cells
+    >>> if os.environ.get("MARGINBOOST_DATA_MIRROR"):
+    ...     cells = notebook_cells("directboost", "quick")
+    ...     assert cells and {c["profile"] for c in cells} == {"quick"}
+    """
+    from ..store import cell_key
+
+    profile = check_profile(profile)
+    cells: dict[str, dict] = {}
+    for grid in protocol(paper).grids:
+        module_name, function = grid.split(":")
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        for cell in getattr(module, function)(profile):
+            cells.setdefault(cell_key(cell), cell)
+    return list(cells.values())
 
 
 def paper_store(paper: str, profile: str) -> ResultStore:
