@@ -371,11 +371,75 @@ def tied_sum(minus, zero, plus, need):  # pragma: no cover - compiled
     return rest - take
 
 
+@njit(cache=True)
+def slope_rows(F, y, sign):  # pragma: no cover - compiled
+    """Per example the margin numerator :math:`a_y - \max_{k \ne y} a_k` and the slope
+    (-1, 0, +1, ``int8``) of each label on the side ``sign`` (see
+    :class:`~marginboost.boosting.dmcboost.MarginSlopeObjective`), in one pass over ``F``."""
+    n, K = F.shape
+    slope = np.zeros((n, K), dtype=np.int8)
+    value = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        yi = y[i]
+        a_l = -np.inf
+        for k in range(K):
+            if k != yi and F[i, k] > a_l:
+                a_l = F[i, k]
+        n_best = 0
+        for k in range(K):
+            if k != yi and F[i, k] == a_l:
+                n_best += 1
+        value[i] = F[i, yi] - a_l
+        if sign > 0:
+            slope[i, yi] = 1
+            for k in range(K):
+                if k != yi and F[i, k] == a_l:
+                    slope[i, k] = -1
+        else:
+            slope[i, yi] = -1
+            if n_best == 1:
+                for k in range(K):
+                    if k != yi and F[i, k] == a_l:
+                        slope[i, k] = 1
+    return slope, value
+
+
+@njit(cache=True)
+def slope_lists(slope, status):  # pragma: no cover - compiled
+    """The nonzero slopes of the examples in or tied at the bottom set (``status`` 0 or 1) as
+    compressed rows: labels ``cls[indptr[i]:indptr[i + 1]]`` with slopes ``slp[...]``; the
+    examples above it (status 2) add nothing to a split's :math:`S'(0^+)`."""
+    n, K = slope.shape
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    for i in range(n):
+        count = 0
+        if status[i] != 2:
+            for k in range(K):
+                if slope[i, k] != 0:
+                    count += 1
+        indptr[i + 1] = indptr[i] + count
+    cls = np.empty(indptr[n], dtype=np.int64)
+    slp = np.empty(indptr[n], dtype=np.int8)
+    for i in range(n):
+        if status[i] != 2:
+            j = indptr[i]
+            for k in range(K):
+                if slope[i, k] != 0:
+                    cls[j] = k
+                    slp[j] = slope[i, k]
+                    j += 1
+    return indptr, cls, slp
+
+
 @njit(cache=True, parallel=True)
 def phase2_split_scores(
     codes,
     samples,
-    parts,
+    status,
+    indptr,
+    cls,
+    slp,
+    n_classes,
     out_less,
     out_tied,
     need,
@@ -387,17 +451,24 @@ def phase2_split_scores(
 ):  # pragma: no cover - compiled
     """Score every split and label pair of one node by :math:`S'(0^+)` (higher is better).
 
-    ``parts[i, k]``: the slope (-1, 0, 1) of example ``i`` predicted ``k`` if it is strictly
-    inside the bottom set, and whether it is tied at the n'-th value with slope -1, 0, 1;
-    ``out_less`` and ``out_tied`` hold their sums outside the node; ``need`` = n' minus the
-    strictly-bottom examples."""
+    ``status[i]``: 0 if example ``i`` is strictly inside the bottom set, 1 if tied at the
+    n'-th value, 2 above it; ``indptr``, ``cls``, ``slp`` its nonzero slopes per label
+    (:func:`slope_lists`; every other label has slope 0).  Per code the histogram keeps the
+    slope sum of the strictly-bottom examples and the counts of tied examples with slope -1
+    and +1 per label, and the number of tied examples (those with slope 0 are the rest), so a
+    sample costs its few nonzero slopes, not ``4K`` adds.  ``out_less`` and ``out_tied`` hold
+    the sums outside the node; ``need`` = n' minus the strictly-bottom examples."""
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
         _phase2_block(
             codes,
             samples,
-            parts,
+            status,
+            indptr,
+            cls,
+            slp,
+            n_classes,
             out_less,
             out_tied,
             need,
@@ -414,7 +485,11 @@ def phase2_split_scores(
 def _phase2_block(
     codes,
     samples,
-    parts,
+    status,
+    indptr,
+    cls,
+    slp,
+    K,
     out_less,
     out_tied,
     need,
@@ -426,26 +501,43 @@ def _phase2_block(
     equal_labels,
 ):  # pragma: no cover - compiled
     n_node = samples.shape[0]
-    K = parts.shape[1]
-    hist = np.zeros((257, K, 4), dtype=np.int64)  # per code: less-slope sum, tied -1, 0, +1
+    # per code (shifted by one, then cumulated: row b + 1 = codes <= b): the slope sum of the
+    # strictly-bottom examples and the tied counts with slope -1 and +1, per label
+    less = np.zeros((257, K), dtype=np.int64)
+    minus = np.zeros((257, K), dtype=np.int64)
+    plus = np.zeros((257, K), dtype=np.int64)
+    tied = np.zeros(257, dtype=np.int64)  # tied examples, any slope
     tot = np.empty(4, dtype=np.int64)
     occupied = np.zeros(256, dtype=np.bool_)
     for f in range(f_start, f_stop):
-        hist[:] = 0
+        less[:] = 0
+        minus[:] = 0
+        plus[:] = 0
+        tied[:] = 0
         occupied[:] = False
         for q in range(n_node):  # the samples in their own order: a sequential pass
             i = samples[q]
             b = codes[i, f]
             occupied[b] = True
-            for k in range(K):
-                for s in range(4):
-                    hist[b + 1, k, s] += parts[i, k, s]
+            st = status[i]
+            if st == 0:
+                for j in range(indptr[i], indptr[i + 1]):
+                    less[b + 1, cls[j]] += slp[j]
+            elif st == 1:
+                tied[b + 1] += 1
+                for j in range(indptr[i], indptr[i + 1]):
+                    if slp[j] < 0:
+                        minus[b + 1, cls[j]] += 1
+                    else:
+                        plus[b + 1, cls[j]] += 1
         first = -1
         last = -1
         for b in range(256):
-            for k in range(K):  # cumulate: hist[b + 1] = sums over codes <= b
-                for s in range(4):
-                    hist[b + 1, k, s] += hist[b, k, s]
+            tied[b + 1] += tied[b]
+            for k in range(K):  # cumulate: row b + 1 = sums over codes <= b
+                less[b + 1, k] += less[b, k]
+                minus[b + 1, k] += minus[b, k]
+                plus[b + 1, k] += plus[b, k]
             if occupied[b]:
                 if first < 0:
                     first = b
@@ -455,16 +547,16 @@ def _phase2_block(
         for split in range(first, last):
             if not occupied[split]:
                 continue
+            t_left = tied[split + 1]
+            t_right = tied[256] - t_left
             for right in range(K):
                 for left in range(K):
                     if left == right and not equal_labels:
                         continue
-                    for s in range(4):
-                        tot[s] = (
-                            hist[split + 1, left, s]
-                            + hist[256, right, s]
-                            - hist[split + 1, right, s]
-                        )
+                    tot[0] = less[split + 1, left] + less[256, right] - less[split + 1, right]
+                    tot[1] = minus[split + 1, left] + minus[256, right] - minus[split + 1, right]
+                    tot[3] = plus[split + 1, left] + plus[256, right] - plus[split + 1, right]
+                    tot[2] = t_left + t_right - tot[1] - tot[3]
                     score = float(
                         out_less
                         + tot[0]
@@ -626,3 +718,53 @@ def _phase1_grid_block(
                         left_values,
                         right_values,
                     )
+
+
+@njit(cache=True)
+def row_scores(F, y, h):  # pragma: no cover - compiled
+    """Per example: the true class's score, the best wrong score, the score of ``h``'s class
+    and the best wrong score other than ``h``'s (``-inf`` when there is none), in one pass."""
+    n, K = F.shape
+    a_true = np.empty(n)
+    a_l = np.empty(n)
+    a_h = np.empty(n)
+    a_l2 = np.empty(n)
+    for i in range(n):
+        yi = y[i]
+        hi = h[i]
+        best = -np.inf
+        best2 = -np.inf
+        for k in range(K):
+            if k != yi:
+                v = F[i, k]
+                if v > best:
+                    best = v
+                if k != hi and v > best2:
+                    best2 = v
+        a_true[i] = F[i, yi]
+        a_l[i] = best
+        a_h[i] = F[i, hi]
+        a_l2[i] = best2
+    return a_true, a_l, a_h, a_l2
+
+
+@njit(cache=True)
+def lines_at(p1, s1, p2, s2, b):  # pragma: no cover - compiled
+    """``min(p1 + s1 b, p2 + s2 b)`` per example and its right derivative in ``b`` (the
+    smaller slope where the two lines meet), elementwise as numpy computes them."""
+    n = p1.shape[0]
+    value = np.empty(n)
+    slope = np.empty(n)
+    for i in range(n):
+        v1 = p1[i] + s1[i] * b
+        v2 = p2[i] + s2[i] * b
+        if v1 < v2:
+            value[i] = v1
+            slope[i] = s1[i]
+        elif v2 < v1:
+            value[i] = v2
+            slope[i] = s2[i]
+        else:
+            value[i] = v1
+            slope[i] = min(s1[i], s2[i])
+    return value, slope

@@ -352,34 +352,30 @@ class MarginSlopeObjective:
     ) -> None:
         F = np.ascontiguousarray(F, dtype=np.float64)
         n, K = F.shape
-        rows = np.arange(n)
-        own = y[:, None] == np.arange(K)
-        wrong = np.where(own, -np.inf, F)
-        a_l = wrong.max(axis=1)
-        n_best = np.count_nonzero(wrong == a_l[:, None], axis=1)
-        top = (wrong == a_l[:, None]) & ~own
-        if sign > 0:
-            slope = np.where(own, 1, np.where(top, -1, 0))
-        else:
-            slope = np.where(own, -1, np.where(top & (n_best == 1)[:, None], 1, 0))
-        self.slope = slope.astype(np.int64)
-        value = F[rows, y] - a_l
+        self.slope, value = _k.slope_rows(F, np.asarray(y, dtype=np.int64), int(sign))
         vstar = np.partition(value, n_prime - 1)[n_prime - 1]
         # margins a few ulps from the n'-th one are ties in exact arithmetic (sums of the same
         # steps in another order): count them as tied, or (9) at 0 reflects rounding noise
         gap = self.near_tie * max(1.0, float(np.abs(F).max()))
         self.status = np.where(value < vstar - gap, 0, np.where(value <= vstar + gap, 1, 2)).astype(
-            np.int64
+            np.int8
         )
         self.need = int(n_prime - np.count_nonzero(self.status == 0))
-        tied = (self.status == 1)[:, None, None] & (self.slope[:, :, None] == np.arange(-1, 2))
-        self.parts = np.ascontiguousarray(
-            np.concatenate(
-                [(self.slope * (self.status == 0)[:, None])[:, :, None], tied], axis=2
-            ).astype(np.int64)
-        )
+        self._lists = _k.slope_lists(self.slope, self.status)
         self.n_classes = K
         self.equal_labels = bool(equal_labels)
+
+    @property
+    def parts(self) -> NDArray[np.int64]:
+        """Per example and label (n, K, 4): the slope if the example is strictly inside the
+        bottom set, and whether it is tied at the n'-th value with slope -1, 0, +1."""
+        slope = self.slope.astype(np.int64)
+        tied = (self.status == 1)[:, None, None] & (slope[:, :, None] == np.arange(-1, 2))
+        return np.ascontiguousarray(
+            np.concatenate(
+                [(slope * (self.status == 0)[:, None])[:, :, None], tied], axis=2
+            ).astype(np.int64)
+        )
 
     def _parts(
         self, h: NDArray[np.int64], mask: NDArray[np.bool_]
@@ -416,9 +412,10 @@ class MarginSlopeObjective:
         n, d = codes.shape
         K = self.n_classes
         out = np.full((d, 255, K, K), -np.inf)
+        parts = self.parts
         for f in range(d):
             hist = np.zeros((256, K, 4), dtype=np.int64)
-            np.add.at(hist, codes[:, f], self.parts)
+            np.add.at(hist, codes[:, f], parts)
             cum = np.cumsum(hist, axis=0)[:255]  # codes <= b
             total = cum[-1] + hist[255]
             both = cum[:, None, :, :] + total[None, :, None, :] - cum[:, :, None, :]
@@ -439,10 +436,15 @@ class MarginSlopeObjective:
         outside[node.samples] = False
         less, tied = self._parts(pred, outside)
         scores, left, right = _empty_scores(codes.shape[1])
+        indptr, cls, slp = self._lists
         _k.phase2_split_scores(
             codes,
             node.samples,
-            self.parts,
+            self.status,
+            indptr,
+            cls,
+            slp,
+            self.n_classes,
             less,
             tied,
             self.need,

@@ -187,14 +187,12 @@ def _scores(
     F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """True score, best wrong score, score of h's class, best wrong score other than h's."""
-    rows = np.arange(F.shape[0])
-    a_true = F[rows, y]
-    wrong = F.copy()
-    wrong[rows, y] = -np.inf
-    a_l = wrong.max(axis=1)
-    a_h = F[rows, h]
-    wrong[rows, h] = -np.inf  # for h == y this changes nothing
-    a_l2 = wrong.max(axis=1)  # -inf when K == 2 and h != y
+    # a_l2 is -inf when K == 2 and h != y
+    a_true, a_l, a_h, a_l2 = _k.row_scores(
+        np.ascontiguousarray(F, dtype=np.float64),
+        np.asarray(y, dtype=np.int64),
+        np.asarray(h, dtype=np.int64),
+    )
     return a_true, a_l, a_h, a_l2
 
 
@@ -387,12 +385,7 @@ def _lines(F: FloatArray, y: NDArray[np.int64], h: NDArray[np.int64], sign: int)
 
 def _bottom(lines: _Lines, n_prime: int, b: float) -> tuple[float, float]:
     """Sum S of the n' smallest numerators at b >= 0 and its right derivative S'."""
-    p1, s1, p2, s2 = lines
-    with np.errstate(invalid="ignore"):
-        v1 = p1 + s1 * b
-        v2 = p2 + s2 * b
-    value = np.minimum(v1, v2)
-    slope = np.where(v1 < v2, s1, np.where(v2 < v1, s2, np.minimum(s1, s2)))
+    value, slope = _k.lines_at(*lines, float(b))
     vstar = np.partition(value, n_prime - 1)[n_prime - 1]
     less = value < vstar
     m = int(np.count_nonzero(less))
