@@ -688,13 +688,30 @@ def _phase1_grid_block(
                 if p > 0:
                     for t in range(3):
                         cum[p, k, t] += cum[p - 1, k, t]
+        # a pair's errors are at least min(rest) + min(left profile): a pair whose bound
+        # exceeds the fewest errors found so far at its split scores lower than that pair
+        # (a score is -(errors + a tie-break in (0, 1))), so it is skipped unscored
+        low = np.empty((P, K), dtype=np.int64)
+        for p in range(P):
+            for k in range(K):
+                m = prof[p, k, 0]
+                for g in range(1, G):
+                    if prof[p, k, g] < m:
+                        m = prof[p, k, g]
+                low[p, k] = m
         for p in range(P - 1):
             split = present[p]
+            fewest = np.iinfo(np.int64).max
             for right in range(K):
+                low_rest = np.iinfo(np.int64).max
                 for g in range(G):
                     rest[g] = base_g[g] + prof[P - 1, right, g] - prof[p, right, g]
+                    if rest[g] < low_rest:
+                        low_rest = rest[g]
                 for left in range(K):
                     if left == right and not equal_labels:
+                        continue
+                    if low_rest + low[p, left] > fewest:
                         continue
                     for g in range(G):
                         errs[g] = rest[g] + prof[p, left, g]
@@ -702,6 +719,8 @@ def _phase1_grid_block(
                         out_sums, cum[p, left], cum[P - 1, right], cum[p, right]
                     )
                     errors, alpha = profile_step(errs, J, V, mode, Gs, Bs)
+                    if errors < fewest:
+                        fewest = errors
                     _record_pair(
                         errors,
                         alpha,
