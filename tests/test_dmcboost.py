@@ -112,6 +112,31 @@ def test_both_phase1_kernels_score_every_step_rule_as_the_objective(seed, use_gr
         assert scores[f, t] == pytest.approx(value, rel=1e-12, abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("step", ["best-midpoint", "midpoint", "exp-loss"])
+def test_both_phase1_kernels_agree_on_a_subset_of_the_intervals(seed, step):
+    """With ``max_intervals`` below the number of intervals, the per-bin profiles and the
+    segment tree over the positions of the scored intervals give every split the same score and
+    the same label pair (the segment tree finds the best step near the loss's minimizer only)."""
+    rng = np.random.default_rng(90 + seed)
+    n, d, bins, K = 60, 3, 6, 3 + seed % 3
+    codes, y, F = _codes(rng, n, d, bins), rng.integers(0, K, n), _scores(rng, n, K)
+    F = F + rng.normal(scale=0.05, size=F.shape) * (seed % 2)  # distinct crossings or ties
+    results = []
+    for use_grid in (True, False):
+        objective = ZeroOneTreeObjective(F, y, step=step, max_intervals=3 + seed % 3)
+        assert not objective.exact
+        objective._use_grid = lambda codes, n_node: use_grid
+        state, node = _partial_state(np.random.default_rng(seed), n, K)
+        results.append(objective.split_scores(codes, node, state))
+    (grid_scores, *grid_labels), (segment_scores, *segment_labels) = results
+    # the loss sums are added in another order (per code bucket, not per sample): equal up to
+    # rounding, and the same label pairs
+    np.testing.assert_allclose(segment_scores, grid_scores, rtol=1e-12, atol=0)
+    for grid, segment in zip(grid_labels, segment_labels):
+        np.testing.assert_array_equal(grid, segment)
+
+
 def test_step_rules_pick_their_points_among_the_best_intervals():
     """The three rules on one line with several intervals of fewest errors: "midpoint" takes
     the first one's midpoint, "best-midpoint" the midpoint with the smallest exponential loss,

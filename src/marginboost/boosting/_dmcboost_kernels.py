@@ -363,6 +363,199 @@ def _phase1_block(
 
 
 @njit(cache=True)
+def _seg_grid_step(t, tag, size, J, V, mode, G, B):  # pragma: no cover - compiled
+    r""":func:`profile_step`'s step from the segment tree of the errors on the positions of the
+    intervals ``J`` (increasing), in :math:`O(\log |J|)`.  The steps of the positions increase
+    with the position and the loss is convex in :math:`\alpha`, so only the position of the
+    interval holding its minimizer (when ``J`` has it) and the nearest positions with the
+    fewest errors on either side of it can hold the best step (as :func:`_seg_step`)."""
+    if mode == 0:
+        return interval_alpha(J[_seg_argmin(t, size)], V)
+    lg, lb = _log_sums(G, B)
+    star = exp_loss_minimizer(lg, lb)
+    target = t[1]
+    k0 = _star_interval(V, star)
+    g_hi = np.searchsorted(J, k0)  # the first position of an interval >= k0
+    has0 = g_hi < J.shape[0] and J[g_hi] == k0
+    g_lo = g_hi if has0 else g_hi - 1  # the last position of an interval <= k0
+    if mode == 2:
+        if has0:
+            above = _seg_find(t, tag, size, g_hi, target, True)
+            if above == g_hi:
+                return clipped_alpha(k0, V, star)
+            below = _seg_find(t, tag, size, g_hi - 1, target, False) if g_hi > 0 else -1
+        else:
+            above = _seg_find(t, tag, size, g_hi, target, True)
+            below = _seg_find(t, tag, size, g_lo, target, False) if g_lo >= 0 else -1
+        best_alpha = np.nan
+        best_loss = np.inf
+        for g in (below, above):  # below first: ties go to the smaller step
+            if g >= 0:
+                alpha = clipped_alpha(J[g], V, star)
+                loss = log_exp_loss(alpha, lg, lb, 0.0)
+                if loss < best_loss or (loss == best_loss and alpha < best_alpha):
+                    best_loss = loss
+                    best_alpha = alpha
+        return best_alpha
+    best_alpha = np.nan
+    best_loss = np.inf
+    if has0 and _seg_find(t, tag, size, g_hi, target, False) == g_hi:
+        # the interval of the minimizer is a best one: its midpoint and the nearest on each side
+        below = _seg_find(t, tag, size, g_hi - 1, target, False) if g_hi > 0 else -1
+        above = _seg_find(t, tag, size, g_hi + 1, target, True)
+        best_alpha = interval_alpha(k0, V)
+        best_loss = log_exp_loss(best_alpha, lg, lb, 0.0)
+    else:
+        below = _seg_find(t, tag, size, g_lo, target, False) if g_lo >= 0 else -1
+        above = _seg_find(t, tag, size, g_lo + 1, target, True)
+    for g in (below, above):  # below first: ties go to the smaller step
+        if g >= 0:
+            alpha = interval_alpha(J[g], V)
+            loss = log_exp_loss(alpha, lg, lb, 0.0)
+            if loss < best_loss or (loss == best_loss and alpha < best_alpha):
+                best_loss = loss
+                best_alpha = alpha
+    return best_alpha
+
+
+@njit(cache=True, parallel=True)
+def phase1_seg_grid_split_scores(
+    codes,
+    samples,
+    lo_g,
+    hi_g,
+    J,
+    V,
+    base_g,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+    equal_labels=True,
+    mode=0,
+):  # pragma: no cover
+    r""":func:`phase1_split_scores` with the errors evaluated on the intervals ``J`` only (the
+    segment tree over the positions of ``J``, the steps of :func:`profile_step`): the same
+    scores as :func:`phase1_grid_split_scores`, in :math:`O(K^2 n_{node} \log |J|)` per
+    feature instead of :math:`O(\text{bins}\,K^2 |J|)`, the cheaper one on small nodes.
+    ``lo_g`` / ``hi_g`` are the error ranges as positions in ``J`` and ``base_g`` the errors
+    outside the node on ``J``."""
+    n_features = codes.shape[1]
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase1_seg_grid_block(
+            codes,
+            samples,
+            lo_g,
+            hi_g,
+            J,
+            V,
+            base_g,
+            parts,
+            out_sums,
+            shift,
+            reference,
+            scores,
+            left_values,
+            right_values,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+            equal_labels,
+            mode,
+        )
+
+
+@njit(cache=True)
+def _phase1_seg_grid_block(
+    codes,
+    samples,
+    lo_g,
+    hi_g,
+    J,
+    V,
+    base_g,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    f_start,
+    f_stop,
+    equal_labels,
+    mode,
+):  # pragma: no cover
+    n_node = samples.shape[0]
+    K = lo_g.shape[1]
+    n_pos = J.shape[0]
+    size = 1
+    while size < n_pos:
+        size *= 2
+    counts = np.zeros(257, dtype=np.int64)
+    by_code = np.empty(n_node, dtype=np.int64)
+    init = np.empty(n_pos + 1, dtype=np.int64)
+    cum = np.zeros((257, K, 3))  # loss sums (G, B, R) of the samples with code < b, per label
+    for f in range(f_start, f_stop):
+        first, last = _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum)
+        if first == last:
+            continue
+        for right in range(K):
+            init[:] = 0
+            for q in range(n_node):
+                i = samples[q]
+                init[lo_g[i, right]] += 1
+                init[hi_g[i, right]] -= 1
+            run = 0
+            for j in range(n_pos):
+                run += init[j]
+                init[j] = base_g[j] + run
+            t0, tag0 = _seg_build(init[:n_pos], size)
+            for left in range(K):
+                if left == right and not equal_labels:
+                    continue
+                t = t0.copy()
+                tag = tag0.copy()
+                code = first
+                while code < last:
+                    for q in range(counts[code], counts[code + 1]):
+                        i = by_code[q]
+                        if lo_g[i, right] == lo_g[i, left] and hi_g[i, right] == hi_g[i, left]:
+                            continue  # the same error range under both labels
+                        if lo_g[i, right] < hi_g[i, right]:
+                            _seg_add_suffix(t, tag, size, lo_g[i, right], hi_g[i, right], -1)
+                        if lo_g[i, left] < hi_g[i, left]:
+                            _seg_add_suffix(t, tag, size, lo_g[i, left], hi_g[i, left], 1)
+                    split = code
+                    G, B, R = _pair_sums(
+                        out_sums, cum[split + 1, left], cum[256, right], cum[split + 1, right]
+                    )
+                    _record_pair(
+                        t[1],
+                        _seg_grid_step(t, tag, size, J, V, mode, G, B),
+                        G,
+                        B,
+                        R,
+                        shift,
+                        reference,
+                        f,
+                        split,
+                        left,
+                        right,
+                        scores,
+                        left_values,
+                        right_values,
+                    )
+                    code += 1
+                    while counts[code + 1] == counts[code]:
+                        code += 1
+
+
+@njit(cache=True)
 def tied_sum(minus, zero, plus, need):  # pragma: no cover - compiled
     """Sum of the ``need`` smallest slopes among tied examples with these slope counts."""
     take = min(need, minus)
@@ -373,7 +566,7 @@ def tied_sum(minus, zero, plus, need):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def slope_rows(F, y, sign):  # pragma: no cover - compiled
-    """Per example the margin numerator :math:`a_y - \max_{k \ne y} a_k` and the slope
+    r"""Per example the margin numerator :math:`a_y - \max_{k \ne y} a_k` and the slope
     (-1, 0, +1, ``int8``) of each label on the side ``sign`` (see
     :class:`~marginboost.boosting.dmcboost.MarginSlopeObjective`), in one pass over ``F``."""
     n, K = F.shape

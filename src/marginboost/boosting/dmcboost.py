@@ -93,12 +93,13 @@ Departures from the paper and choices where it is silent
     * Ties are errors (margin :math:`\le 0`), :math:`\alpha > 0` in phase I, and the other
       conventions of :mod:`~marginboost.boosting.dmcboost_search`.
 
-Cost per round: phase I :math:`O(d K^2 (nK + n\log(nK)))` per tree level (``d`` features)
-with the exact search over all :math:`m \le nK` intervals, :math:`O(d(nK + \text{bins}\,K^2
-\min(m, \text{max\_intervals})))` with the per-bin profiles (the default beyond 1024
-intervals, see ``max_intervals``); phase II :math:`O(d(nK + \text{bins}\,K^2))` per level
-plus the line search.  On Poker525k (525,010 hands, 10 classes, depth 3) a round takes about
-2 s in phase I and 3-4 s in phase II on two cores (the performance page).
+Cost per round: phase I scores the :math:`G = \min(m + 1, \text{max\_intervals})` intervals
+of the line search (``max_intervals``) per node and feature either with a segment tree,
+:math:`O(K^2 (nK + n_{node}\log G))`, or with per-bin error profiles,
+:math:`O(n_{node}K + \text{bins}\,K^2 G)`, whichever is cheaper for the node (both are
+exact on those intervals); phase II :math:`O(d(n_{node} + \text{bins}\,K^2))` per level
+plus the line search.  The performance page has the seconds per round on Poker525k (525,010
+hands, 10 classes, depth 3) and on Letter.
 """
 
 from __future__ import annotations
@@ -236,14 +237,11 @@ class ZeroOneTreeObjective:
         return self._grid
 
     def _use_grid(self, codes: NDArray[np.uint8], n_node: int) -> bool:
-        """Whether the per-bin profile kernel is the one to use: always on a subset of the
-        intervals, otherwise when it is the cheaper exact kernel (few bins, few intervals)."""
-        if not self.exact:
-            return True
-        G, K = self.J.size, self.n_classes
+        """Whether the per-bin profile kernel is the cheaper one for this node: it touches
+        about ``bins * G`` cells per label pair (``G`` intervals scored), the segment tree
+        ``G + 2 n_node log2(G + 1)``.  Both are exact on the intervals scored."""
+        G = self.J.size
         bins = int(codes.max()) + 1
-        if bins * K * (G + 1) > 2**24:  # profile memory: at most 128 MiB per thread
-            return False
         return bool(bins * G < G + 2.0 * n_node * np.log2(G + 1))
 
     def score(
@@ -276,6 +274,27 @@ class ZeroOneTreeObjective:
         if self._use_grid(codes, node.samples.size):
             lo_g, hi_g = self._grid_ranges()
             _k.phase1_grid_split_scores(
+                codes,
+                node.samples,
+                lo_g,
+                hi_g,
+                self.J,
+                self.V,
+                base[self.J],
+                self.parts,
+                sums,
+                self.shift,
+                self.reference,
+                scores,
+                left,
+                right,
+                numba.get_num_threads(),
+                self.equal_labels,
+                self.mode,
+            )
+        elif not self.exact:
+            lo_g, hi_g = self._grid_ranges()
+            _k.phase1_seg_grid_split_scores(
                 codes,
                 node.samples,
                 lo_g,
