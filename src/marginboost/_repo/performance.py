@@ -31,7 +31,7 @@ COLUMN_GENERATION_GOALS = {"master_speedup": 10.0, "lpboost_adult_seconds": 300.
 DIRECTBOOST_GOALS = {"eps_avg_speedup_total": 10.0}
 #: Speed goals of the multi-class benchmark on Poker525k: a DMCBoost round (either phase) at least
 #: this many times faster than the paper's 90 s, an AdaBoost.M1 / SAMME round faster than its 10 s.
-MULTICLASS_GOALS = {"dmcboost_speedup": 10.0, "m1_samme_speedup": 1.0}
+MULTICLASS_GOALS = {"dmcboost_speedup": 50.0, "m1_samme_speedup": 1.0}
 
 
 def load_benchmark_results(root: Path | None = None) -> dict[str, dict]:
@@ -394,6 +394,13 @@ def _margin_masters_section(record: dict) -> list[str]:
     return lines
 
 
+#: How the Adult rows of the DirectBoost benchmark are coded (its ``encoding`` field).
+_ENCODING_WORDS = {
+    "onehot": "categorical attributes one-hot encoded",
+    "a5a": "coded as LIBSVM's a5a, 123 binary indicators",
+}
+
+
 def _directboost_section(record: dict) -> list[str]:
     env = record["environment"]
     goal = DIRECTBOOST_GOALS["eps_avg_speedup_total"]
@@ -406,9 +413,11 @@ def _directboost_section(record: dict) -> list[str]:
         f"{env.get('numba_threads', 1)} thread(s)"
         + (" (quick smoke run)" if record.get("quick") else "")
         + f": the three methods one after the other in one run, on the same "
-        f"{record['n_train']:,} Adult rows (one-hot encoded), depth-3 trees, each to its own "
-        "stopping rule with the paper's iteration counts as caps. The reference is the "
-        "paper's Table 2 (a 2.6 GHz Core2 Duo).",
+        f"{record['n_train']:,} Adult rows ("
+        + _ENCODING_WORDS.get(record.get("encoding", "onehot"), record.get("encoding", "?"))
+        + "), depth-3 trees, each to its own stopping rule under a safety cap (the stop column "
+        "says which ended the run). The reference is the paper's Table 2 (a 2.6 GHz Core2 "
+        "Duo).",
         "",
         "| method | iterations | paper iterations | total (s) | paper total (s) | "
         "speed-up, total | speed-up per iteration | stop |",
@@ -416,12 +425,15 @@ def _directboost_section(record: dict) -> list[str]:
     ]
     for case in record["cases"]:
         stop = case.get("stop_reason") or (
-            "converged" if case.get("converged") else "iteration cap"
+            "converged" if case.get("converged") else "column budget, not converged"
         )
+        # a run stopped before its own rule is not comparable with the paper's total time
+        unfinished = case.get("converged") is False
+        total = "– (not converged)" if unfinished else f"{case['speedup_total']:.1f}x"
         lines.append(
             f"| {case['algorithm']} | {case['iterations']:,} | "
             f"{case['paper_iterations']:,} | {case['total_s']:.1f} | "
-            f"{case['paper_total_s']:,.0f} | {case['speedup_total']:.1f}x | "
+            f"{case['paper_total_s']:,.0f} | {total} | "
             f"{case['speedup_per_iteration']:.1f}x | {stop} |"
         )
     db = next((c for c in record["cases"] if c["case"] == "directboost-eps-avg"), None)
@@ -462,8 +474,9 @@ def _multiclass_section(record: dict | None) -> list[str]:
         "before it), next to the RSS after loading the data (interpreter, libraries and "
         "data). The paper (C++ on a 2.6 GHz Core2 Duo) reports about 10 s per round for "
         "AdaBoost.M1 and SAMME and about 90 s for DMCBoost on Poker525k; it gives no time for "
-        "Letter, AdaBoost.MH or GD-MCBoost. Goals: a DMCBoost round under 9 s (at least "
-        f"{MULTICLASS_GOALS['dmcboost_speedup']:g}x below the paper's), AdaBoost.M1 and "
+        "Letter, AdaBoost.MH or GD-MCBoost. Goals: a DMCBoost round, in either phase, at "
+        f"least {MULTICLASS_GOALS['dmcboost_speedup']:g}x below the paper's 90 s "
+        f"({90 / MULTICLASS_GOALS['dmcboost_speedup']:.1f} s), AdaBoost.M1 and "
         "SAMME rounds under the paper's 10 s."
     )
     if record is None:
