@@ -37,7 +37,6 @@ from ._direct_kernels import (
     _seg_add_suffix,
     _seg_argmin,
     _seg_build,
-    _seg_exp_step,
     _seg_find,
     _star_interval,
     clipped_alpha,
@@ -136,40 +135,6 @@ def profile_step(E, J, V, mode, G, B):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _seg_step(t, tag, size, V, mode, G, B):  # pragma: no cover - compiled
-    r""":func:`profile_step`'s step from the segment tree of the errors on every interval
-    ``0..m``, in :math:`O(\log m)`: the loss is convex in :math:`\alpha`, so only the
-    interval holding its minimizer and the nearest intervals with the fewest errors on either
-    side of it can hold the best step."""
-    if mode == 0:
-        return interval_alpha(_seg_argmin(t, size), V)
-    lg, lb = _log_sums(G, B)
-    star = exp_loss_minimizer(lg, lb)
-    if mode == 2:
-        return _seg_exp_step(t, tag, size, V, star, lg, lb, 0.0)[0]
-    target = t[1]
-    k0 = _star_interval(V, star)
-    below = _seg_find(t, tag, size, k0, target, False)
-    above = _seg_find(t, tag, size, k0, target, True)
-    if below == k0:  # k0 itself is a best interval: its midpoint and the nearest on each side
-        below = _seg_find(t, tag, size, k0 - 1, target, False) if k0 > 0 else -1
-        above = _seg_find(t, tag, size, k0 + 1, target, True)
-        best_alpha = interval_alpha(k0, V)
-        best_loss = log_exp_loss(best_alpha, lg, lb, 0.0)
-    else:
-        best_alpha = np.nan
-        best_loss = np.inf
-    for k in (below, above):  # below first: ties go to the smaller step
-        if k >= 0:
-            alpha = interval_alpha(k, V)
-            loss = log_exp_loss(alpha, lg, lb, 0.0)
-            if loss < best_loss or (loss == best_loss and alpha < best_alpha):
-                best_loss = loss
-                best_alpha = alpha
-    return best_alpha
-
-
-@njit(cache=True)
 def _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum):  # pragma: no cover
     """Bucket a node's samples by their code of feature ``f`` (:func:`_bucket_by_code`) and
     set ``cum[b] = sum of parts[i]`` over the samples with code ``< b``.  Returns the smallest
@@ -229,7 +194,7 @@ def _record_pair(
         right_values[f, split] = right
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def phase1_split_scores(
     codes,
     samples,
@@ -252,114 +217,27 @@ def phase1_split_scores(
     ``-(errors + tie_break(log exp loss))`` at the best step; ``base`` holds the errors of
     the examples outside the node, ``parts[i, k]`` the (G, B, R) exponential-loss terms of
     example ``i`` predicted ``k`` and ``out_sums`` their sums outside the node; ``mode`` the
-    step rule (:data:`STEP_MODES`, :func:`profile_step`)."""
-    n_features = codes.shape[1]
-    n_blocks = max(1, min(n_features, n_blocks))
-    for block in prange(n_blocks):
-        _phase1_block(
-            codes,
-            samples,
-            lo,
-            hi,
-            V,
-            base,
-            parts,
-            out_sums,
-            shift,
-            reference,
-            scores,
-            left_values,
-            right_values,
-            block * n_features // n_blocks,
-            (block + 1) * n_features // n_blocks,
-            equal_labels,
-            mode,
-        )
-
-
-@njit(cache=True)
-def _phase1_block(
-    codes,
-    samples,
-    lo,
-    hi,
-    V,
-    base,
-    parts,
-    out_sums,
-    shift,
-    reference,
-    scores,
-    left_values,
-    right_values,
-    f_start,
-    f_stop,
-    equal_labels,
-    mode,
-):  # pragma: no cover
-    n_node = samples.shape[0]
-    K = lo.shape[1]
-    m = V.shape[0]
-    size = 1
-    while size < m + 1:
-        size *= 2
-    counts = np.zeros(257, dtype=np.int64)
-    by_code = np.empty(n_node, dtype=np.int64)
-    init = np.empty(m + 2, dtype=np.int64)
-    cum = np.zeros((257, K, 3))  # loss sums (G, B, R) of the samples with code < b, per label
-    for f in range(f_start, f_stop):
-        first, last = _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum)
-        if first == last:
-            continue
-        for right in range(K):
-            init[:] = 0
-            for q in range(n_node):
-                i = samples[q]
-                init[lo[i, right]] += 1
-                init[hi[i, right]] -= 1
-            run = 0
-            for j in range(m + 1):
-                run += init[j]
-                init[j] = base[j] + run
-            t0, tag0 = _seg_build(init[: m + 1], size)
-            for left in range(K):
-                if left == right and not equal_labels:
-                    continue
-                t = t0.copy()
-                tag = tag0.copy()
-                code = first
-                while code < last:
-                    for q in range(counts[code], counts[code + 1]):
-                        i = by_code[q]
-                        if lo[i, right] == lo[i, left] and hi[i, right] == hi[i, left]:
-                            continue  # the same error range under both labels
-                        if lo[i, right] < hi[i, right]:
-                            _seg_add_suffix(t, tag, size, lo[i, right], hi[i, right], -1)
-                        if lo[i, left] < hi[i, left]:
-                            _seg_add_suffix(t, tag, size, lo[i, left], hi[i, left], 1)
-                    split = code
-                    G, B, R = _pair_sums(
-                        out_sums, cum[split + 1, left], cum[256, right], cum[split + 1, right]
-                    )
-                    _record_pair(
-                        t[1],
-                        _seg_step(t, tag, size, V, mode, G, B),
-                        G,
-                        B,
-                        R,
-                        shift,
-                        reference,
-                        f,
-                        split,
-                        left,
-                        right,
-                        scores,
-                        left_values,
-                        right_values,
-                    )
-                    code += 1
-                    while counts[code + 1] == counts[code]:
-                        code += 1
+    step rule (:data:`STEP_MODES`, :func:`profile_step`).
+    The segment-tree kernel :func:`phase1_seg_grid_split_scores` over every interval."""
+    phase1_seg_grid_split_scores(
+        codes,
+        samples,
+        lo,
+        hi,
+        np.arange(V.shape[0] + 1),
+        V,
+        base,
+        parts,
+        out_sums,
+        shift,
+        reference,
+        scores,
+        left_values,
+        right_values,
+        n_blocks,
+        equal_labels,
+        mode,
+    )
 
 
 @njit(cache=True)
@@ -368,7 +246,8 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B):  # pragma: no cover - compil
     intervals ``J`` (increasing), in :math:`O(\log |J|)`.  The steps of the positions increase
     with the position and the loss is convex in :math:`\alpha`, so only the position of the
     interval holding its minimizer (when ``J`` has it) and the nearest positions with the
-    fewest errors on either side of it can hold the best step (as :func:`_seg_step`)."""
+    fewest errors on either side of it can hold the best step; with every interval in ``J``
+    these are the interval holding the minimizer and its nearest best neighbours."""
     if mode == 0:
         return interval_alpha(J[_seg_argmin(t, size)], V)
     lg, lb = _log_sums(G, B)

@@ -271,67 +271,33 @@ class ZeroOneTreeObjective:
         base = _k.errors_profile(self.lo, self.hi, pred, outside, self.V.size)
         sums = np.asarray(_k.loss_sums(self.Gk, self.Bk, self.Rk, pred, outside))
         scores, left, right = _empty_scores(codes.shape[1])
-        if self._use_grid(codes, node.samples.size):
-            lo_g, hi_g = self._grid_ranges()
-            _k.phase1_grid_split_scores(
-                codes,
-                node.samples,
-                lo_g,
-                hi_g,
-                self.J,
-                self.V,
-                base[self.J],
-                self.parts,
-                sums,
-                self.shift,
-                self.reference,
-                scores,
-                left,
-                right,
-                numba.get_num_threads(),
-                self.equal_labels,
-                self.mode,
-            )
-        elif not self.exact:
-            lo_g, hi_g = self._grid_ranges()
-            _k.phase1_seg_grid_split_scores(
-                codes,
-                node.samples,
-                lo_g,
-                hi_g,
-                self.J,
-                self.V,
-                base[self.J],
-                self.parts,
-                sums,
-                self.shift,
-                self.reference,
-                scores,
-                left,
-                right,
-                numba.get_num_threads(),
-                self.equal_labels,
-                self.mode,
-            )
-        else:
-            _k.phase1_split_scores(
-                codes,
-                node.samples,
-                self.lo,
-                self.hi,
-                self.V,
-                base,
-                self.parts,
-                sums,
-                self.shift,
-                self.reference,
-                scores,
-                left,
-                right,
-                numba.get_num_threads(),
-                self.equal_labels,
-                self.mode,
-            )
+        # the error ranges and outside errors on the scored intervals J (all of them when
+        # exact); per-bin profiles or a segment tree over J's positions, whichever is cheaper
+        lo, hi = (self.lo, self.hi) if self.exact else self._grid_ranges()
+        kernel = (
+            _k.phase1_grid_split_scores
+            if self._use_grid(codes, node.samples.size)
+            else _k.phase1_seg_grid_split_scores
+        )
+        kernel(
+            codes,
+            node.samples,
+            lo,
+            hi,
+            self.J,
+            self.V,
+            base if self.exact else base[self.J],
+            self.parts,
+            sums,
+            self.shift,
+            self.reference,
+            scores,
+            left,
+            right,
+            numba.get_num_threads(),
+            self.equal_labels,
+            self.mode,
+        )
         return scores, left, right
 
     def leaf_value(
