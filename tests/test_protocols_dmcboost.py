@@ -23,7 +23,14 @@ needs_mirror = pytest.mark.skipif(
 def test_cells_are_unique_and_cover_the_tables(profile):
     cells = P.grid_cells(profile)
     keys = [
-        (c["paper_dataset"], c["fold"], c["noise_rate"], c["params"]["depth"], c["algorithm"])
+        (
+            c["paper_dataset"],
+            c["fold"],
+            c["noise_rate"],
+            c["params"]["depth"],
+            c["algorithm"],
+            c["params"]["max_rounds"],
+        )
         for c in cells
     ]
     assert len(keys) == len(set(keys))
@@ -31,7 +38,12 @@ def test_cells_are_unique_and_cover_the_tables(profile):
     table2 = P.grid_cells(profile, tables=("table2",))
     assert {c["algorithm"] for c in table2} == set(P.METHODS) - {"AdaBoost.MH"}
     assert {c["params"]["depth"] for c in table2} == {3}
-    assert len(table2) == 4 * sum(s["folds"].values())
+    protocols = {name: P.table2_protocol(name, profile) for name in s["folds"]}
+    assert len(table2) == 4 * sum(t["folds"] for t in protocols.values())
+    for c in table2:  # each cell carries its set's Table 2 caps
+        t = protocols[c["paper_dataset"]]
+        cap = t["dmc_max_rounds"] if c["algorithm"] == "DMCBoost" else t["max_rounds"]
+        assert c["params"]["max_rounds"] == cap
     for c in cells:
         grid = c["params"].get("n_prime_grid")
         if grid is not None:
@@ -40,6 +52,30 @@ def test_cells_are_unique_and_cover_the_tables(profile):
         assert set(s["folds"]) == set(P.DATASETS)
         poker = [c for c in cells if c["paper_dataset"] == "Poker525k"]
         assert poker and all(c["params"]["max_rounds"] == s["poker_rounds"] for c in poker)
+
+
+def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
+    s = P.grid_settings("full")
+    assert s["table2_paper"] and set(s["table2_paper"]) <= set(P.DATASETS)
+    for name in P.DATASETS:
+        t = P.table2_protocol(name, "full")
+        if name in s["table2_paper"]:
+            assert t == {
+                "folds": 1 if name in P.FIXED else 5,
+                "max_rounds": 5000,
+                "dmc_max_rounds": P.DMC_SAFETY_CAP,
+                "paper": True,
+            }
+        else:
+            assert not t["paper"] and t["max_rounds"] <= 1000
+    # Tables 3 and 4 keep the reduced caps, also on the sets whose Table 2 is the paper's
+    for c in P.grid_cells("full", tables=("table3", "table4")):
+        reduced = s["poker_rounds"] if c["paper_dataset"] == "Poker525k" else None
+        cap = s["dmc_max_rounds"] if c["algorithm"] == "DMCBoost" else s["max_rounds"]
+        assert c["params"]["max_rounds"] == (reduced or cap)
+    assert not P.grid_settings("quick")["table2_paper"]
+    with pytest.raises(ValueError, match="unknown DMCBoost data set"):
+        P.table2_protocol("Iris", "full")
 
 
 @needs_mirror

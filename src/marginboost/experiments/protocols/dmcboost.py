@@ -54,8 +54,12 @@ __all__ = [
     "METHODS",
     "NOISE_RATES",
     "grid_settings",
+    "table2_protocol",
+    "DMC_SAFETY_CAP",
     "grid_cells",
     "grid_cell",
+    "CAP_ABLATION",
+    "cap_ablation_cells",
     "figure3_cells",
     "figure3_cell",
     "load_fold",
@@ -179,6 +183,9 @@ _FULL = {
     "max_rounds": 1000,
     "dmc_max_rounds": 500,
     "poker_rounds": 30,
+    # Table 2 on the paper's protocol: 5 rotations (the fixed split once), baselines up to
+    # 5000 rounds, DMCBoost to its own stop rule within a 5000-round safety cap
+    "table2_paper": ["Car", "Glass", "Nursery", "Segmentation", "Vowel", "Wine", "Yeast"],
     "table3_datasets": ["Car", "Glass", "Segmentation", "Wine", "Yeast"],
     "table3_folds": 1,
     "depths": list(DEPTHS),
@@ -190,6 +197,7 @@ _QUICK = {
     "max_rounds": 60,
     "dmc_max_rounds": 60,
     "poker_rounds": 5,
+    "table2_paper": [],
     "table3_datasets": ["Wine"],
     "table3_folds": 1,
     "depths": [3, 5],
@@ -198,6 +206,8 @@ _QUICK = {
 }
 #: The paper's caps and protocol, for the notebooks' comparison.
 PAPER_SETTINGS = {"folds": 5, "max_rounds": 5000, "depths": list(DEPTHS)}
+#: DMCBoost's safety cap on the paper's protocol (the paper has none: it stops by itself).
+DMC_SAFETY_CAP = 5000
 
 
 def grid_settings(profile: str) -> dict:
@@ -214,10 +224,36 @@ def grid_settings(profile: str) -> dict:
     * Table 3 (depths 3, 5, 8, 12) on Car, Glass, Segmentation, Wine and Yeast, rotation 0;
     * Table 4 on Car (rotation 0, all depths) and Nursery (rotation 0, depth 3).
 
+    Table 2's sets in ``table2_paper`` run the paper's protocol instead
+    (:func:`table2_protocol`).
+
     ``quick`` runs one rotation of Car, Wine and Glass with 60 rounds, two depths, three n'.
     """
     _check_profile(profile)
     return dict(_FULL if profile == "full" else _QUICK)
+
+
+def table2_protocol(name: str, profile: str) -> dict:
+    """Table 2's rotations and round caps for one data set: ``folds``, ``max_rounds`` (the
+    baselines'), ``dmc_max_rounds`` (DMCBoost's) and ``paper`` (whether these are the
+    paper's protocol: 5 rotations, 5000 rounds for the baselines, DMCBoost to its own stop
+    rule within :data:`DMC_SAFETY_CAP`)."""
+    s = grid_settings(profile)
+    _check_dataset(name)
+    if name in s["table2_paper"]:
+        return {
+            "folds": 1 if name in FIXED else int(PAPER_SETTINGS["folds"]),  # type: ignore[call-overload]
+            "max_rounds": int(PAPER_SETTINGS["max_rounds"]),  # type: ignore[call-overload]
+            "dmc_max_rounds": DMC_SAFETY_CAP,
+            "paper": True,
+        }
+    rounds = s["poker_rounds"] if name == "Poker525k" else None
+    return {
+        "folds": 1 if name in FIXED else int(s["folds"][name]),
+        "max_rounds": int(rounds or s["max_rounds"]),
+        "dmc_max_rounds": int(rounds or s["dmc_max_rounds"]),
+        "paper": False,
+    }
 
 
 #: Phase I's step rule in the cells (``DMCBoost(step=...)``).  Cells without a ``"step"``
@@ -229,25 +265,29 @@ def _step(params: dict) -> str:
     return str(params.get("step", "midpoint"))
 
 
-def _params(method: str, depth: int, s: dict, name: str) -> dict:
-    rounds = s["poker_rounds"] if name == "Poker525k" else None
+def _params(method: str, depth: int, caps: tuple[int, int], s: dict, name: str) -> dict:
     if method == "DMCBoost":
         grid = ["n/4"] if name in FIXED else list(s["n_prime_grid"])
         return {
             "depth": int(depth),
-            "max_rounds": int(rounds or s["dmc_max_rounds"]),
+            "max_rounds": int(caps[1]),
             "n_prime_grid": grid,
             "step": STEP,
         }
-    return {"depth": int(depth), "max_rounds": int(rounds or s["max_rounds"])}
+    return {"depth": int(depth), "max_rounds": int(caps[0])}
 
 
-def _cell(name, fold, noise, depth, method, s, profile) -> dict:
+def _reduced_caps(name: str, s: dict) -> tuple[int, int]:
+    rounds = s["poker_rounds"] if name == "Poker525k" else None
+    return int(rounds or s["max_rounds"]), int(rounds or s["dmc_max_rounds"])
+
+
+def _cell(name, fold, noise, depth, method, caps, s, profile) -> dict:
     registry = DATASETS[name]
     split_name = "fixed" if name in FIXED else "rotation-3-1-1"
     return experiment_spec(
         algorithm=method,
-        params=_params(method, depth, s, name),
+        params=_params(method, depth, caps, s, name),
         dataset=registry,
         dataset_sha256=_fingerprint(name),
         protocol=f"{PROTOCOL_VERSION}/{split_name}",
@@ -262,35 +302,58 @@ def _cell(name, fold, noise, depth, method, s, profile) -> dict:
 
 
 def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict]:
-    """The cells of the asked tables, without repeats (Table 2's cells are Table 3's depth-3
-    cells and Table 4's noise-free Car cells)."""
+    """The cells of the asked tables, without repeats (Table 2's cells on the reduced
+    protocol are Table 3's depth-3 cells and Table 4's noise-free Car cells; on the paper's
+    protocol, :func:`table2_protocol`, their caps differ and so do the cells)."""
     s = grid_settings(profile)
     wanted = []
     if "table2" in tables:
-        for name, folds in s["folds"].items():
-            for fold in range(folds):
+        for name in s["folds"]:
+            t2 = table2_protocol(name, profile)
+            caps = (t2["max_rounds"], t2["dmc_max_rounds"])
+            for fold in range(t2["folds"]):
                 for method in METHODS:
                     if method != "AdaBoost.MH":
-                        wanted.append((name, fold, 0.0, 3, method))
+                        wanted.append((name, fold, 0.0, 3, method, caps))
     if "table3" in tables:
         for name in s["table3_datasets"]:
+            caps = _reduced_caps(name, s)
             for fold in range(1 if name in FIXED else s["table3_folds"]):
                 for depth in s["depths"]:
                     for method in METHODS:
-                        wanted.append((name, fold, 0.0, depth, method))
+                        wanted.append((name, fold, 0.0, depth, method, caps))
     if "table4" in tables:
         for name, part in s["table4"].items():
+            caps = _reduced_caps(name, s)
             for noise in NOISE_RATES:
                 for fold in range(part["folds"]):
                     for depth in part["depths"]:
                         for method in METHODS:
-                            wanted.append((name, fold, noise, depth, method))
+                            wanted.append((name, fold, noise, depth, method, caps))
     seen, cells = set(), []
     for key in wanted:
         if key not in seen:
             seen.add(key)
             cells.append(_cell(*key, s, profile))
     return cells
+
+
+#: Table 2's DMCBoost cells rerun with a larger safety cap, to see whether the cap decides a
+#: number (full profile): data set -> (rotations, cap).
+CAP_ABLATION = {"Nursery": ((0,), 20000), "Yeast": ((0,), 20000)}
+
+
+def cap_ablation_cells(profile: str) -> list[dict]:
+    """DMCBoost's Table 2 cells of :data:`CAP_ABLATION` with the larger cap (full profile;
+    none in the quick profile): the same cells as Table 2's but for ``max_rounds``."""
+    s = grid_settings(profile)
+    if profile != "full":
+        return []
+    return [
+        _cell(name, fold, 0.0, 3, "DMCBoost", (cap, cap), s, profile)
+        for name, (folds, cap) in CAP_ABLATION.items()
+        for fold in folds
+    ]
 
 
 # ---- one cell -----------------------------------------------------------------------------
