@@ -157,6 +157,15 @@ def test_smooth_masters_end_within_their_first_newton_polishes():
     definitions."""
     from scipy.special import expit
 
+    def stated(sol, scale):
+        # solve_simplex_smooth's contract: rtol = 1e-10, or, for a point accepted because
+        # first-order steps no longer descend in floating point ("stalled"), stall_rtol = 1e-6
+        # times max(1, |f|, scale)
+        if sol.stalled:
+            return 1e-6 * max(1.0, abs(sol.objective), scale)
+        return 1e-10 * max(1.0, abs(sol.objective))
+
+    stalled = 0
     for A in _newton_instances():
         mc = _masters.solve_mcboost(A, 0.3)
         assert mc.iterations == 1
@@ -168,8 +177,11 @@ def test_smooth_masters_end_within_their_first_newton_polishes():
             u = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
             g = -(A.T @ u)
             assert l1.iterations <= 25
-            assert g @ l1.w - g.min() / T <= 1e-10 * max(1.0, abs(l1.objective))
+            assert g @ l1.w - g.min() / T <= stated(l1, 1.0 / T)
             logit = _masters.solve_logitboost(A, T)
             g = -(A.T @ expit(-(A @ logit.w)))
             assert logit.iterations <= 25
-            assert g @ logit.w - g.min() / T <= 1e-10 * max(1.0, abs(logit.objective))
+            assert g @ logit.w - g.min() / T <= stated(logit, 1.0 / T)
+            stalled += l1.stalled + logit.stalled
+    # a stall is the exception (floating-point rounding, depending on the BLAS and numpy build)
+    assert stalled <= 2
