@@ -4,7 +4,9 @@
 ``_histogram_two_channels_blocked``, which processes features with few distinct codes four at
 a time.  It must be the same computation as ``_histogram_all_two_channels`` /
 ``_histogram_subset_two_channels``: bitwise-identical histograms, hence identical trees, leaf
-values, AdaBoost weights and predictions.
+values, AdaBoost weights and predictions.  Likewise the multi-class label kernel
+(``build_label_histogram``, one weight per sample on its own class) against the dense
+(n, K) matrix of the same statistics.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from marginboost.boosting import AdaBoost, RealAdaBoost
+from marginboost.boosting import SAMME, AdaBoost, AdaBoostM1, RealAdaBoost
 from marginboost.weak import DecisionTree, _kernels
 
 
@@ -170,4 +172,87 @@ def test_boosting_rounds_are_identical(monkeypatch, estimator, max_depth):
         _assert_same_bits(a.leaf_values_, b.leaf_values_)
     _assert_same_bits(new.alphas_, old.alphas_)
     _assert_same_bits(new.decision_function(X), old.decision_function(X))
+    np.testing.assert_array_equal(new.predict(X), old.predict(X))
+
+
+def _dense_class_weights(y, weight, n_classes):
+    dense = np.zeros((y.shape[0], n_classes))
+    dense[np.arange(y.shape[0]), y] = weight
+    return dense
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 64, 1001, 3001])
+@pytest.mark.parametrize("n_classes", [2, 3, 26])
+def test_label_histograms_are_bitwise_the_dense_histograms(n, n_classes):
+    rng = np.random.default_rng(n * 7 + n_classes)
+    codes = _mixed_codes(rng, n)
+    y = rng.integers(0, n_classes, size=n)
+    for weight in (
+        rng.uniform(0.0, 1.0, size=n),
+        np.where(rng.random(n) < 0.3, 0.0, 1.0 / n),  # zero weights and exact ties
+    ):
+        dense = _dense_class_weights(y, weight, n_classes)
+        _assert_same_bits(
+            _kernels.build_label_histogram(codes, y, weight, n_classes),
+            _kernels.build_histogram(codes, dense),
+        )
+        subset = np.flatnonzero(rng.random(n) < 0.4).astype(np.int64)
+        _assert_same_bits(
+            _kernels.build_label_histogram(codes, y, weight, n_classes, subset),
+            _kernels.build_histogram(codes, dense, subset),
+        )
+        for index in (subset, np.arange(n, dtype=np.int64)):
+            assert _kernels.labels_are_pure(y, weight, index) == _kernels.node_is_pure(
+                dense, index, _kernels.GINI
+            )
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "multiclass_error"])
+@pytest.mark.parametrize("max_depth", [1, 2, 4])
+@pytest.mark.parametrize("few_codes", [False, True])
+def test_multiclass_trees_from_labels_equal_the_trees_from_the_dense_weights(
+    criterion, max_depth, few_codes
+):
+    """Also with codes 0..11 only, where the label histograms keep 12 bins instead of 256."""
+    rng = np.random.default_rng(max_depth)
+    n, n_classes = 2501, 5
+    codes = _mixed_codes(rng, n)
+    if few_codes:
+        codes = np.asfortranarray(codes % 12)
+    y = (codes[:, 0] + 2 * codes[:, 8] + rng.integers(0, 2, size=n)) % n_classes
+    for weight in (np.full(n, 1.0), np.where(rng.random(n) < 0.3, 0.0, rng.random(n))):
+        learner = DecisionTree(max_depth=max_depth, criterion=criterion)
+        from_labels = learner.fit_multiclass(codes, y, weight)
+        from_dense = learner.fit_multiclass(codes, y, _dense_class_weights(y, weight, n_classes))
+        _assert_same_tree(from_labels, from_dense)
+
+
+@pytest.mark.parametrize("estimator", [SAMME, AdaBoostM1])
+@pytest.mark.parametrize("few_codes", [False, True])
+def test_multiclass_boosting_rounds_are_identical_with_dense_histograms(
+    monkeypatch, estimator, few_codes
+):
+    """SAMME and AdaBoost.M1 with the label kernel, and with every histogram built dense
+    over all 256 bins."""
+    rng = np.random.default_rng(11)
+    n = 3001
+    codes = _mixed_codes(rng, n)
+    if few_codes:
+        codes = codes % 12
+    codes = codes.astype(np.float64)
+    X = np.column_stack([codes, rng.normal(size=(n, 3)).round(1)])
+    y = np.digitize(X[:, -1] + codes[:, 8] / 4 + 0.5 * rng.normal(size=n), [-0.5, 0.5, 1.5])
+
+    def dense_label_histogram(codes, labels, weight, n_classes, sample_index=None, n_bins=256):
+        dense = _dense_class_weights(labels, weight, n_classes)
+        return _reference_histogram(codes, dense, sample_index)
+
+    new = estimator(n_estimators=10, max_depth=3).fit(X, y)
+    with monkeypatch.context() as patch:
+        patch.setattr(_kernels, "build_label_histogram", dense_label_histogram)
+        old = estimator(n_estimators=10, max_depth=3).fit(X, y)
+    assert len(new.estimators_) == len(old.estimators_) > 1
+    for a, b in zip(new.estimators_, old.estimators_, strict=True):
+        _assert_same_tree(a, b)
+    _assert_same_bits(new.alphas_, old.alphas_)
     np.testing.assert_array_equal(new.predict(X), old.predict(X))

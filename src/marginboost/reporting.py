@@ -30,6 +30,8 @@ __all__ = [
     "load_key_numbers",
     "key_numbers_path",
     "compare_key_numbers",
+    "KeyNumbersChanged",
+    "CHECK_KEY_NUMBERS_ENV",
     "Table",
     "show_table",
 ]
@@ -118,6 +120,14 @@ def save_key_numbers(
         Default tolerances with which a re-run must agree (``numpy.isclose`` semantics).
     tolerances
         Optional per-name overrides ``{name: {"rtol": ..., "atol": ...}}``.
+
+    Raises
+    ------
+    KeyNumbersChanged
+        When ``$MARGINBOOST_CHECK_KEY_NUMBERS`` names a folder of committed key numbers
+        (``data/results``; the test suite sets it while nbval executes the notebooks) and the
+        numbers just written disagree with that folder's record, within the record's
+        tolerances, or it has none.  The file is written first either way.
     """
     path = key_numbers_path(paper, item, profile, root)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -134,7 +144,29 @@ def save_key_numbers(
         json.dump(record, fh, indent=2, sort_keys=True)
         fh.write("\n")
     os.replace(tmp, path)
+    committed_root = os.environ.get(CHECK_KEY_NUMBERS_ENV)
+    if committed_root:
+        committed = key_numbers_path(paper, item, profile, Path(committed_root))
+        if not committed.exists():
+            raise KeyNumbersChanged(
+                f"{committed} is missing: execute the notebook once (make notebooks) to create it"
+            )
+        problems = compare_key_numbers(load_key_numbers(committed), record)
+        if problems:
+            raise KeyNumbersChanged(
+                f"the key numbers of {paper}-{item} ({profile}) disagree with {committed}:\n"
+                + "\n".join(problems)
+            )
     return path
+
+
+#: Environment variable naming a folder of committed key numbers that
+#: :func:`save_key_numbers` compares every record it writes with.
+CHECK_KEY_NUMBERS_ENV = "MARGINBOOST_CHECK_KEY_NUMBERS"
+
+
+class KeyNumbersChanged(AssertionError):
+    """A notebook's fresh key numbers disagree with the committed ones."""
 
 
 def load_key_numbers(path: Path) -> dict:

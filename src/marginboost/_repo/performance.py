@@ -31,7 +31,9 @@ COLUMN_GENERATION_GOALS = {"master_speedup": 10.0, "lpboost_adult_seconds": 300.
 DIRECTBOOST_GOALS = {"eps_avg_speedup_total": 10.0}
 #: Speed goals of the multi-class benchmark on Poker525k: a DMCBoost round (either phase) at least
 #: this many times faster than the paper's 90 s, an AdaBoost.M1 / SAMME round faster than its 10 s.
-MULTICLASS_GOALS = {"dmcboost_speedup": 50.0, "m1_samme_speedup": 1.0}
+#: Our SAMME's round at least ``samme_vs_sklearn`` times faster than scikit-learn's
+#: AdaBoostClassifier's (same trees, same run), on Poker and on Letter.
+MULTICLASS_GOALS = {"dmcboost_speedup": 50.0, "m1_samme_speedup": 1.0, "samme_vs_sklearn": 10.0}
 
 
 def load_benchmark_results(root: Path | None = None) -> dict[str, dict]:
@@ -560,12 +562,26 @@ def _multiclass_section(record: dict | None) -> list[str]:
             )
     for case in record["cases"]:
         if "speedup_vs_sklearn" in case:
-            notes.append(
-                f"Our SAMME against scikit-learn's AdaBoostClassifier on "
-                f"{case['data']}: {case['round_s']:.3f} s against "
-                f"{case['sklearn_round_s']:.3f} s per round, "
-                f"{case['speedup_vs_sklearn']:.1f}x."
-            )
+            if "median_round_s" in case:
+                sk_goal = MULTICLASS_GOALS["samme_vs_sklearn"]
+                met = "met" if case["speedup_vs_sklearn"] >= sk_goal else "**not met**"
+                if quick:
+                    met = "not judged on a quick run"
+                notes.append(
+                    f"Our SAMME against scikit-learn's AdaBoostClassifier on {case['data']}: "
+                    f"{1000 * case['median_round_s']:.1f} ms per round (median; "
+                    f"{1000 * case['round_s']:.1f} ms with the one-off binning spread over the "
+                    f"{case['rounds']} rounds) against {1000 * case['sklearn_round_s']:.1f} ms, "
+                    f"{case['speedup_vs_sklearn']:.1f}x (goal {sk_goal:g}x: {met}); whole fits "
+                    f"{case['speedup_vs_sklearn_whole_fit']:.1f}x."
+                )
+            else:
+                notes.append(
+                    f"Our SAMME against scikit-learn's AdaBoostClassifier on "
+                    f"{case['data']}: {case['round_s']:.3f} s against "
+                    f"{case['sklearn_round_s']:.3f} s per round, "
+                    f"{case['speedup_vs_sklearn']:.1f}x."
+                )
     if any(case.get("peak_scope") != "timed fit" for case in record["cases"]):
         notes.append(
             "Where the peak could not be reset before the fit, the peak RSS is that of "

@@ -78,6 +78,7 @@ from sklearn.utils.validation import validate_data
 
 from .._sklearn import constraints
 from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_weighted_classes
+from ._multiclass_kernels import add_votes
 from ._steps import MIN_WEIGHTED_ERROR
 
 __all__ = [
@@ -401,10 +402,10 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
         codes = self._bin(X)
         n_classes = self.n_classes_
         limit, limit_text = self._error_limit(n_classes)
-        rows = np.arange(y.shape[0])
         with np.errstate(divide="ignore"):
             log_weights = np.log(weights)
         scores = np.zeros((y.shape[0], n_classes))
+        leader = np.zeros(y.shape[0], dtype=np.intp)  # argmax of each row of scores
         history = self._new_history("weighted_error")
         estimators: list[Any] = []
         alphas: list[float] = []
@@ -426,8 +427,13 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
             alpha = self._alpha(max(error, MIN_WEIGHTED_ERROR), n_classes)
             estimators.append(tree)
             alphas.append(alpha)
-            scores[rows, predicted] += alpha
-            self._record_round(history, scores, y, start, weighted_error=error)
+            n_wrong = add_votes(scores, predicted, alpha, leader, y)
+            if alpha < 0.0:  # the incremental leaders need growing scores
+                leader = np.argmax(scores, axis=1)
+                n_wrong = int(np.count_nonzero(leader != y))
+            history["weighted_error"].append(error)
+            history["train_error"].append(n_wrong / y.shape[0])
+            history["time"].append(time.perf_counter() - start)
             if perfect:
                 stop_reason = "perfect weak learner"
                 break

@@ -375,6 +375,87 @@ def _histogram_subset(codes, stats, sample_index):
     return hist
 
 
+# Multi-class trees with one weight per sample on its own class (AdaBoost.M1, SAMME:
+# ``W_ik = w_i [y_i = k]``) store the statistics as labels and weights instead of a dense
+# (n, K) matrix: each sample adds its weight to its own class's channel only.  The other
+# channels of the dense kernel receive exact zeros, which leave a sum unchanged, so the
+# histograms are bitwise identical to ``build_histogram`` on the dense matrix (tested), at
+# 2 instead of K + 1 additions per sample and feature.
+
+
+def build_label_histogram(
+    codes: NDArray[np.uint8],
+    labels: NDArray[np.int64],
+    weight: NDArray[np.float64],
+    n_classes: int,
+    sample_index: NDArray[np.int64] | None = None,
+    n_bins: int = N_BINS,
+) -> NDArray[np.float64]:
+    """``build_histogram`` of the statistics ``stats[i, labels[i]] = weight[i]`` (zero elsewhere).
+
+    Returns ``hist`` of shape (n_features, n_bins, n_classes + 1), the sample count last,
+    without forming the (n, n_classes) matrix.  ``sample_index=None`` means all samples.
+    ``n_bins`` (at least the largest code + 1) drops the bins no sample can reach: with
+    ``min_samples_leaf >= 1`` the best split, the leaves and every sum are those of the
+    256-bin histogram, whose last bins are zero.
+    """
+    if sample_index is None:
+        node_labels, node_weight = labels, weight
+    else:
+        node_labels, node_weight = _gather_labels(labels, weight, sample_index)
+    return _label_histogram(codes, node_labels, node_weight, n_classes, sample_index, n_bins)
+
+
+@njit(cache=True)
+def _gather_labels(labels, weight, sample_index):
+    n_node = sample_index.shape[0]
+    node_labels = np.empty(n_node, dtype=np.int64)
+    node_weight = np.empty(n_node)
+    for k in range(n_node):
+        node_labels[k] = labels[sample_index[k]]
+        node_weight[k] = weight[sample_index[k]]
+    return node_labels, node_weight
+
+
+@njit(cache=True, parallel=True)
+def _label_histogram(codes, node_labels, node_weight, n_classes, sample_index, n_bins):
+    n_features = codes.shape[1]
+    n_node = node_labels.shape[0]
+    hist = np.zeros((n_features, n_bins, n_classes + 1))
+    for feature in prange(n_features):
+        column = codes[:, feature]
+        even = hist[feature]
+        odd = np.zeros((n_bins, n_classes + 1))
+        n_even = n_node // 2 * 2
+        for k in range(0, n_even, 2):
+            b_even = _code(column, sample_index, k)
+            b_odd = _code(column, sample_index, k + 1)
+            even[b_even, node_labels[k]] += node_weight[k]
+            even[b_even, n_classes] += 1.0
+            odd[b_odd, node_labels[k + 1]] += node_weight[k + 1]
+            odd[b_odd, n_classes] += 1.0
+        for k in range(n_even, n_node):
+            b = _code(column, sample_index, k)
+            even[b, node_labels[k]] += node_weight[k]
+            even[b, n_classes] += 1.0
+        even += odd
+    return hist
+
+
+@njit(cache=True)
+def labels_are_pure(labels, weight, sample_index):
+    """``node_is_pure`` of the label statistics: all samples of positive weight share a class."""
+    first = -1
+    for k in range(sample_index.shape[0]):
+        i = sample_index[k]
+        if weight[i] > 0.0:
+            if first < 0:
+                first = labels[i]
+            elif labels[i] != first:
+                return False
+    return True
+
+
 @njit(cache=True)
 def node_weight(sums, criterion):
     """Total weight of a node from its channel sums (used by ``min_weight_leaf``)."""
@@ -428,14 +509,20 @@ def node_score(sums, criterion):
     return total
 
 
-@njit(cache=True, parallel=True)
+#: Below this many histogram cells (features x bins x channels) the features of a node are
+#: scanned on one thread: starting the threads would cost more than the scan.
+_SERIAL_SPLIT_CELLS = 1 << 15
+
+
+@njit(cache=True)
 def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
     """Best split ``code <= bin`` over all features of a node histogram (count channel last).
 
     Returns ``(feature, bin, gain, parent_score, n_left)``; ``feature == -1`` when no split
     satisfies ``min_samples_leaf`` / ``min_weight_leaf``.  Ties (within ``TIE_RTOL``) go to the
-    lowest bin of a feature, then to the lowest feature: each feature's best bin is found in
-    parallel, then the features are compared in increasing order.
+    lowest bin of a feature, then to the lowest feature: each feature's best bin is found
+    independently (in parallel for large histograms), then the features are compared in
+    increasing order.
     """
     n_features, n_bins, width = hist.shape
     n_channels = width - 1
@@ -451,40 +538,25 @@ def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
     feature_gain = np.full(n_features, -np.inf)
     feature_scale = np.zeros(n_features)
     feature_n_left = np.zeros(n_features)
-    for feature in prange(n_features):
-        left = np.zeros(n_channels)
-        right = np.zeros(n_channels)
-        n_left = 0.0
-        best_gain = -np.inf
-        best_scale = 0.0
-        for b in range(n_bins - 1):
-            count_b = hist[feature, b, n_channels]
-            if count_b == 0.0:
-                continue  # same partition as the previous bin (or an empty left side)
-            n_left += count_b
-            for c in range(n_channels):
-                left[c] += hist[feature, b, c]
-            n_right = n_node - n_left
-            if n_right < min_samples_leaf:
-                break
-            if n_left < min_samples_leaf:
-                continue
-            left_weight = node_weight(left, criterion)
-            if left_weight < min_weight_leaf or parent_weight - left_weight < min_weight_leaf:
-                continue
-            for c in range(n_channels):
-                right[c] = parent[c] - left[c]
-            score_left = node_score(left, criterion)
-            score_right = node_score(right, criterion)
-            gain = score_left + score_right - parent_score
-            scale = abs(score_left) + abs(score_right) + abs(parent_score)
-            if gain > best_gain + TIE_RTOL * max(scale, best_scale):
-                best_gain = gain
-                best_scale = scale
-                feature_bin[feature] = b
-                feature_n_left[feature] = n_left
-        feature_gain[feature] = best_gain
-        feature_scale[feature] = best_scale
+    args = (
+        hist,
+        criterion,
+        min_samples_leaf,
+        min_weight_leaf,
+        parent,
+        parent_score,
+        parent_weight,
+        n_node,
+        feature_bin,
+        feature_gain,
+        feature_scale,
+        feature_n_left,
+    )
+    if n_features * n_bins * width < _SERIAL_SPLIT_CELLS:
+        for feature in range(n_features):
+            _feature_best_split(feature, *args)
+    else:
+        _features_best_splits_parallel(*args)
     best_feature = -1
     best_gain = -np.inf
     best_scale = 0.0
@@ -504,6 +576,93 @@ def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
         parent_score,
         int(feature_n_left[best_feature]),
     )
+
+
+@njit(cache=True, parallel=True)
+def _features_best_splits_parallel(
+    hist,
+    criterion,
+    min_samples_leaf,
+    min_weight_leaf,
+    parent,
+    parent_score,
+    parent_weight,
+    n_node,
+    feature_bin,
+    feature_gain,
+    feature_scale,
+    feature_n_left,
+):
+    for feature in prange(hist.shape[0]):
+        _feature_best_split(
+            feature,
+            hist,
+            criterion,
+            min_samples_leaf,
+            min_weight_leaf,
+            parent,
+            parent_score,
+            parent_weight,
+            n_node,
+            feature_bin,
+            feature_gain,
+            feature_scale,
+            feature_n_left,
+        )
+
+
+@njit(cache=True)
+def _feature_best_split(
+    feature,
+    hist,
+    criterion,
+    min_samples_leaf,
+    min_weight_leaf,
+    parent,
+    parent_score,
+    parent_weight,
+    n_node,
+    feature_bin,
+    feature_gain,
+    feature_scale,
+    feature_n_left,
+):
+    """The best bin of one feature: fills entry ``feature`` of the four output arrays."""
+    n_bins = hist.shape[1]
+    n_channels = hist.shape[2] - 1
+    left = np.zeros(n_channels)
+    right = np.zeros(n_channels)
+    n_left = 0.0
+    best_gain = -np.inf
+    best_scale = 0.0
+    for b in range(n_bins - 1):
+        count_b = hist[feature, b, n_channels]
+        if count_b == 0.0:
+            continue  # same partition as the previous bin (or an empty left side)
+        n_left += count_b
+        for c in range(n_channels):
+            left[c] += hist[feature, b, c]
+        n_right = n_node - n_left
+        if n_right < min_samples_leaf:
+            break
+        if n_left < min_samples_leaf:
+            continue
+        left_weight = node_weight(left, criterion)
+        if left_weight < min_weight_leaf or parent_weight - left_weight < min_weight_leaf:
+            continue
+        for c in range(n_channels):
+            right[c] = parent[c] - left[c]
+        score_left = node_score(left, criterion)
+        score_right = node_score(right, criterion)
+        gain = score_left + score_right - parent_score
+        scale = abs(score_left) + abs(score_right) + abs(parent_score)
+        if gain > best_gain + TIE_RTOL * max(scale, best_scale):
+            best_gain = gain
+            best_scale = scale
+            feature_bin[feature] = b
+            feature_n_left[feature] = n_left
+    feature_gain[feature] = best_gain
+    feature_scale[feature] = best_scale
 
 
 @njit(cache=True)

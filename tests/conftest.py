@@ -1,0 +1,43 @@
+"""Test-session set-up shared by the whole suite.
+
+``make test`` runs the files on pytest-xdist workers, one file per worker at a time, in the
+order they are collected.  The files that take longest (measured with ``--durations``) are
+moved to the front, so that the short files and the notebooks fill in at the end instead of
+one long file running alone while the other workers wait.  The order of the tests inside a
+file is unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: The slowest files first, longest first (paths relative to the repository root).
+SLOW_FIRST = (
+    "tests/test_sklearn_compliance.py",
+    "tests/test_docstrings.py",
+    "tests/test_book_browser.py",
+    "tests/test_stored_results.py",
+    "tests/test_directboost.py",
+    "notebooks/directboost-table2.ipynb",
+    "tests/test_directboost_edges.py",
+    "tests/test_dmcboost_reference.py",
+    "tests/test_dmcboost.py",
+    "tests/test_duality_pairs.py",
+    "notebooks/shen_li-table2-3.ipynb",
+    "notebooks/shen_li-duality-checks.ipynb",
+)
+
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {path: i for i, path in enumerate(SLOW_FIRST)}
+
+    def key(item) -> int:
+        try:
+            path = Path(str(item.fspath)).resolve().relative_to(_ROOT).as_posix()
+        except ValueError:
+            return len(rank)
+        return rank.get(path, len(rank))
+
+    items.sort(key=key)  # stable: the order within a file and among the others is kept
