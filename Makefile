@@ -43,11 +43,12 @@ book-strict: $(STAMP)
 
 # pytest exits with 5 when it collected no test; that is reported and fails like any error.
 # The tests run in parallel (pytest-xdist), one worker per core; --dist loadfile keeps every
-# file on one worker, so a notebook's cells run in order in one kernel.  TEST_WORKERS=0 runs
-# them in this process.
+# file on one worker, so a notebook's cells run in order in one kernel; the files go out in
+# the order tests/conftest.py sorts them (slowest first).  TEST_WORKERS=0 runs them in this
+# process.
 TEST_WORKERS ?= auto
 test: $(STAMP)
-	@$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS); \
+	@$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS); \
 	status=$$?; [ $$status -ne 5 ] || echo "make test: pytest collected no tests" >&2; exit $$status
 
 test-unit: $(STAMP)

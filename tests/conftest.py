@@ -1,10 +1,11 @@
 """Test-session set-up shared by the whole suite.
 
 ``make test`` runs the files on pytest-xdist workers, one file per worker at a time, in the
-order they are collected.  The files that take longest (measured with ``--durations``) are
-moved to the front, so that the short files and the notebooks fill in at the end instead of
-one long file running alone while the other workers wait.  The order of the tests inside a
-file is unchanged.
+order they are collected (``--no-loadscope-reorder``; xdist would otherwise start with the
+files that hold the most tests).  The files that take longest (measured with
+``--durations=0`` on a fresh clone, two workers) are moved to the front, longest first, so
+that the short files and the notebooks fill in at the end instead of one long file running
+alone while the other workers wait.  The order of the tests inside a file is unchanged.
 """
 
 from __future__ import annotations
@@ -14,17 +15,21 @@ from pathlib import Path
 #: The slowest files first, longest first (paths relative to the repository root).
 SLOW_FIRST = (
     "tests/test_sklearn_compliance.py",
-    "tests/test_docstrings.py",
     "tests/test_book_browser.py",
+    "tests/test_docstrings.py",
     "tests/test_stored_results.py",
-    "tests/test_directboost.py",
     "notebooks/directboost-table2.ipynb",
-    "tests/test_directboost_edges.py",
+    "notebooks/shen_li-table2-3.ipynb",
     "tests/test_dmcboost_reference.py",
     "tests/test_dmcboost.py",
-    "tests/test_duality_pairs.py",
-    "notebooks/shen_li-table2-3.ipynb",
+    "tests/test_directboost_edges.py",
+    "tests/test_directboost.py",
     "notebooks/shen_li-duality-checks.ipynb",
+    "tests/test_notebooks.py",
+    "notebooks/mcboost-table1-2.ipynb",
+    "tests/test_duality_pairs.py",
+    "notebooks/shen_li-table5-8.ipynb",
+    "tests/test_experiments_runner.py",
 )
 
 _ROOT = Path(__file__).resolve().parents[1]

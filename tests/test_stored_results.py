@@ -7,7 +7,7 @@ the last bit of floating-point summation order between machines; duality gaps, z
 solver's tolerance, to 1e-8 absolute).  Set
 ``MARGINBOOST_RESULTS_SAMPLE`` to change the sample size (default 4 per paper) and
 ``MARGINBOOST_RESULTS_SEED`` to draw another sample.  To keep the suite short, only records whose
-recorded computing time is at most ``MARGINBOOST_RESULTS_MAX_SECONDS`` (default 15 s) are drawn;
+recorded computing time is at most ``MARGINBOOST_RESULTS_MAX_SECONDS`` (default 5 s) are drawn;
 the others are recomputed by rerunning their notebook (``marginboost reproduce``), or here with
 ``MARGINBOOST_RESULTS_MAX_SECONDS=inf``.
 """
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 SAMPLE = int(os.environ.get("MARGINBOOST_RESULTS_SAMPLE", "4"))
 SEED = int(os.environ.get("MARGINBOOST_RESULTS_SEED", "20261121"))
-MAX_SECONDS = float(os.environ.get("MARGINBOOST_RESULTS_MAX_SECONDS", "15"))
+MAX_SECONDS = float(os.environ.get("MARGINBOOST_RESULTS_MAX_SECONDS", "5"))
 
 
 def _sampled_records():
