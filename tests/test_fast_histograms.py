@@ -256,3 +256,97 @@ def test_multiclass_boosting_rounds_are_identical_with_dense_histograms(
         _assert_same_tree(a, b)
     _assert_same_bits(new.alphas_, old.alphas_)
     np.testing.assert_array_equal(new.predict(X), old.predict(X))
+
+
+# ---------------------------------------------------------------- depth-1 trees: search histogram
+
+
+@pytest.mark.parametrize("n", [1, 2, 9, 64, 1001, 3001])
+def test_search_histogram_has_exact_counts_and_nearly_exact_sums(n):
+    """Counts are those of ``build_histogram`` exactly; sums differ by rounding only, and the
+    features that do not take the sparse path (no dominant code in the probe) are bitwise equal."""
+    rng = np.random.default_rng(n)
+    codes = _mixed_codes(rng, n)
+    stats = _stats(rng, n)
+    search = _kernels.build_search_histogram(codes, stats)
+    exact = _kernels.build_histogram(codes, stats)
+    assert search.shape == exact.shape
+    np.testing.assert_array_equal(search[..., 2], exact[..., 2])
+    np.testing.assert_allclose(search, exact, rtol=0, atol=1e-12 * max(1.0, stats.sum()))
+    dominant = _kernels._dominant_codes(codes)
+    dense = dominant < 0
+    _assert_same_bits(search[dense], exact[dense])
+    if n >= 64:  # one-hot columns are sparse (code 0 or, mostly 1, code 1), every-code dense
+        assert dominant[1] == 0 and dominant[5] == 1 and dominant[6] == -1
+
+
+def _exact_stump(learner, fit, codes, target, weight):
+    """The same fit through the general growth loop on exact histograms."""
+    original = DecisionTree._grow
+
+    def exact_grow(self, codes, stats, kind):
+        return original(self, codes, stats, kind, stump_search=False)
+
+    DecisionTree._grow = exact_grow
+    try:
+        return getattr(learner, fit)(codes, target, weight)
+    finally:
+        DecisionTree._grow = original
+
+
+def _same_tree(a, b):
+    for name in ("node_feature", "node_bin", "node_left", "node_right", "node_leaf"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    _assert_same_bits(a.leaf_values_, b.leaf_values_)
+    _assert_same_bits(a.leaf_statistics_, b.leaf_statistics_)
+    assert a.depth_ == b.depth_
+
+
+@pytest.mark.parametrize("criterion", ["error", "gini", "entropy", "squared_error"])
+@pytest.mark.parametrize("seed", range(6))
+def test_depth_one_trees_from_the_search_histogram_equal_the_exact_ones(criterion, seed):
+    """Same split, same leaves, bit for bit, as growing the stump on ``build_histogram``
+    (ties between duplicate and complementary columns included)."""
+    rng = np.random.default_rng(seed)
+    for n in (1, 2, 5, 40, 300, 2500):
+        codes = _mixed_codes(rng, n)
+        y = rng.choice([-1.0, 1.0], size=n)
+        weight = rng.uniform(0.0, 1.0, size=n)
+        if seed % 2:
+            weight = np.round(weight * 4) / 4 + 0.25  # many equal weights: exact ties
+        learner = DecisionTree(max_depth=1, criterion=criterion, min_samples_leaf=1 + seed % 3)
+        if criterion == "squared_error":
+            fit, target = "fit_regression", rng.standard_normal(n)
+        else:
+            fit, target = "fit_binary", y
+            if criterion == "error" and seed % 3 == 0:
+                weight = weight * rng.choice([-1.0, 1.0], size=n)  # signed weights
+        if not np.any(weight != 0):
+            continue
+        _same_tree(
+            getattr(learner, fit)(codes, target, weight),
+            _exact_stump(learner, fit, codes, target, weight),
+        )
+
+
+def test_depth_one_tree_falls_back_to_the_exact_histogram_when_the_check_disagrees(monkeypatch):
+    """A search histogram that points at the wrong feature is caught by the check on the exact
+    histogram of that feature, and the exact histogram of every feature decides."""
+    rng = np.random.default_rng(5)
+    n = 500
+    codes = _mixed_codes(rng, n)
+    y = rng.choice([-1.0, 1.0], size=n)
+    codes[:, 4] = (y > 0).astype(np.uint8)  # the best split by far
+    codes = np.asfortranarray(codes)
+    weight = rng.uniform(0.1, 1.0, size=n)
+    learner = DecisionTree(max_depth=1, criterion="gini")
+    expected = _exact_stump(learner, "fit_binary", codes, y, weight)
+    assert expected.node_feature[0] == 4
+
+    def misleading(codes, stats):
+        hist = _kernels.build_histogram(codes, stats)
+        hist[[2, 4]] = hist[[4, 2]]  # the search now prefers feature 2
+        return hist
+
+    monkeypatch.setattr(_kernels, "build_search_histogram", misleading)
+    _same_tree(learner.fit_binary(codes, y, weight), expected)

@@ -325,6 +325,129 @@ def _histogram_two_channels_blocked(codes, stats, sample_index):
     return hist
 
 
+# The root histogram of a depth-1 tree only has to choose the split: its leaves are summed
+# again from the samples (``build_histogram`` over the two features they need), so the
+# search may use bins that differ from ``build_histogram``'s in their last bits.
+# ``build_search_histogram`` uses that freedom for columns dominated by one code (one-hot
+# indicators, counts that are mostly zero): only the samples with another code are added, and
+# the dominant code's bin is the node's total minus the other bins.  A column then costs a
+# scan of its bytes, eight at a time, plus its other entries.  The counts stay exact (integers
+# below 2**53); the sums differ from the exact ones by rounding only, far below ``TIE_RTOL``.
+
+#: Features whose most frequent code covers at least this fraction of the probe (the first
+#: ``_PROBE_SAMPLES`` samples) take the sparse path of ``build_search_histogram``.
+_SPARSE_MODE_FRACTION = 0.75
+_REPEAT_BYTE = np.uint64(0x0101010101010101)
+
+
+def build_search_histogram(
+    codes: NDArray[np.uint8], stats: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Root histogram of two-channel ``stats`` for the split search only.
+
+    Like ``build_histogram(codes, stats)`` except that, for features dominated by one code,
+    that code's bin is the total over all samples minus the other bins: its sums may differ
+    from ``build_histogram``'s in the last bits (its counts do not).  Use it where only the
+    choice of split depends on the histogram (ties are compared within ``TIE_RTOL``).
+    """
+    if stats.shape[1] != 2:
+        return build_histogram(codes, stats)
+    return _search_histogram_two_channels(codes, stats)
+
+
+@njit(cache=True)
+def _dominant_codes(codes):
+    """Per feature, the code that fills at least ``_SPARSE_MODE_FRACTION`` of the probe, or -1."""
+    n_features = codes.shape[1]
+    n_probe = min(codes.shape[0], _PROBE_SAMPLES)
+    dominant = np.full(n_features, -1, dtype=np.int64)
+    counts = np.zeros(N_BINS, dtype=np.int64)
+    for feature in range(n_features):
+        counts[:] = 0
+        for i in range(n_probe):
+            counts[codes[i, feature]] += 1
+        mode = np.argmax(counts)
+        if counts[mode] >= _SPARSE_MODE_FRACTION * n_probe:
+            dominant[feature] = mode
+    return dominant
+
+
+@njit(cache=True)
+def _accumulate_sparse_two_channels(column, mode, stats, total0, total1, out):
+    """Bins other than ``mode`` from the samples that have them; bin ``mode`` by subtraction.
+
+    ``stats`` is the (n, 2) C-ordered matrix: a sample's two statistics share a cache line.
+    """
+    n = stats.shape[0]
+    n_words = n // 8
+    words = column[: 8 * n_words].view(np.uint64)
+    pattern = np.uint64(mode) * _REPEAT_BYTE
+    for word in range(n_words):
+        if words[word] == pattern:  # eight samples with the dominant code
+            continue
+        for k in range(8 * word, 8 * word + 8):
+            b = column[k]
+            if b != mode:
+                out[b, 0] += stats[k, 0]
+                out[b, 1] += stats[k, 1]
+                out[b, 2] += 1.0
+    for k in range(8 * n_words, n):
+        b = column[k]
+        if b != mode:
+            out[b, 0] += stats[k, 0]
+            out[b, 1] += stats[k, 1]
+            out[b, 2] += 1.0
+    rest0 = 0.0
+    rest1 = 0.0
+    rest_count = 0.0
+    for b in range(N_BINS):
+        if b != mode:
+            rest0 += out[b, 0]
+            rest1 += out[b, 1]
+            rest_count += out[b, 2]
+    out[mode, 0] = total0 - rest0
+    out[mode, 1] = total1 - rest1
+    out[mode, 2] = n - rest_count
+
+
+@njit(cache=True, parallel=True)
+def _search_histogram_two_channels(codes, stats):
+    n_samples, n_features = codes.shape
+    dominant = _dominant_codes(codes)
+    c_stats = np.ascontiguousarray(stats)
+    stat0 = np.ascontiguousarray(stats[:, 0])
+    stat1 = np.ascontiguousarray(stats[:, 1])
+    total0 = 0.0
+    total1 = 0.0
+    for i in range(n_samples):  # one thread, a fixed order: the same totals on any machine
+        total0 += stat0[i]
+        total1 += stat1[i]
+    # Dense and sparse features alternate in the task list, so that the static split of the
+    # tasks between threads gives each thread a similar share of the (costlier) dense ones.
+    dense = np.flatnonzero(dominant < 0)
+    sparse = np.flatnonzero(dominant >= 0)
+    order = np.empty(n_features, dtype=np.int64)
+    t = 0
+    for j in range(max(sparse.shape[0], dense.shape[0])):
+        if j < dense.shape[0]:
+            order[t] = dense[j]
+            t += 1
+        if j < sparse.shape[0]:
+            order[t] = sparse[j]
+            t += 1
+    hist = np.zeros((n_features, N_BINS, 3))
+    for t in prange(n_features):
+        feature = order[t]
+        column = np.ascontiguousarray(codes[:, feature])
+        if dominant[feature] >= 0:
+            _accumulate_sparse_two_channels(
+                column, dominant[feature], c_stats, total0, total1, hist[feature]
+            )
+        else:
+            _accumulate_one_two_channels(column, stat0, stat1, None, hist[feature])
+    return hist
+
+
 @njit(cache=True)
 def _accumulate(column, sample_index, node_stats, n_node, use_all_samples, out):
     """Two-way interleaved histogram of one feature (any number of channels)."""

@@ -470,7 +470,9 @@ class DecisionTree:
         codes: NDArray[np.uint8],
         stats: NDArray[np.float64] | _LabelStatistics,
         kind: str,
+        stump_search: bool = True,
     ) -> FittedTree:
+        """Grow the tree; ``stump_search=False`` grows depth-1 trees on the exact histogram."""
         criterion = CRITERIA[self.criterion]
         source = (
             stats if isinstance(stats, _LabelStatistics) else _DenseStatistics(stats, criterion)
@@ -482,6 +484,13 @@ class DecisionTree:
         n = codes.shape[0]
         n_channels = stats.shape[1]
         all_samples = np.arange(n, dtype=np.int64)
+        if (
+            stump_search
+            and self.max_depth == 1
+            and isinstance(source, _DenseStatistics)
+            and n_channels == 2
+        ):
+            return self._grow_stump(codes, source, kind, splits_only_on_gain)
         root_hist = histogram(codes)
 
         node_feature: list[int] = []
@@ -543,6 +552,89 @@ class DecisionTree:
             stack.append((right_node, right_samples, right_hist, depth + 1))
             stack.append((left_node, left_samples, left_hist, depth + 1))
 
+        return self._fitted(
+            codes,
+            leaf_sums,
+            kind,
+            max_depth_reached,
+            node_feature,
+            node_bin,
+            node_left,
+            node_right,
+            node_leaf,
+        )
+
+    def _grow_stump(
+        self,
+        codes: NDArray[np.uint8],
+        source: _DenseStatistics,
+        kind: str,
+        splits_only_on_gain: bool,
+    ) -> FittedTree:
+        """A depth-1 tree, the split chosen on ``build_search_histogram``.
+
+        The search histogram's bin 0 of sparse features comes from a subtraction, which can
+        change the last bits of its sums (never its counts).  The split it gives is checked on
+        the exact histograms (``build_histogram``) of feature 0 (the node totals) and of the
+        chosen feature, and the leaves are summed from those: the tree is the one the exact
+        root histogram gives.  When the check disagrees (a tie within rounding), the exact
+        histogram of every feature decides, as for deeper trees.
+        """
+        criterion = CRITERIA[self.criterion]
+        min_samples_leaf = int(self.min_samples_leaf)
+        min_weight_leaf = float(self.min_weight_leaf)
+        n = codes.shape[0]
+        split = None
+        can_split = n >= 2 * min_samples_leaf and (
+            splits_only_on_gain or not source.is_pure(np.arange(n, dtype=np.int64))
+        )
+        if can_split:
+            search = _kernels.build_search_histogram(codes, source.stats)
+            split = _accepted_split(
+                search, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
+            )
+        features = [0] if split is None or split[0] == 0 else [0, split[0]]
+        exact = source.histogram(np.asfortranarray(codes[:, features]))
+        if split is not None:
+            checked = _accepted_split(
+                exact, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
+            )
+            if checked is None or not _same_split(split, checked, features[checked[0]]):
+                exact_all = source.histogram(codes)
+                split = _accepted_split(
+                    exact_all, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
+                )
+                features = [0] if split is None else [0, split[0]]
+                exact = exact_all[features]
+        total = exact[0].sum(axis=0)
+        if split is None:
+            return self._fitted(codes, [total[:2]], kind, 0, [-1], [-1], [-1], [-1], [0])
+        feature, split_bin = split[:2]
+        left_sums = exact[-1, : split_bin + 1].sum(axis=0)
+        return self._fitted(
+            codes,
+            [left_sums[:2], (total - left_sums)[:2]],
+            kind,
+            1,
+            [feature, -1, -1],
+            [split_bin, -1, -1],
+            [1, -1, -1],
+            [2, -1, -1],
+            [-1, 0, 1],
+        )
+
+    def _fitted(
+        self,
+        codes: NDArray[np.uint8],
+        leaf_sums: list[NDArray[np.float64]],
+        kind: str,
+        max_depth_reached: int,
+        node_feature: list[int],
+        node_bin: list[int],
+        node_left: list[int],
+        node_right: list[int],
+        node_leaf: list[int],
+    ) -> FittedTree:
         statistics = np.array(leaf_sums)
         values = _leaf_values(statistics, self.criterion, kind)
         arrays = [
@@ -565,6 +657,34 @@ class DecisionTree:
             max_depth_reached,
             statistics,
         )
+
+
+def _accepted_split(
+    hist: NDArray[np.float64],
+    criterion: int,
+    min_samples_leaf: int,
+    min_weight_leaf: float,
+    splits_only_on_gain: bool,
+) -> tuple[int, int, float, float] | None:
+    """``(feature row, bin, gain, parent score)`` of a root histogram's best split, or None."""
+    feature, split_bin, gain, parent_score, _ = _kernels.find_best_split(
+        hist, criterion, min_samples_leaf, min_weight_leaf
+    )
+    if feature < 0 or (splits_only_on_gain and not gain > _kernels.TIE_RTOL * abs(parent_score)):
+        return None
+    return int(feature), int(split_bin), float(gain), float(parent_score)
+
+
+def _same_split(
+    search: tuple[int, int, float, float], checked: tuple[int, int, float, float], feature: int
+) -> bool:
+    """Whether the check on exact histograms confirms the search's split and its gain."""
+    scale = max(abs(search[2]), abs(checked[2]), abs(search[3]), abs(checked[3]))
+    return (
+        feature == search[0]
+        and checked[1] == search[1]
+        and abs(checked[2] - search[2]) <= _kernels.TIE_RTOL * scale
+    )
 
 
 @dataclass(frozen=True)
