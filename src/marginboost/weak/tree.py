@@ -282,6 +282,13 @@ class DecisionTree:
     (Freund & Schapire 1997) and the gradient weak learner of AnyBoost (Mason et al. 1999).
     The criteria and the tie rules are described in :mod:`marginboost.weak.tree`.
 
+    A stump with two statistics per sample (every binary criterion and ``"squared_error"``)
+    searches its split on a histogram that adds only the rows of a mostly-constant column
+    (a one-hot indicator) whose code differs from the column's usual one, then checks the
+    split and sums its leaves on the exact histograms of the features it needs; the tree is
+    the one the exact histogram of every feature gives (unless two splits' scores differ by
+    the tie tolerance ``TIE_RTOL`` to within rounding error).
+
     Examples
     --------
     >>> import numpy as np
@@ -578,7 +585,9 @@ class DecisionTree:
         the exact histograms (``build_histogram``) of feature 0 (the node totals) and of the
         chosen feature, and the leaves are summed from those: the tree is the one the exact
         root histogram gives.  When the check disagrees (a tie within rounding), the exact
-        histogram of every feature decides, as for deeper trees.
+        histogram of every feature decides, as for deeper trees.  What the check cannot see
+        is another feature whose exact score falls within rounding of the tie tolerance
+        against the chosen one; the split may then differ from the exact histogram's.
         """
         criterion = CRITERIA[self.criterion]
         min_samples_leaf = int(self.min_samples_leaf)
