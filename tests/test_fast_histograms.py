@@ -350,3 +350,25 @@ def test_depth_one_tree_falls_back_to_the_exact_histogram_when_the_check_disagre
 
     monkeypatch.setattr(_kernels, "build_search_histogram", misleading)
     _same_tree(learner.fit_binary(codes, y, weight), expected)
+
+
+def test_depth_one_tree_checks_a_search_that_finds_no_split(monkeypatch):
+    """A search histogram that offers no split does not make a leaf by itself: the exact
+    histogram of every feature decides."""
+    rng = np.random.default_rng(6)
+    n = 300
+    codes = _mixed_codes(rng, n)
+    y = rng.choice([-1.0, 1.0], size=n)
+    weight = rng.uniform(0.1, 1.0, size=n)
+    learner = DecisionTree(max_depth=1, criterion="error")
+    expected = _exact_stump(learner, "fit_binary", codes, y, weight)
+    assert expected.node_feature[0] >= 0
+
+    def no_split(codes, stats):
+        hist = np.zeros_like(_kernels.build_histogram(codes, stats))
+        hist[:, 0, :2] = stats.sum(axis=0)  # every sample in bin 0 of every feature
+        hist[:, 0, 2] = codes.shape[0]
+        return hist
+
+    monkeypatch.setattr(_kernels, "build_search_histogram", no_split)
+    _same_tree(learner.fit_binary(codes, y, weight), expected)

@@ -584,8 +584,9 @@ class DecisionTree:
         change the last bits of its sums (never its counts).  The split it gives is checked on
         the exact histograms (``build_histogram``) of feature 0 (the node totals) and of the
         chosen feature, and the leaves are summed from those: the tree is the one the exact
-        root histogram gives.  When the check disagrees (a tie within rounding), the exact
-        histogram of every feature decides, as for deeper trees.  What the check cannot see
+        root histogram gives.  When the check disagrees (a tie within rounding), or when the
+        search finds no split worth taking, the exact histogram of every feature decides, as
+        for deeper trees.  What the check cannot see
         is another feature whose exact score falls within rounding of the tie tolerance
         against the chosen one; the split may then differ from the exact histogram's.
         """
@@ -604,11 +605,15 @@ class DecisionTree:
             )
         features = [0] if split is None or split[0] == 0 else [0, split[0]]
         exact = source.histogram(np.asfortranarray(codes[:, features]))
-        if split is not None:
+        if can_split:
             checked = _accepted_split(
                 exact, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
             )
-            if checked is None or not _same_split(split, checked, features[checked[0]]):
+            if (
+                split is None  # no split with gain: rare, and decided on exact sums
+                or checked is None
+                or not _same_split(split, checked, features[checked[0]])
+            ):
                 exact_all = source.histogram(codes)
                 split = _accepted_split(
                     exact_all, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
