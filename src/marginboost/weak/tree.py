@@ -490,7 +490,6 @@ class DecisionTree:
         splits_only_on_gain = self.criterion in ("error", "multiclass_error", "confidence")
         n = codes.shape[0]
         n_channels = stats.shape[1]
-        all_samples = np.arange(n, dtype=np.int64)
         if (
             stump_search
             and self.max_depth == 1
@@ -498,6 +497,7 @@ class DecisionTree:
             and n_channels == 2
         ):
             return self._grow_stump(codes, source, kind, splits_only_on_gain)
+        all_samples = np.arange(n, dtype=np.int64)
         root_hist = histogram(codes)
 
         node_feature: list[int] = []
@@ -606,11 +606,15 @@ class DecisionTree:
         features = [0] if split is None or split[0] == 0 else [0, split[0]]
         exact = source.histogram(np.asfortranarray(codes[:, features]))
         if can_split:
-            checked = _accepted_split(
-                exact, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
+            checked = (
+                None
+                if split is None  # no split with gain: rare, and decided on exact sums
+                else _accepted_split(
+                    exact, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
+                )
             )
             if (
-                split is None  # no split with gain: rare, and decided on exact sums
+                split is None
                 or checked is None
                 or not _same_split(split, checked, features[checked[0]])
             ):
