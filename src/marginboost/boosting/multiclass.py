@@ -42,6 +42,14 @@ When the limit is reached in the first round nothing can be boosted: the fit sti
 but ``boosted_`` is ``False``, ``stop_reason_`` says why, a :class:`NotBoostedWarning` is
 issued and the prediction methods raise (DMCBoost's Table 2 shows such entries as "-").
 
+The limit is a tie that rounding must not decide.  The update gives the round's own tree a
+weighted error of exactly the limit under the new weights (AdaBoost.M1: the incorrect examples
+then hold half the mass; SAMME: :math:`1 - 1/K` of it), so a weak learner that returns the same
+tree again sits on the limit, and its computed error falls on either side of it by the last bit
+of a sum.  A weighted error within ``ERROR_LIMIT_RTOL`` (1e-12, relative) below the limit counts as
+reaching it: boosting stops there, as it would in exact arithmetic, instead of adding trees whose
+vote is rounding noise on one machine and stopping on another.
+
 A weak learner with zero weighted error gets the weight of the clipped error
 :data:`~marginboost.boosting._steps.MIN_WEIGHTED_ERROR` and ends training
 (``stop_reason_ = "perfect weak learner"``).
@@ -80,6 +88,12 @@ from .._sklearn import constraints
 from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_weighted_classes
 from ._multiclass_kernels import add_votes
 from ._steps import MIN_WEIGHTED_ERROR
+
+#: A weighted error within this relative distance below the stopping limit (1/2 for
+#: AdaBoost.M1, 1 - 1/K for SAMME) counts as reaching it.  The error is a sum of normalized
+#: weights, exact up to a few units of rounding (about 1e-16 each); a vote
+#: ``log((1 - err) / err)`` this close to the limit's is about 1e-12, no step at all.
+ERROR_LIMIT_RTOL = 1e-12
 
 __all__ = [
     "MulticlassBoostingClassifier",
@@ -418,7 +432,7 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
             predicted = tree.predict(codes).astype(np.intp)
             incorrect = predicted != y
             error = float(weights[incorrect].sum())
-            if error >= limit:
+            if not limit - error > ERROR_LIMIT_RTOL * limit:  # reached, up to rounding
                 stop_reason = (
                     f"weighted error {error:.6g} >= {limit_text} in round {t + 1} (K = {n_classes})"
                 )
