@@ -4,7 +4,8 @@ For every paper with a committed ``data/results/<paper>/store-full``, a random (
 of records is recomputed with the cell function that produced them, from the same spec, and the
 metrics must be equal (to 1e-9: the computations are deterministic, the tolerance only absorbs
 the last bit of floating-point summation order between machines; duality gaps, zero up to the
-solver's tolerance, to 1e-8 absolute).  Set
+solver's tolerance, to 1e-8 absolute; metrics that a solver's path decides rather than the
+problem, ``SOLVER_PATH_KEYS``, are not compared).  Set
 ``MARGINBOOST_RESULTS_SAMPLE`` to change the sample size (default 4 per paper) and
 ``MARGINBOOST_RESULTS_SEED`` to draw another sample.  To keep the suite short, only records whose
 recorded computing time is at most ``MARGINBOOST_RESULTS_MAX_SECONDS`` (default 5 s) are drawn;
@@ -56,6 +57,21 @@ def _sampled_records():
 
 #: Metrics that are wall-clock measurements, not results: present, but not compared.
 TIMING_KEYS = ("seconds",)
+#: Metrics that a solver's path decides, not the problem: present, but not compared (each has
+#: differed between two machines or library versions while every other metric of its record
+#: agreed to 1e-9).
+SOLVER_PATH_KEYS = {
+    # AdaBoost-QP's optimal margins are unique, its weights are not (distinct stumps can be
+    # linearly dependent on the training set): how many get a non-zero weight is the solver's
+    # choice (the Shen & Li notebook shows it without comparing it)
+    ".AdaBoostQP.n_distinct_hypotheses",
+    # the cost (39) of the exact AdaBoost-l1 solution, mean(z) - var(z)/2 of its margins z: at
+    # the small T that validation picks on some splits both terms are large and nearly cancel,
+    # and the near-collinear pool leaves the margins determined only to about 1e-5 at an
+    # objective gap of 1e-14, so this difference moves in its second digit between equally
+    # optimal solutions (sonar, 1/T = 100: 0.72 to 0.89 from five starting points)
+    ".cost39.AdaBoostL1",
+}
 #: Metrics that are zero up to a solver's tolerance (a duality gap at the optimum): compared with
 #: this absolute tolerance, since their last digits are rounding noise of the platform's BLAS.
 SOLVER_TOLERANCE_KEYS = {"final_duality_gap": 1e-8, "duality_gap": 1e-8}
@@ -65,7 +81,7 @@ def _assert_same(stored, fresh, path=""):
     if isinstance(stored, dict):
         assert set(stored) == set(fresh), f"{path}: keys differ"
         for key in stored:
-            if key in TIMING_KEYS:
+            if key in TIMING_KEYS or f"{path}.{key}" in SOLVER_PATH_KEYS:
                 continue
             if key in SOLVER_TOLERANCE_KEYS:
                 np.testing.assert_allclose(

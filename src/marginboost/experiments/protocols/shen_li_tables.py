@@ -180,6 +180,15 @@ def load_split(paper_name: str, seed: int):
     return X, y, split
 
 
+#: From this ``1/T`` on, the cost (39) of the exact AdaBoost-l1 solution is determined only
+#: loosely: ``mean(z) - var(z)/2`` of its unnormalized margins is a small difference of two
+#: large terms, and on near-separable splits the pool's near-collinear stumps leave the margins
+#: free to about 1e-5 at an objective gap of 1e-14, so equally optimal solutions (other starting
+#: points, another machine's BLAS) give costs that differ in the second digit.  Seen at 1/T =
+#: 100 and 200 (sonar, ionosphere); at 1/T <= 50 six restarts agreed to four digits.
+L1_COST_LOOSE_INVERSE_T = 100
+
+
 def cost39(margins: np.ndarray, T: float) -> float:
     r"""The cost (39) of Theorem 3.3, :math:`\bar\varrho/T - \sigma^2/(2T^2)`, of normalized
     margins (population variance)."""
@@ -798,6 +807,11 @@ def table2_claims(cells: list[dict], metrics: list[dict]) -> dict:
     relative to the AdaBoost-QP optimum on the same pool (``cost39_l1_over_qp``, 1 = AdaBoost-l1
     attains the maximum; a ratio is only meaningful where that optimum is positive, so runs
     where it is not are counted in ``cost39_runs_qp_nonpositive`` and left out) and whether stage-wise AdaBoost's cost is below AdaBoost-QP's.
+
+    At ``1/T >= L1_COST_LOOSE_INVERSE_T`` the AdaBoost-l1 cost is determined only
+    loosely (see there); ``cost39_runs_loose`` counts those runs (with a ratio) and
+    ``cost39_loose_ratio_max`` is their largest ratio (NaN without such runs): when it lies far
+    below the median, the median does not rest on them.
     """
     frame = table2_frame(cells, metrics)
     wide = frame.pivot_table(
@@ -811,6 +825,11 @@ def table2_claims(cells: list[dict], metrics: list[dict]) -> dict:
         for m in metrics
         if m["cost39"]["AdaBoostQP"] > 0
     ]
+    loose = [
+        ratio
+        for ratio, m in zip(ratios, (m for m in metrics if m["cost39"]["AdaBoostQP"] > 0))
+        if 1.0 / m["cost39"]["T"] >= L1_COST_LOOSE_INVERSE_T
+    ]
     ab_below = [m["cost39"]["AdaBoost"] <= m["cost39"]["AdaBoostQP"] + 1e-12 for m in metrics]
     return {
         "n_datasets": int(len(wide)),
@@ -819,6 +838,8 @@ def table2_claims(cells: list[dict], metrics: list[dict]) -> dict:
         "ab_larger_min_margin": int(ab_min.sum()),
         "qp_larger_avg_margin": int(qp_avg.sum()),
         "cost39_l1_over_qp_median": float(np.median(ratios)) if ratios else float("nan"),
+        "cost39_runs_loose": int(len(loose)),
+        "cost39_loose_ratio_max": float(max(loose)) if loose else float("nan"),
         "cost39_runs_qp_nonpositive": int(len(metrics) - len(ratios)),
         "cost39_stagewise_below_qp": float(np.mean(ab_below)),
     }
