@@ -162,6 +162,31 @@ def test_put_get_roundtrip_and_layout(tmp_path):
     assert not list((tmp_path / "store" / key[:2]).glob(".tmp-*")), "temporary file left behind"
 
 
+def test_records_say_what_computed_them_and_older_records_still_read(tmp_path):
+    import platform
+
+    import numba
+    import scipy
+
+    from marginboost.experiments import computing_environment, source_fingerprint
+
+    store = ResultStore(tmp_path / "store")
+    record = store.put(SPEC, {"test_error": 0.25}, elapsed=1.0)
+    environment = record["environment"]
+    assert environment == computing_environment()
+    assert environment["numpy"] == np.__version__ and environment["scipy"] == scipy.__version__
+    assert environment["numba"] == numba.__version__
+    assert environment["python"] == platform.python_version()
+    assert environment["source"] == source_fingerprint()[:12]
+    assert len(source_fingerprint()) == 64 and int(source_fingerprint(), 16) >= 0
+    # the environment is not part of the checksum: a record written before it existed reads
+    path = store.record_path(SPEC)
+    older = json.loads(path.read_text())
+    del older["environment"]
+    path.write_text(json.dumps(older))
+    assert ResultStore(tmp_path / "store").get(SPEC)["metrics"] == {"test_error": 0.25}
+
+
 def test_store_is_append_only(tmp_path):
     store = ResultStore(tmp_path)
     first = store.put(SPEC, {"test_error": 0.25, "missing": float("nan")}, elapsed=1.0)

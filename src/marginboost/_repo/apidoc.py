@@ -324,6 +324,8 @@ def api_pages() -> dict[str, str]:
                         "CellError",
                         "RecordConflictError",
                         "CorruptRecordError",
+                        "computing_environment",
+                        "source_fingerprint",
                     ],
                 ),
                 (

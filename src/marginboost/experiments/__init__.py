@@ -19,7 +19,15 @@ from .protocols import PaperProtocol, protocol
 from .runner import CellError, run_grid
 from .scoreboard import STATUSES, load_statuses, scoreboard, scoreboard_markdown
 from .selection import best_round, early_stopping_round, select_hyperparameter, select_per_fold
-from .store import CorruptRecordError, RecordConflictError, ResultStore, cell_key, experiment_spec
+from .store import (
+    CorruptRecordError,
+    RecordConflictError,
+    ResultStore,
+    cell_key,
+    computing_environment,
+    experiment_spec,
+    source_fingerprint,
+)
 from .targets import claims, list_items, list_papers, load_targets, target_table
 
 __all__ = [
@@ -32,6 +40,8 @@ __all__ = [
     "experiment_spec",
     "RecordConflictError",
     "CorruptRecordError",
+    "computing_environment",
+    "source_fingerprint",
     "run_grid",
     "CellError",
     "best_round",

@@ -18,6 +18,7 @@ where ``key = cell_key(spec)`` is a 64-character sha256 hex digest.  Temporary f
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import json
 import math
@@ -38,6 +39,8 @@ __all__ = [
     "experiment_spec",
     "RecordConflictError",
     "CorruptRecordError",
+    "computing_environment",
+    "source_fingerprint",
 ]
 
 _KEY_PATTERN = re.compile(r"^[0-9a-f]{64}$")
@@ -262,13 +265,74 @@ def _package_version() -> str:
     return __version__
 
 
+@functools.lru_cache(maxsize=1)
+def source_fingerprint() -> str:
+    """SHA-256 of the package's own source files (``*.py`` and ``*.yaml`` under the package).
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits; equal for two checkouts whose package sources are equal.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import source_fingerprint
+    >>> len(source_fingerprint())
+    64
+    """
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(package)).encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def computing_environment() -> dict[str, str]:
+    """What computed a record, beside the code: the interpreter, the numerical libraries, the
+    machine's architecture and the package sources' fingerprint (first 12 digits).
+
+    Results are deterministic for a given environment; across library versions or CPUs a
+    computation that meets a tie can take the other branch, and this record says where to look.
+
+    Returns
+    -------
+    dict of str to str
+        ``python``, ``machine``, ``source`` and the version of each of numpy, scipy, numba,
+        highspy, cvxpy and scikit-learn that is installed.
+
+    Examples
+    --------
+    >>> from marginboost.experiments import computing_environment
+    >>> sorted(computing_environment())[:3]
+    ['cvxpy', 'highspy', 'machine']
+    """
+    import platform
+    from importlib import metadata
+
+    environment = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "source": source_fingerprint()[:12],
+    }
+    for package in ("numpy", "scipy", "numba", "highspy", "cvxpy", "scikit-learn"):
+        try:
+            environment[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            pass
+    return environment
+
+
 class ResultStore:
     """Append-only folder of result records, one JSON file per experiment cell.
 
     A record is a JSON object with the fields ``key`` (:func:`cell_key` of the spec),
     ``spec``, ``metrics``, ``elapsed_seconds``, ``version`` (of marginboost), ``created`` (UTC
-    time) and ``checksum`` (SHA-256 of key, spec and metrics, so that a record edited by hand
-    is refused).  ``spec in store`` is :meth:`has`; iterating yields every record of the store
+    time), ``environment`` (:func:`computing_environment`; records written before it existed
+    have none) and ``checksum`` (SHA-256 of key, spec and metrics, so that a record edited by
+    hand is refused).  ``spec in store`` is :meth:`has`; iterating yields every record of the store
     and its fallbacks in key order, and ``len(store)`` counts them.
 
     Parameters
@@ -411,6 +475,7 @@ class ResultStore:
             "elapsed_seconds": elapsed,
             "version": _package_version(),
             "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            "environment": computing_environment(),
         }
         record["checksum"] = record_checksum(record)
         existing = self._find(key)

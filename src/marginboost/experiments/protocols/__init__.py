@@ -13,7 +13,6 @@ its line here, its targets (``data/targets/<paper>.yaml``) and its notebooks.
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from ..._paths import committed_results_dir, results_dir
 from ...data import load
 from ..profiles import check_profile
 from ..runner import run_grid
-from ..store import ResultStore
+from ..store import ResultStore, source_fingerprint
 
 __all__ = [
     "PaperProtocol",
@@ -325,21 +324,6 @@ def paper_store(paper: str, profile: str) -> ResultStore:
         if evidence.resolve() != path.resolve():
             fallbacks.append(evidence)
     return ResultStore(path, fallbacks=fallbacks)
-
-
-@functools.lru_cache(maxsize=1)
-def source_fingerprint() -> str:
-    """SHA-256 of the package's own source files (``*.py`` and ``*.yaml`` under the package)."""
-    import hashlib
-    from pathlib import Path
-
-    package = Path(__file__).resolve().parents[2]
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(package)).encode() + b"\0")
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def run_paper_grid(
