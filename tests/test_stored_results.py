@@ -62,9 +62,11 @@ TIMING_KEYS = ("seconds",)
 #: agreed to 1e-9).
 SOLVER_PATH_KEYS = {
     # AdaBoost-QP's optimal margins are unique, its weights are not (distinct stumps can be
-    # linearly dependent on the training set): how many get a non-zero weight is the solver's
-    # choice (the Shen & Li notebook shows it without comparing it)
+    # linearly dependent on the training set, and the pool repeats stumps): how many get a
+    # non-zero weight, counted over distinct stumps or over the pool's copies, is the solver's
+    # choice (the Shen & Li notebook shows the first without comparing it, not the second)
     ".AdaBoostQP.n_distinct_hypotheses",
+    ".AdaBoostQP.n_hypotheses",
     # the cost (39) of the exact AdaBoost-l1 solution, mean(z) - var(z)/2 of its margins z: at
     # the small T that validation picks on some splits both terms are large and nearly cancel,
     # and the near-collinear pool leaves the margins determined only to about 1e-5 at an
