@@ -370,3 +370,38 @@ def test_a_cost_flat_beyond_the_margin_stops_on_zero_gradient():
     assert model.stop_reason_ == "zero gradient"
     assert model.n_estimators_ == 1
     assert (y * model.decision_function(X) >= 1.0).all()
+
+
+def test_margins_of_an_example_on_which_every_hypothesis_agrees_are_exactly_one():
+    """These 16 weights added in order (as F is) give 8.936000000000002, while numpy's
+    pairwise sum gives 8.936: dividing by the latter put the examples on which every (+-1)
+    stump is right an ulp above 1, out of the cumulative distribution at 1.  The norm is
+    summed in F's order, so they are exactly +1, and those on which every stump is wrong
+    exactly -1."""
+    from marginboost.margins import cumulative_margin_distribution
+
+    X = np.arange(10.0).reshape(-1, 1)
+    y = np.where(X[:, 0] >= 5, 1, -1)
+    model = AdaBoost(n_estimators=1).fit(X, y)
+    tree = model.estimators_[0]
+    alphas = [0.157, 0.973, 0.891, 0.824, 0.485, 0.24, 0.804, 0.924]
+    alphas += [0.273, 0.544, 0.448, 0.932, 0.05, 0.735, 0.618, 0.038]
+    model.estimators_ = [tree] * 16
+    model.alphas_ = np.array(alphas)
+    assert model.decision_function(X).max() > np.sum(alphas)  # the rounding at stake
+    np.testing.assert_array_equal(model.margins(X, y), np.ones(10))
+    np.testing.assert_array_equal(model.margins(X, -y), -np.ones(10))
+    _, cdf = cumulative_margin_distribution(model.margins(X, y), [-1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(cdf, [0.0, 0.0, 1.0])
+    _, cdf = cumulative_margin_distribution(model.margins(X, -y), [-1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(cdf, [1.0, 1.0, 1.0])
+
+
+def test_margins_of_real_valued_hypotheses_are_the_scores_over_the_l1_norm():
+    X = np.arange(10.0).reshape(-1, 1)
+    y = np.where(X[:, 0] >= 5, 1, -1)
+    model = RealAdaBoost(n_estimators=3).fit(X, y)
+    assert np.abs(model.estimators_[0].leaf_values_).max() > 1.0
+    np.testing.assert_allclose(
+        model.margins(X, y), y * model.decision_function(X) / np.abs(model.alphas_).sum()
+    )

@@ -23,6 +23,7 @@ import pytest
 
 from marginboost.experiments import ResultStore
 from marginboost.experiments.protocols import PAPERS, PROTOCOLS, cell_function, notebook_cells
+from marginboost.experiments.protocols.shen_li_tables import SOLVER_PATH_METRICS
 from marginboost.experiments.store import cell_key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,24 +58,8 @@ def _sampled_records():
 
 #: Metrics that are wall-clock measurements, not results: present, but not compared.
 TIMING_KEYS = ("seconds",)
-#: Metrics that a solver's path decides, not the problem: present, but not compared (each has
-#: differed between two machines or library versions while every other metric of its record
-#: agreed to 1e-9).
-SOLVER_PATH_KEYS = {
-    # AdaBoost-QP's optimal margins are unique, its weights are not (distinct stumps can be
-    # linearly dependent on the training set, and the pool repeats stumps): how many get a
-    # non-zero weight, counted over distinct stumps or over the pool's copies, is the solver's
-    # choice (the Shen & Li notebook shows the first without comparing it, not the second)
-    ".AdaBoostQP.n_distinct_hypotheses",
-    ".AdaBoostQP.n_hypotheses",
-    # the cost (39) of the exact AdaBoost-l1 solution, mean(z) - var(z)/2 of its margins z: at
-    # the small T that validation picks on some splits both terms are large and nearly cancel,
-    # and the near-collinear pool leaves the margins determined only to about 1e-5 at an
-    # objective gap of 1e-14, so this difference moves in its second digit between equally
-    # optimal solutions (sonar, 1/T = 100: 0.82 to 0.96 from solves with other starting
-    # points and tolerances, all at gaps near 1e-14; stored 0.85)
-    ".cost39.AdaBoostL1",
-}
+#: Metrics that a solver's path decides, not the problem: present, but not compared.
+SOLVER_PATH_KEYS = set(SOLVER_PATH_METRICS)
 #: Metrics that are zero up to a solver's tolerance (a duality gap at the optimum): compared with
 #: this absolute tolerance, since their last digits are rounding noise of the platform's BLAS.
 SOLVER_TOLERANCE_KEYS = {"final_duality_gap": 1e-8, "duality_gap": 1e-8}

@@ -25,6 +25,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from ..margins import l1_norm_in_order
+
 __all__ = ["BinaryBoostingClassifier", "NoEdgeError"]
 
 FloatArray = NDArray[np.float64]
@@ -347,13 +349,15 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         r"""Normalized margins :math:`y_i F(x_i) / \sum_t |\alpha_t|` (Shen & Li 2010, eq. (34)).
 
         Labels are mapped to :math:`\pm 1` through ``classes_``.  For ±1 weak learners the
-        margins lie in :math:`[-1, 1]`; for real-valued leaves (RealAdaBoost, LogitBoost,
+        margins lie in :math:`[-1, 1]`, exactly :math:`\pm 1` on an example on which all
+        hypotheses agree (see :func:`marginboost.margins.l1_norm_in_order`); for real-valued leaves (RealAdaBoost, LogitBoost,
         regression L2Boost) they are scaled by the same :math:`\ell_1` norm of the weights but
         are not confined to :math:`[-1, 1]`.
         """
         scores = self.decision_function(X)
         y_signed = self._signed_labels(y, scores.shape[0])
-        norm = float(np.abs(self.alphas_).sum())
+        # summed in the order F is, so that |margin| <= 1 holds exactly for +-1 hypotheses
+        norm = l1_norm_in_order(self.alphas_)
         if norm == 0.0:
             return np.zeros_like(scores)
         return y_signed * scores / norm

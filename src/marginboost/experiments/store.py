@@ -289,7 +289,6 @@ def source_fingerprint() -> str:
     return digest.hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
 def computing_environment() -> dict[str, str]:
     """What computed a record, beside the code: the interpreter, the numerical libraries, the
     machine's architecture and the package sources' fingerprint (first 12 digits).
@@ -309,6 +308,11 @@ def computing_environment() -> dict[str, str]:
     >>> sorted(computing_environment())[:3]
     ['cvxpy', 'highspy', 'machine']
     """
+    return dict(_environment())
+
+
+@functools.lru_cache(maxsize=1)
+def _environment() -> dict[str, str]:
     import platform
     from importlib import metadata
 

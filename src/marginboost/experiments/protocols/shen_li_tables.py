@@ -183,10 +183,31 @@ def load_split(paper_name: str, seed: int):
 #: From this ``1/T`` on, the cost (39) of the exact AdaBoost-l1 solution is determined only
 #: loosely: ``mean(z) - var(z)/2`` of its unnormalized margins is a small difference of two
 #: large terms, and on near-separable splits the pool's near-collinear stumps leave the margins
-#: free to about 1e-5 at an objective gap of 1e-14, so equally optimal solutions (other starting
+#: free to about 1e-4 at an objective gap of 1e-14, so equally optimal solutions (other starting
 #: points, another machine's BLAS) give costs that differ in the second digit.  Seen at 1/T =
 #: 100 and 200 (sonar, ionosphere); at 1/T <= 50 six restarts agreed to four digits.
 L1_COST_LOOSE_INVERSE_T = 100
+
+
+#: Metrics of these cells that a solver's path decides, not the problem, as paths into a
+#: record's metrics: reported, but not compared between recomputations (each has
+#: differed between two machines or library versions while every other metric of its record
+#: agreed to 1e-9).
+SOLVER_PATH_METRICS = (
+    # AdaBoost-QP's optimal margins are unique, its weights are not (distinct stumps can be
+    # linearly dependent on the training set, and the pool repeats stumps): how many get a
+    # non-zero weight, counted over distinct stumps or over the pool's copies, is the solver's
+    # choice (the Shen & Li notebook shows the first without comparing it, not the second)
+    ".AdaBoostQP.n_distinct_hypotheses",
+    ".AdaBoostQP.n_hypotheses",
+    # the cost (39) of the exact AdaBoost-l1 solution, mean(z) - var(z)/2 of its margins z: at
+    # the small T that validation picks on some splits both terms are large and nearly cancel,
+    # and the near-collinear pool leaves the margins determined only to about 1e-4 at an
+    # objective gap of 1e-14, so this difference moves in its second digit between equally
+    # optimal solutions (sonar, 1/T = 100: 0.82 to 0.96 from solves with other starting
+    # points and tolerances, all at gaps near 1e-14; stored 0.85)
+    ".cost39.AdaBoostL1",
+)
 
 
 def cost39(margins: np.ndarray, T: float) -> float:
@@ -820,16 +841,9 @@ def table2_claims(cells: list[dict], metrics: list[dict]) -> dict:
     qp_better = wide[("QP", "test_error")] < wide[("AB", "test_error")]
     ab_min = wide[("AB", "min_margin")] > wide[("QP", "min_margin")]
     qp_avg = wide[("QP", "avg_margin")] > wide[("AB", "avg_margin")]
-    ratios = [
-        m["cost39"]["AdaBoostL1"] / m["cost39"]["AdaBoostQP"]
-        for m in metrics
-        if m["cost39"]["AdaBoostQP"] > 0
-    ]
-    loose = [
-        ratio
-        for ratio, m in zip(ratios, (m for m in metrics if m["cost39"]["AdaBoostQP"] > 0))
-        if 1.0 / m["cost39"]["T"] >= L1_COST_LOOSE_INVERSE_T
-    ]
+    positive = [m["cost39"] for m in metrics if m["cost39"]["AdaBoostQP"] > 0]
+    ratios = [c["AdaBoostL1"] / c["AdaBoostQP"] for c in positive]
+    loose = [ratio for ratio, c in zip(ratios, positive) if 1.0 / c["T"] >= L1_COST_LOOSE_INVERSE_T]
     ab_below = [m["cost39"]["AdaBoost"] <= m["cost39"]["AdaBoostQP"] + 1e-12 for m in metrics]
     return {
         "n_datasets": int(len(wide)),
