@@ -68,11 +68,26 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
             }
         else:
             assert not t["paper"] and t["max_rounds"] <= 1000
-    # Tables 3 and 4 keep the reduced caps, also on the sets whose Table 2 is the paper's
-    for c in P.grid_cells("full", tables=("table3", "table4")):
-        reduced = s["poker_rounds"] if c["paper_dataset"] == "Poker525k" else None
-        cap = s["dmc_max_rounds"] if c["algorithm"] == "DMCBoost" else s["max_rounds"]
-        assert c["params"]["max_rounds"] == (reduced or cap)
+    # Table 3 runs the paper's caps on the sets in table3_paper (all rotations), the reduced
+    # ones elsewhere; Table 4 keeps the reduced caps, also on the sets whose Table 2 is the paper's
+    assert set(s["table3_paper"]) <= set(s["table3_datasets"])
+    folds: dict[str, set] = {}
+    for table in ("table3", "table4"):
+        for c in P.grid_cells("full", tables=(table,)):
+            name = c["paper_dataset"]
+            if table == "table3" and name in s["table3_paper"]:
+                folds.setdefault(name, set()).add(c["fold"])
+                cap = P.DMC_SAFETY_CAP if c["algorithm"] == "DMCBoost" else 5000
+                assert c["params"]["max_rounds"] == cap
+                continue
+            reduced = s["poker_rounds"] if name == "Poker525k" else None
+            cap = s["dmc_max_rounds"] if c["algorithm"] == "DMCBoost" else s["max_rounds"]
+            assert c["params"]["max_rounds"] == (reduced or cap)
+    for name in s["table3_paper"]:
+        assert folds[name] == ({0} if name in P.FIXED else set(range(5)))
+        assert P.table3_protocol(name, "full")["paper"]
+    assert not P.table3_protocol("Car", "full")["paper"]
+    assert P.table3_protocol("Car", "full")["folds"] == s["table3_folds"]
     assert not P.grid_settings("quick")["table2_paper"]
     with pytest.raises(ValueError, match="unknown DMCBoost data set"):
         P.table2_protocol("Iris", "full")

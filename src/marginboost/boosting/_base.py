@@ -350,9 +350,9 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
 
         Labels are mapped to :math:`\pm 1` through ``classes_``.  For ±1 weak learners the
         margins lie in :math:`[-1, 1]`, exactly :math:`\pm 1` on an example on which all
-        hypotheses agree (see :func:`marginboost.margins.l1_norm_in_order`); for real-valued leaves (RealAdaBoost, LogitBoost,
-        regression L2Boost) they are scaled by the same :math:`\ell_1` norm of the weights but
-        are not confined to :math:`[-1, 1]`.
+        hypotheses agree (see :func:`marginboost.margins.l1_norm_in_order`); for real-valued
+        leaves (RealAdaBoost, LogitBoost, regression L2Boost) they are scaled by the same
+        :math:`\ell_1` norm of the weights but are not confined to :math:`[-1, 1]`.
         """
         scores = self.decision_function(X)
         y_signed = self._signed_labels(y, scores.shape[0])

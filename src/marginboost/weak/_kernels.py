@@ -137,6 +137,19 @@ _PROBE_SAMPLES = 1024
 
 
 @njit(cache=True)
+def _probe_counts(codes, sample_index, feature, counts):
+    """Fill ``counts`` with the codes of ``feature`` among the node's first
+    ``_PROBE_SAMPLES`` samples (all samples: ``sample_index`` None); return how many."""
+    n_node = codes.shape[0] if sample_index is None else sample_index.shape[0]
+    n_probe = min(n_node, _PROBE_SAMPLES)
+    counts[:] = 0
+    for k in range(n_probe):
+        i = k if sample_index is None else sample_index[k]
+        counts[codes[i, feature]] += 1
+    return n_probe
+
+
+@njit(cache=True)
 def _feature_tasks(codes, sample_index):
     """Groups of features processed together: rows of 4 feature indices, -1 padded.
 
@@ -146,23 +159,14 @@ def _feature_tasks(codes, sample_index):
     grouping only affects speed, never the histogram.
     """
     n_features = codes.shape[1]
-    n_node = codes.shape[0] if sample_index is None else sample_index.shape[0]
-    n_probe = min(n_node, _PROBE_SAMPLES)
-    seen = np.zeros(N_BINS, dtype=np.bool_)
+    counts = np.zeros(N_BINS, dtype=np.int64)
     few = np.empty(n_features, dtype=np.int64)
     many = np.empty(n_features, dtype=np.int64)
     n_few = 0
     n_many = 0
     for feature in range(n_features):
-        seen[:] = False
-        distinct = 0
-        for k in range(n_probe):
-            i = k if sample_index is None else sample_index[k]
-            b = codes[i, feature]
-            if not seen[b]:
-                seen[b] = True
-                distinct += 1
-        if distinct <= _FEW_CODES:
+        _probe_counts(codes, sample_index, feature, counts)
+        if np.count_nonzero(counts) <= _FEW_CODES:
             few[n_few] = feature
             n_few += 1
         else:
@@ -359,13 +363,10 @@ def build_search_histogram(
 def _dominant_codes(codes):
     """Per feature, the code that fills at least ``_SPARSE_MODE_FRACTION`` of the probe, or -1."""
     n_features = codes.shape[1]
-    n_probe = min(codes.shape[0], _PROBE_SAMPLES)
     dominant = np.full(n_features, -1, dtype=np.int64)
     counts = np.zeros(N_BINS, dtype=np.int64)
     for feature in range(n_features):
-        counts[:] = 0
-        for i in range(n_probe):
-            counts[codes[i, feature]] += 1
+        n_probe = _probe_counts(codes, None, feature, counts)
         mode = np.argmax(counts)
         if counts[mode] >= _SPARSE_MODE_FRACTION * n_probe:
             dominant[feature] = mode

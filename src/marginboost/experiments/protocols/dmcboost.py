@@ -197,6 +197,8 @@ _FULL = {
     ],
     "table3_datasets": ["Car", "Glass", "Segmentation", "Wine", "Yeast"],
     "table3_folds": 1,
+    # Table 3's sets on the paper's protocol (as Table 2's table2_paper)
+    "table3_paper": ["Glass", "Segmentation", "Wine"],
     "depths": list(DEPTHS),
     "n_prime_grid": list(N_PRIME_GRID),
     "table4": {"Car": {"folds": 1, "depths": list(DEPTHS)}, "Nursery": {"folds": 1, "depths": [3]}},
@@ -209,6 +211,7 @@ _QUICK = {
     "table2_paper": [],
     "table3_datasets": ["Wine"],
     "table3_folds": 1,
+    "table3_paper": [],
     "depths": [3, 5],
     "n_prime_grid": ["1", "n/4", "n/2"],
     "table4": {"Car": {"folds": 1, "depths": [3]}},
@@ -231,7 +234,9 @@ def grid_settings(profile: str) -> dict:
       phase II stops by itself);
     * Poker525k: 30 rounds for every method (the paper ran to 5000 rounds; a round takes
       seconds on 525,010 hands), depth 3 only;
-    * Table 3 (depths 3, 5, 8, 12) on Car, Glass, Segmentation, Wine and Yeast, rotation 0;
+    * Table 3 (depths 3, 5, 8, 12) on Car, Glass, Segmentation, Wine and Yeast: the sets in
+      ``table3_paper`` (Glass, Segmentation, Wine) on the paper's protocol, Car and Yeast
+      reduced as above, rotation 0 only (:func:`table3_protocol`);
     * Table 4 on Car (rotation 0, all depths) and Nursery (rotation 0, depth 3).
 
     ``quick`` runs one rotation of Car, Wine and Glass with 60 rounds, two depths, three n'.
@@ -248,17 +253,36 @@ def table2_protocol(name: str, profile: str) -> dict:
     s = grid_settings(profile)
     _check_dataset(name)
     if name in s["table2_paper"]:
-        return {
-            "folds": 1 if name in FIXED else int(PAPER_SETTINGS["folds"]),  # type: ignore[call-overload]
-            "max_rounds": int(PAPER_SETTINGS["max_rounds"]),  # type: ignore[call-overload]
-            "dmc_max_rounds": DMC_SAFETY_CAP,
-            "paper": True,
-        }
-    rounds = s["poker_rounds"] if name == "Poker525k" else None
+        return _paper_protocol(name)
+    return _reduced_protocol(name, s, int(s["folds"][name]))
+
+
+def table3_protocol(name: str, profile: str) -> dict:
+    """Table 3's rotations and round caps for one data set, as :func:`table2_protocol` gives
+    Table 2's: the paper's protocol on the sets in ``table3_paper``, otherwise the reduced caps
+    on ``table3_folds`` rotations."""
+    s = grid_settings(profile)
+    _check_dataset(name)
+    if name in s["table3_paper"]:
+        return _paper_protocol(name)
+    return _reduced_protocol(name, s, int(s["table3_folds"]))
+
+
+def _paper_protocol(name: str) -> dict:
     return {
-        "folds": 1 if name in FIXED else int(s["folds"][name]),
-        "max_rounds": int(rounds or s["max_rounds"]),
-        "dmc_max_rounds": int(rounds or s["dmc_max_rounds"]),
+        "folds": 1 if name in FIXED else int(PAPER_SETTINGS["folds"]),  # type: ignore[call-overload]
+        "max_rounds": int(PAPER_SETTINGS["max_rounds"]),  # type: ignore[call-overload]
+        "dmc_max_rounds": DMC_SAFETY_CAP,
+        "paper": True,
+    }
+
+
+def _reduced_protocol(name: str, s: dict, folds: int) -> dict:
+    max_rounds, dmc_max_rounds = _reduced_caps(name, s)
+    return {
+        "folds": 1 if name in FIXED else folds,
+        "max_rounds": max_rounds,
+        "dmc_max_rounds": dmc_max_rounds,
         "paper": False,
     }
 
@@ -309,9 +333,10 @@ def _cell(name, fold, noise, depth, method, caps, s, profile) -> dict:
 
 
 def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict]:
-    """The cells of the asked tables, without repeats (Table 2's cells on the reduced
-    protocol are Table 3's depth-3 cells and Table 4's noise-free Car cells; on the paper's
-    protocol, :func:`table2_protocol`, their caps differ and so do the cells)."""
+    """The cells of the asked tables, without repeats (Table 2's cells are Table 3's depth-3
+    cells where both tables run the same protocol, :func:`table2_protocol` and
+    :func:`table3_protocol`, and Table 4's noise-free Car cells on the reduced protocol; where
+    the caps differ, so do the cells)."""
     s = grid_settings(profile)
     wanted = []
     if "table2" in tables:
@@ -324,8 +349,9 @@ def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict
                         wanted.append((name, fold, 0.0, 3, method, caps))
     if "table3" in tables:
         for name in s["table3_datasets"]:
-            caps = _reduced_caps(name, s)
-            for fold in range(1 if name in FIXED else s["table3_folds"]):
+            t3 = table3_protocol(name, profile)
+            caps = (t3["max_rounds"], t3["dmc_max_rounds"])
+            for fold in range(t3["folds"]):
                 for depth in s["depths"]:
                     for method in METHODS:
                         wanted.append((name, fold, 0.0, depth, method, caps))
