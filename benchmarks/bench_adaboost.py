@@ -9,6 +9,10 @@ Cases (each in its own subprocess, so that peak RSS belongs to that case alone):
 * ``synthetic-d1`` / ``synthetic-d3``: 100,000 x 50 Gaussian features with a noisy linear label.
 * ``scale-n-*`` / ``scale-d-*``: our per-round time for 4 values of n (d = 50) and of d
   (n = 50,000), depth 3, to show how it grows.
+* for ``adult-d1``, where a round's time: the depth-1 tree search alone (the weak learner on
+  uniform weights), and the floor, one compiled pass that reads every bin code once (the
+  least any round that looks at all n·d codes can take); the rest of a round is the NumPy
+  passes over the n samples.
 * ``jit``: time of the first fit in a fresh process with an empty numba cache (cold) and with
   the cache filled (warm).
 
@@ -89,6 +93,47 @@ def _fit_sklearn(X, y, depth: int, rounds: int) -> float:
     return (time.perf_counter() - start) / len(model.estimators_)
 
 
+def _read_floor(codes: np.ndarray) -> float:
+    """Seconds of one compiled pass reading every bin code once (best of 20)."""
+    import numba
+
+    @numba.njit(parallel=True, cache=False)
+    def read_all(c):  # pragma: no cover - compiled
+        n, d = c.shape
+        per_feature = np.zeros(d, dtype=np.int64)
+        for j in numba.prange(d):
+            acc = 0
+            for i in range(n):
+                acc += c[i, j]
+            per_feature[j] = acc
+        return per_feature.sum()
+
+    read_all(codes)
+    times = []
+    for _ in range(20):
+        start = time.perf_counter()
+        read_all(codes)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _round_breakdown(X, y, depth: int) -> dict:
+    """The tree search's share of a round, and the memory floor of a pass over the codes."""
+    from marginboost.weak import BinMapper, DecisionTree
+
+    codes = BinMapper(max_bins=255).fit(X).transform(X)
+    signed = np.where(y == np.unique(y)[-1], 1.0, -1.0)
+    weights = np.full(signed.shape[0], 1.0 / signed.shape[0])
+    learner = DecisionTree(max_depth=depth, criterion="gini")
+    learner.fit_binary(codes, signed, weights)
+    times = []
+    for _ in range(30):
+        start = time.perf_counter()
+        learner.fit_binary(codes, signed, weights)
+        times.append(time.perf_counter() - start)
+    return {"tree_search_s": float(np.median(times)), "read_floor_s": _read_floor(codes)}
+
+
 def run_case(spec: dict) -> dict:
     """Run one case in this process and return its measurements."""
     X, y = _data(spec)
@@ -105,6 +150,8 @@ def run_case(spec: dict) -> dict:
         out["sklearn_round_s"] = _fit_sklearn(X, y, spec["depth"], spec["sklearn_rounds"])
         out["sklearn_rounds"] = spec["sklearn_rounds"]
         out["speedup"] = out["sklearn_round_s"] / out["ours_round_s"]
+    if spec.get("breakdown"):
+        out.update(_round_breakdown(X, y, spec["depth"]))
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
@@ -138,7 +185,14 @@ def cases(quick: bool) -> list[dict]:
     r = 20 if quick else 200
     s1, s3 = (10, 5) if quick else (50, 20)
     specs = [
-        {"case": "adult-d1", "data": "adult", "depth": 1, "rounds": r, "sklearn_rounds": s1},
+        {
+            "case": "adult-d1",
+            "data": "adult",
+            "depth": 1,
+            "rounds": r,
+            "sklearn_rounds": s1,
+            "breakdown": True,
+        },
         {"case": "adult-d3", "data": "adult", "depth": 3, "rounds": r, "sklearn_rounds": s3},
         {
             "case": "synthetic-d1",

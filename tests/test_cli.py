@@ -84,3 +84,23 @@ def test_scoreboard_writes_the_page(tmp_path):
     target = tmp_path / "scoreboard.md"
     assert main(["scoreboard", "--output", str(target)]) == 0
     assert target.read_text().startswith("# Scoreboard")
+
+
+def test_bench_output_dir_leaves_the_results_and_the_page_alone(tmp_path, monkeypatch, capsys):
+    import marginboost._paths as paths
+
+    root = tmp_path / "checkout"
+    (root / "benchmarks").mkdir(parents=True)
+    (root / "benchmarks" / "bench_fake.py").write_text(
+        "import json, sys\n"
+        "out = sys.argv[sys.argv.index('--output') + 1]\n"
+        "json.dump({'quick': '--quick' in sys.argv}, open(out, 'w'))\n"
+    )
+    monkeypatch.setattr(paths, "require_project_root", lambda: root)
+    out_dir = tmp_path / "smoke"
+    assert main(["bench", "--quick", "--output-dir", str(out_dir)]) == 0
+    assert (out_dir / "fake.json").read_text() == '{"quick": true}'
+    assert not (root / "book").exists()  # the performance page is not regenerated
+    assert "benchmarks/results and the performance page unchanged" in capsys.readouterr().out
+    assert main(["bench", "nosuch", "--output-dir", str(out_dir)]) == 2
+    assert "unknown benchmark 'nosuch'" in capsys.readouterr().err

@@ -141,9 +141,17 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         raise ValueError(
             f"unknown benchmark {unknown[0]!r}; benchmarks: {', '.join(sorted(scripts))}"
         )
+    output_dir = Path(args.output_dir).resolve() if args.output_dir else None
+    if output_dir is not None:
+        output_dir.mkdir(parents=True, exist_ok=True)
     for name in names:
         cmd = [sys.executable, str(scripts[name])] + (["--quick"] if args.quick else [])
+        if output_dir is not None:
+            cmd += ["--output", str(output_dir / f"{name}.json")]
         subprocess.run(cmd, check=True, cwd=root)
+    if output_dir is not None:
+        print(f"results in {output_dir} (benchmarks/results and the performance page unchanged)")
+        return 0
     figure = write_scaling_figure(root)
     page = root / "book" / "performance.md"
     page.write_text(performance_page_markdown(root))
@@ -271,6 +279,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="run speed benchmarks and regenerate the performance page")
     bench.add_argument("name", nargs="?", default=None, help="benchmark name (default: all)")
     bench.add_argument("--quick", action="store_true", help="a short smoke run")
+    bench.add_argument(
+        "--output-dir",
+        default=None,
+        help="write the results here instead of benchmarks/results, and leave the performance "
+        "page as it is (for smoke runs: `marginboost bench --quick --output-dir DIR`)",
+    )
     bench.set_defaults(func=_cmd_bench)
 
     nbs = sub.add_parser("notebooks", help="maintain the committed reference notebooks")
