@@ -86,8 +86,9 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
     for name in s["table3_paper"]:
         assert folds[name] == ({0} if name in P.FIXED else set(range(5)))
         assert P.table3_protocol(name, "full")["paper"]
-    assert not P.table3_protocol("Yeast", "full")["paper"]
-    assert P.table3_protocol("Yeast", "full")["folds"] == s["table3_folds"]
+    quick = P.grid_settings("quick")
+    assert not P.table3_protocol("Wine", "quick")["paper"]
+    assert P.table3_protocol("Wine", "quick")["folds"] == quick["table3_folds"]
     assert not P.grid_settings("quick")["table2_paper"]
     with pytest.raises(ValueError, match="unknown DMCBoost data set"):
         P.table2_protocol("Iris", "full")
