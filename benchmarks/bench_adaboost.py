@@ -41,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "adaboost.json"
 sys.path.insert(0, str(HERE))
 
-from _common import sklearn_environment, write_result  # noqa: E402
+from _common import best_of, sklearn_environment, write_result  # noqa: E402
 
 
 def _adult():
@@ -109,12 +109,7 @@ def _read_floor(codes: np.ndarray) -> float:
         return per_feature.sum()
 
     read_all(codes)
-    times = []
-    for _ in range(20):
-        start = time.perf_counter()
-        read_all(codes)
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return best_of(lambda: read_all(codes), repeats=20)
 
 
 def _round_breakdown(X, y, depth: int) -> dict:
