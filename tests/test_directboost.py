@@ -213,6 +213,53 @@ def test_phase2_stops_at_a_coordinatewise_maximum_over_all_stumps():
     assert best <= current + DirectBoost.improvement_tol * max(1.0, abs(current))
 
 
+@pytest.mark.parametrize("seed", [0, 3])
+def test_theorem3_average_of_all_margins_stops_at_a_corner_below_the_lp_optimum(seed):
+    """Theorem 3 (coordinate ascent on the average of all margins in the zero-error region
+    reaches an optimum) fails for stumps: phase 2 with n' = n stops where no stump of the whole
+    pool raises the average even at the end d of the zero-error region (checked in closed form,
+    outside the estimator's line search), while the linear program over the same pool (HiGHS)
+    reaches a larger average."""
+    from scipy.optimize import linprog
+
+    X, y = _toy(seed, n=80)
+    model = directboost_variant(
+        "DirectBoost_avg", n_prime=1.0, max_depth=1, max_bins=16, n_estimators=20_000
+    ).fit(X, y)
+    assert model.stop_reason_ == "phase 2 coordinatewise maximum"
+    assert model.history_["train_error"][-1] == 0
+    codes = model.mapper_.transform(X)
+    y_signed = np.where(y == model.classes_[1], 1.0, -1.0)
+    A = np.column_stack(
+        [
+            s * y_signed * np.where(codes[:, f] <= t, 1.0, -1.0)
+            for f in range(codes.shape[1])
+            for t in range(int(codes[:, f].max()))
+            for s in (1.0, -1.0)
+        ]
+    )
+    a, c = y_signed * model.decision_function(X), model.alphas_.sum()
+    ours = a.mean() / c
+    for b in A.T:  # the average along a coordinate is monotone: its sup is at 0 or at d
+        falling = b < 0
+        end = b.mean() if not falling.any() else None
+        if end is None:
+            d = np.min(a[falling] / -b[falling])
+            end = (a + d * b).mean() / (c + d)
+        assert end <= ours + 1e-5
+    lp = linprog(
+        -A.mean(axis=0),
+        A_ub=-A,
+        b_ub=np.zeros(len(y)),
+        A_eq=np.ones((1, A.shape[1])),
+        b_eq=[1.0],
+        bounds=(0, None),
+        method="highs",
+    )
+    assert lp.status == 0
+    assert -lp.fun > ours + 0.04
+
+
 def test_theorem1_zero_error_region_of_trained_models_is_a_convex_cone():
     X, y = _toy(3, n=100)
     first = DirectBoost(phase2=False, max_depth=3).fit(X, y)

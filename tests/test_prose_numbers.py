@@ -141,3 +141,17 @@ def test_the_rule_leaves_names_references_and_the_papers_ranges():
         "{glue:text}`n:.0f` errors.\n"
     )
     assert hand_typed_numbers(text) == []
+
+
+@pytest.mark.parametrize("page", _pages())
+def test_no_control_characters(page):
+    """A control character in a page is almost always an escape gone wrong (``"\\alpha"``
+    written from a Python string becomes BEL + "lpha") and renders as garbage."""
+    import re
+
+    text = (REPO / page).read_text()
+    bad = [
+        (text.count("\n", 0, m.start()) + 1, repr(m.group()))
+        for m in re.finditer(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text)
+    ]
+    assert not bad, f"{page}: control characters at (line, character) {bad}"

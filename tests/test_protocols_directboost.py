@@ -93,15 +93,28 @@ def test_cell_function_dispatch():
 
 def test_rule_sets_caps_and_the_literal_stop_reading(monkeypatch):
     """Every DirectBoost cell of the rule-set comparison maps back to its rules; the full
-    profile's cap is 50,000 rounds except for the midpoint ablation (5000) and the first
-    implementation (2000); the literal reading fits with ``n_iter_no_change=1``, the others
-    with the estimator's default."""
+    profile's cap is 50,000 rounds for every rule set except on Adult, where the midpoint
+    ablation keeps 5000 and the first implementation 2000
+    (``ABLATION_ROUNDS_EXCEPTIONS``); the literal reading fits with ``n_iter_no_change=1``,
+    the others with the estimator's default."""
     from marginboost.boosting import direct
 
     full = D.choices_cells("full")
+    kept = {name for name, _ in D.ABLATION_ROUNDS_EXCEPTIONS}
+    assert kept == {"Adult"}
     assert {D.choice_of(cell) for cell in full} == set(D.DIRECT_CHOICES)
-    caps = {D.choice_of(cell): cell["params"]["max_rounds"] for cell in full}
-    assert caps == {"default": 50_000, "literal": 50_000, "midpoint": D.MIDPOINT_ROUNDS, "v1": 2000}
+    caps = {
+        (cell["data"]["name"], D.choice_of(cell)): cell["params"]["max_rounds"] for cell in full
+    }
+    assert {choice: cap for (name, choice), cap in caps.items() if name not in kept} == {
+        "default": 50_000,
+        "literal": 50_000,
+        "midpoint": 50_000,
+        "v1": 50_000,
+    }
+    for name in kept:
+        mine = {choice: cap for (other, choice), cap in caps.items() if other == name}
+        assert mine == {"default": 50_000, "literal": 50_000, "midpoint": 5000, "v1": 2000}
     seen = {}
     real = direct.directboost_variants
 
