@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from marginboost.experiments.protocols import dmcboost as P
+from marginboost.experiments.store import cell_key
 
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_mirror = pytest.mark.skipif(
@@ -68,24 +69,39 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
             }
         else:
             assert not t["paper"] and t["max_rounds"] <= 1000
-    # Table 3 runs the paper's caps on the sets in table3_paper (all rotations), the reduced
-    # ones elsewhere; Table 4 keeps the reduced caps, also on the sets whose Table 2 is the paper's
+    # Tables 3 and 4 run the paper's caps on the sets in table3_paper / table4_paper (all
+    # rotations), the reduced ones elsewhere
     assert set(s["table3_paper"]) <= set(s["table3_datasets"])
-    folds: dict[str, set] = {}
+    assert set(s["table4_paper"]) <= set(s["table4"])
+    folds: dict[tuple, set] = {}
     for table in ("table3", "table4"):
         for c in P.grid_cells("full", tables=(table,)):
             name = c["paper_dataset"]
-            if table == "table3" and name in s["table3_paper"]:
-                folds.setdefault(name, set()).add(c["fold"])
+            if name in s[f"{table}_paper"]:
+                folds.setdefault((table, name), set()).add(c["fold"])
                 cap = P.DMC_SAFETY_CAP if c["algorithm"] == "DMCBoost" else 5000
                 assert c["params"]["max_rounds"] == cap
                 continue
+            if table == "table4":
+                assert c["fold"] < s["table4"][name]["folds"]
             reduced = s["poker_rounds"] if name == "Poker525k" else None
             cap = s["dmc_max_rounds"] if c["algorithm"] == "DMCBoost" else s["max_rounds"]
             assert c["params"]["max_rounds"] == (reduced or cap)
-    for name in s["table3_paper"]:
-        assert folds[name] == ({0} if name in P.FIXED else set(range(5)))
-        assert P.table3_protocol(name, "full")["paper"]
+    for table, protocol in (("table3", P.table3_protocol), ("table4", P.table4_protocol)):
+        for name in s[f"{table}_paper"]:
+            assert folds[table, name] == ({0} if name in P.FIXED else set(range(5)))
+            assert protocol(name, "full")["paper"]
+    # Table 4's noise-free cells on the paper's protocol are Table 3's own
+    table3 = {cell_key(c) for c in P.grid_cells("full", tables=("table3",))}
+    clean4 = [
+        c
+        for c in P.grid_cells("full", tables=("table4",))
+        if c["noise_rate"] == 0 and c["paper_dataset"] in s["table4_paper"]
+    ]
+    assert clean4 and all(cell_key(c) in table3 for c in clean4)
+    assert not P.table4_protocol("Nursery", "full")["paper"]
+    with pytest.raises(ValueError, match="not one of Table 4's data sets"):
+        P.table4_protocol("Wine", "full")
     quick = P.grid_settings("quick")
     assert not P.table3_protocol("Wine", "quick")["paper"]
     assert P.table3_protocol("Wine", "quick")["folds"] == quick["table3_folds"]

@@ -68,6 +68,7 @@ __all__ = [
     "table2_frame",
     "table3_frame",
     "table4_frame",
+    "table4_protocol",
     "n_prime_label",
     "rounds_run",
     "cost_frame",
@@ -202,6 +203,8 @@ _FULL = {
     "depths": list(DEPTHS),
     "n_prime_grid": list(N_PRIME_GRID),
     "table4": {"Car": {"folds": 1, "depths": list(DEPTHS)}, "Nursery": {"folds": 1, "depths": [3]}},
+    # Table 4's sets on the paper's protocol (as Table 2's table2_paper)
+    "table4_paper": ["Car"],
 }
 _QUICK = {
     "folds": {"Car": 1, "Wine": 1, "Glass": 1},
@@ -215,6 +218,7 @@ _QUICK = {
     "depths": [3, 5],
     "n_prime_grid": ["1", "n/4", "n/2"],
     "table4": {"Car": {"folds": 1, "depths": [3]}},
+    "table4_paper": [],
 }
 #: The paper's caps and protocol, for the notebooks' comparison.
 PAPER_SETTINGS = {"folds": 5, "max_rounds": 5000, "depths": list(DEPTHS)}
@@ -236,7 +240,8 @@ def grid_settings(profile: str) -> dict:
       seconds on 525,010 hands), depth 3 only;
     * Table 3 (depths 3, 5, 8, 12) on Car, Glass, Segmentation, Wine and Yeast: the sets in
       ``table3_paper`` (all five) on the paper's protocol (:func:`table3_protocol`);
-    * Table 4 on Car (rotation 0, all depths) and Nursery (rotation 0, depth 3).
+    * Table 4 on Car (all depths) on the paper's protocol (``table4_paper``,
+      :func:`table4_protocol`) and Nursery reduced (rotation 0, depth 3).
 
     ``quick`` runs one rotation of Car, Wine and Glass with 60 rounds, two depths, three n'.
     """
@@ -265,6 +270,19 @@ def table3_protocol(name: str, profile: str) -> dict:
     if name in s["table3_paper"]:
         return _paper_protocol(name)
     return _reduced_protocol(name, s, int(s["table3_folds"]))
+
+
+def table4_protocol(name: str, profile: str) -> dict:
+    """Table 4's rotations and round caps for one data set, as :func:`table2_protocol` gives
+    Table 2's: the paper's protocol on the sets in ``table4_paper``, otherwise the reduced caps
+    on the rotations that ``table4`` names."""
+    s = grid_settings(profile)
+    _check_dataset(name)
+    if name in s["table4_paper"]:
+        return _paper_protocol(name)
+    if name not in s["table4"]:
+        raise ValueError(f"{name!r} is not one of Table 4's data sets: {sorted(s['table4'])}")
+    return _reduced_protocol(name, s, int(s["table4"][name]["folds"]))
 
 
 def _paper_protocol(name: str) -> dict:
@@ -334,8 +352,8 @@ def _cell(name, fold, noise, depth, method, caps, s, profile) -> dict:
 def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict]:
     """The cells of the asked tables, without repeats (Table 2's cells are Table 3's depth-3
     cells where both tables run the same protocol, :func:`table2_protocol` and
-    :func:`table3_protocol`, and Table 4's noise-free Car cells on the reduced protocol; where
-    the caps differ, so do the cells)."""
+    :func:`table3_protocol`, and Table 4's noise-free cells where :func:`table4_protocol` runs
+    the same protocol as Table 3; where the caps differ, so do the cells)."""
     s = grid_settings(profile)
     wanted = []
     if "table2" in tables:
@@ -356,9 +374,10 @@ def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict
                         wanted.append((name, fold, 0.0, depth, method, caps))
     if "table4" in tables:
         for name, part in s["table4"].items():
-            caps = _reduced_caps(name, s)
+            t4 = table4_protocol(name, profile)
+            caps = (t4["max_rounds"], t4["dmc_max_rounds"])
             for noise in NOISE_RATES:
-                for fold in range(part["folds"]):
+                for fold in range(t4["folds"]):
                     for depth in part["depths"]:
                         for method in METHODS:
                             wanted.append((name, fold, noise, depth, method, caps))
