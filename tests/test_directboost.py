@@ -220,6 +220,7 @@ def test_theorem3_average_of_all_margins_stops_at_a_corner_below_the_lp_optimum(
     pool raises the average even at the end d of the zero-error region (checked in closed form,
     outside the estimator's line search), while the linear program over the same pool (HiGHS)
     reaches a larger average."""
+    from reference import directboost as ref
     from scipy.optimize import linprog
 
     X, y = _toy(seed, n=80)
@@ -230,14 +231,7 @@ def test_theorem3_average_of_all_margins_stops_at_a_corner_below_the_lp_optimum(
     assert model.history_["train_error"][-1] == 0
     codes = model.mapper_.transform(X)
     y_signed = np.where(y == model.classes_[1], 1.0, -1.0)
-    A = np.column_stack(
-        [
-            s * y_signed * np.where(codes[:, f] <= t, 1.0, -1.0)
-            for f in range(codes.shape[1])
-            for t in range(int(codes[:, f].max()))
-            for s in (1.0, -1.0)
-        ]
-    )
+    A = y_signed[:, None] * ref.stump_pool(codes).H.T  # the reference's pool of every stump
     a, c = y_signed * model.decision_function(X), model.alphas_.sum()
     ours = a.mean() / c
     for b in A.T:  # the average along a coordinate is monotone: its sup is at 0 or at d
