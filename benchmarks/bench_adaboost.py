@@ -9,8 +9,9 @@ Cases (each in its own subprocess, so that peak RSS belongs to that case alone):
 * ``synthetic-d1`` / ``synthetic-d3``: 100,000 x 50 Gaussian features with a noisy linear label.
 * ``scale-n-*`` / ``scale-d-*``: our per-round time for 4 values of n (d = 50) and of d
   (n = 50,000), depth 3, to show how it grows.
-* for ``adult-d1``, where a round's time: the depth-1 tree search alone (the weak learner on
-  uniform weights), and the floor, one compiled pass that reads every bin code once (the
+* for ``adult-d1``, where a round's time goes: the depth-1 tree search alone (the weak learner
+  on uniform weights, read-only codes as in a fit), the one-off cost of bundling the sparse
+  features, and the floor, one compiled pass that reads every bin code once (the
   least any round that looks at all n·d codes can take); the rest of a round is the NumPy
   passes over the n samples.
 * ``jit``: time of the first fit in a fresh process with an empty numba cache (cold) and with
@@ -114,9 +115,10 @@ def _read_floor(codes: np.ndarray) -> float:
 
 def _round_breakdown(X, y, depth: int) -> dict:
     """The tree search's share of a round, and the memory floor of a pass over the codes."""
-    from marginboost.weak import BinMapper, DecisionTree
+    from marginboost.weak import BinMapper, DecisionTree, _kernels
 
     codes = BinMapper(max_bins=255).fit(X).transform(X)
+    codes.setflags(write=False)  # as in a fit: the sparse-feature bundles are kept
     signed = np.where(y == np.unique(y)[-1], 1.0, -1.0)
     weights = np.full(signed.shape[0], 1.0 / signed.shape[0])
     learner = DecisionTree(max_depth=depth, criterion="gini")
@@ -126,7 +128,18 @@ def _round_breakdown(X, y, depth: int) -> dict:
         start = time.perf_counter()
         learner.fit_binary(codes, signed, weights)
         times.append(time.perf_counter() - start)
-    return {"tree_search_s": float(np.median(times)), "read_floor_s": _read_floor(codes)}
+    start = time.perf_counter()
+    _kernels._LAYOUTS.clear()
+    dominant, bundle_of, *_ = _kernels.search_layout(codes)
+    layout_s = time.perf_counter() - start
+    return {
+        "tree_search_s": float(np.median(times)),
+        "read_floor_s": _read_floor(codes),
+        "bundle_layout_s": layout_s,
+        "sparse_features": int((dominant >= 0).sum()),
+        "bundled_features": int((bundle_of >= 0).sum()),
+        "bundles": int(bundle_of.max() + 1),
+    }
 
 
 def run_case(spec: dict) -> dict:

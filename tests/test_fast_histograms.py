@@ -372,3 +372,126 @@ def test_depth_one_tree_checks_a_search_that_finds_no_split(monkeypatch):
 
     monkeypatch.setattr(_kernels, "build_search_histogram", no_split)
     _same_tree(learner.fit_binary(codes, y, weight), expected)
+
+
+# ---------------------------------------------------------------- depth-1 trees: bundled search
+
+
+def _bundling_codes(rng, n):
+    """``_mixed_codes`` plus two more one-hot groups, sparse columns with many codes (more
+    than fit one bundle together) and two sparse columns that overlap in one sample."""
+    columns = [_mixed_codes(rng, n)]
+    for n_categories in (7, 30):
+        categories = rng.integers(0, n_categories, size=n)
+        columns.append(np.column_stack([categories == k for k in range(n_categories)]))
+    for _ in range(3):  # 10% of the samples off code 0, spread over up to 200 codes
+        column = np.zeros(n, dtype=np.uint8)
+        off = rng.random(n) < 0.1
+        column[off] = rng.integers(1, 201, size=int(off.sum()))
+        columns.append(column[:, None])
+    clash = np.zeros((n, 2), dtype=np.uint8)
+    clash[:: max(1, n // 20), 0] = 1
+    clash[:: max(1, n // 15), 1] = 1  # shares sample 0 with the column before
+    columns.append(clash)
+    return np.asfortranarray(np.column_stack(columns).astype(np.uint8))
+
+
+def _read_only(codes):
+    frozen = codes.copy(order="F")
+    frozen.setflags(write=False)
+    return frozen
+
+
+@pytest.mark.parametrize("n", [1, 9, 64, 1001, 3001])
+def test_bundled_search_histogram_is_bitwise_the_unbundled_one(n):
+    """Read-only codes take the bundled path; its histogram is bitwise the member scans'."""
+    rng = np.random.default_rng(100 + n)
+    codes = _bundling_codes(rng, n)
+    stats = _stats(rng, n)
+    frozen = _read_only(codes)
+    assert _kernels.search_layout(codes) is None  # writable: no layout, the member scans
+    layout = _kernels.search_layout(frozen)
+    assert layout is not None
+    _assert_same_bits(
+        _kernels.build_search_histogram(frozen, stats),
+        _kernels.build_search_histogram(codes, stats),
+    )
+
+
+def test_bundles_are_conflict_free_and_decode_to_their_members():
+    """Every bundle entry names one member's code; members never share a sample; the one-hot
+    groups end up bundled; the columns that overlap are not in the same bundle."""
+    rng = np.random.default_rng(7)
+    n = 2000
+    codes = _read_only(_bundling_codes(rng, n))
+    dominant, bundle_of, code_map, start, rows, bundle_codes = _kernels.search_layout(codes)
+    n_bundles = start.shape[0] - 1
+    assert n_bundles >= 2
+    for g in range(n_bundles):
+        members = np.flatnonzero(bundle_of == g)
+        assert members.shape[0] >= 2  # bundles of one feature are left to the member scan
+        g_rows, g_codes = rows[start[g] : start[g + 1]], bundle_codes[start[g] : start[g + 1]]
+        assert (np.diff(g_rows) > 0).all()  # sample order, each sample once
+        assert code_map[members].max() < 256
+        decoded = np.zeros(n, dtype=np.int64)
+        for j in members:
+            off = np.flatnonzero(codes[:, j] != dominant[j])
+            assert (decoded[off] == 0).all()  # no sample off its dominant code in two members
+            decoded[off] = code_map[j, codes[off, j]]
+        np.testing.assert_array_equal(np.flatnonzero(decoded), g_rows)
+        np.testing.assert_array_equal(decoded[g_rows], g_codes)
+    assert (bundle_of[:5] >= 0).all()  # the one-hot group of _mixed_codes
+    first, second = bundle_of[-2:]  # the two columns that share sample 0
+    assert first != second or first == -1
+    assert (bundle_of[dominant < 0] == -1).all()
+
+
+def test_search_layout_is_kept_for_the_array_and_only_while_it_lives():
+    """The layout is computed once per read-only array, dropped with the array, and never
+    computed for an array that can change (writable, or a read-only view of a writable one)."""
+    rng = np.random.default_rng(8)
+    codes = _bundling_codes(rng, 500)
+    frozen = _read_only(codes)
+    first = _kernels.search_layout(frozen)
+    assert _kernels.search_layout(frozen) is first
+    key = id(frozen)
+    assert key in _kernels._LAYOUTS
+    del frozen
+    assert key not in _kernels._LAYOUTS
+    view = codes[:, :5]
+    view.setflags(write=False)
+    assert _kernels.search_layout(view) is None
+
+
+def test_boosting_on_read_only_codes_matches_the_member_scans(monkeypatch):
+    """AdaBoost with stumps on one-hot data: the bundled search gives the same rounds as the
+    search without bundles."""
+    rng = np.random.default_rng(9)
+    n = 3000
+    codes = _bundling_codes(rng, n)
+    X = codes.astype(np.float64)
+    y = np.where(codes[:, 1] + codes[:, 13] + (rng.random(n) < 0.2) > 0, 1, -1)
+    new = AdaBoost(n_estimators=30, max_depth=1).fit(X, y)
+    with monkeypatch.context() as patch:
+        patch.setattr(_kernels, "search_layout", lambda codes: None)
+        old = AdaBoost(n_estimators=30, max_depth=1).fit(X, y)
+    assert len(new.estimators_) == len(old.estimators_) == 30
+    for a, b in zip(new.estimators_, old.estimators_, strict=True):
+        _assert_same_tree(a, b)
+    _assert_same_bits(new.alphas_, old.alphas_)
+
+
+@pytest.mark.parametrize("error_criterion", [True, False])
+def test_binary_stats_are_bitwise_the_numpy_expressions(error_criterion):
+    rng = np.random.default_rng(10)
+    n = 1001
+    y = rng.choice([-1.0, 1.0], size=n)
+    weight = rng.standard_normal(n)
+    weight[:2] = [-0.0, 0.0]
+    expected = np.zeros((n, 2))
+    if error_criterion:
+        expected[:, 0], expected[:, 1] = np.abs(weight), weight * y
+    else:
+        expected[:, 0] = np.where(y < 0, weight, 0.0)
+        expected[:, 1] = np.where(y > 0, weight, 0.0)
+    _assert_same_bits(_kernels.binary_stats(y, weight, error_criterion), expected)

@@ -227,7 +227,11 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
             return self.mapper_.transform(X)
         max_bins = check_positive_int(self.max_bins, "max_bins", minimum=2)
         self.mapper_ = BinMapper(max_bins=max_bins).fit(X)
-        return self.mapper_.transform(X)
+        codes = self.mapper_.transform(X)
+        # Read-only for the whole fit: the weak learners may then keep what they derive from
+        # the codes (the sparse-feature bundles of the depth-1 search) between rounds.
+        codes.setflags(write=False)
+        return codes
 
     def _codes(self, X: ArrayLike) -> Codes:
         check_is_fitted(self, "estimators_")

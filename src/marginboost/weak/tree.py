@@ -351,14 +351,7 @@ class DecisionTree:
             bad = y[np.abs(y) != 1.0][0]
             raise ValueError(f"y must contain only -1 and +1; found {bad!r}")
         weight = _check_weight(sample_weight, n, allow_negative=self.criterion == "error")
-        if self.criterion == "error":
-            stats = np.empty((n, 2))
-            stats[:, 0] = np.abs(weight)
-            stats[:, 1] = weight * y
-        else:
-            stats = np.zeros((n, 2))
-            stats[:, 0] = np.where(y < 0, weight, 0.0)
-            stats[:, 1] = np.where(y > 0, weight, 0.0)
+        stats = _kernels.binary_stats(y, weight, self.criterion == "error")
         return self._grow(codes, stats, "binary")
 
     def fit_regression(
