@@ -126,7 +126,10 @@ def _adaboost_section(record: dict) -> list[str]:
             "passes into one compiled loop would remove most of them, but it changes the order "
             "of floating-point sums and replaces NumPy's vectorised exponential and logarithm "
             "with the C library's, so it changes the last bits of every stored result, and is "
-            "not done.",
+            "not done. A depth-3 round cannot use the bundles: every node's histogram feeds its "
+            "children's (the larger child's by subtraction), so each is built exactly over all "
+            "the columns, one-hot indicators included, for the root and up to three smaller "
+            "children.",
         ]
         d1 = cases.get("adult-d1", {})
         if "read_floor_s" in d1:
