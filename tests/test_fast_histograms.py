@@ -268,14 +268,17 @@ def test_search_histogram_has_exact_counts_and_nearly_exact_sums(n):
     rng = np.random.default_rng(n)
     codes = _mixed_codes(rng, n)
     stats = _stats(rng, n)
-    search = _kernels.build_search_histogram(codes, stats)
+    search, exact_rows = _kernels.build_search_histogram(codes, stats)
     exact = _kernels.build_histogram(codes, stats)
     assert search.shape == exact.shape
     np.testing.assert_array_equal(search[..., 2], exact[..., 2])
     np.testing.assert_allclose(search, exact, rtol=0, atol=1e-12 * max(1.0, stats.sum()))
     dominant = _kernels._dominant_codes(codes)
     dense = dominant < 0
+    np.testing.assert_array_equal(exact_rows, dense)
     _assert_same_bits(search[dense], exact[dense])
+    frozen = _read_only(codes)  # the bundled path marks the same rows exact
+    np.testing.assert_array_equal(_kernels.build_search_histogram(frozen, stats)[1], dense)
     if n >= 64:  # one-hot columns are sparse (code 0 or, mostly 1, code 1), every-code dense
         assert dominant[1] == 0 and dominant[5] == 1 and dominant[6] == -1
 
@@ -346,7 +349,7 @@ def test_depth_one_tree_falls_back_to_the_exact_histogram_when_the_check_disagre
     def misleading(codes, stats):
         hist = _kernels.build_histogram(codes, stats)
         hist[[2, 4]] = hist[[4, 2]]  # the search now prefers feature 2
-        return hist
+        return hist, np.zeros(codes.shape[1], dtype=bool)
 
     monkeypatch.setattr(_kernels, "build_search_histogram", misleading)
     _same_tree(learner.fit_binary(codes, y, weight), expected)
@@ -368,7 +371,7 @@ def test_depth_one_tree_checks_a_search_that_finds_no_split(monkeypatch):
         hist = np.zeros_like(_kernels.build_histogram(codes, stats))
         hist[:, 0, :2] = stats.sum(axis=0)  # every sample in bin 0 of every feature
         hist[:, 0, 2] = codes.shape[0]
-        return hist
+        return hist, np.zeros(codes.shape[1], dtype=bool)
 
     monkeypatch.setattr(_kernels, "build_search_histogram", no_split)
     _same_tree(learner.fit_binary(codes, y, weight), expected)
@@ -413,8 +416,8 @@ def test_bundled_search_histogram_is_bitwise_the_unbundled_one(n):
     layout = _kernels.search_layout(frozen)
     assert layout is not None
     _assert_same_bits(
-        _kernels.build_search_histogram(frozen, stats),
-        _kernels.build_search_histogram(codes, stats),
+        _kernels.build_search_histogram(frozen, stats)[0],
+        _kernels.build_search_histogram(codes, stats)[0],
     )
 
 

@@ -123,3 +123,12 @@ def test_edge_and_entropy_values():
         -(0.75 * np.log(0.75) + 0.25 * np.log(0.25)), rel=4 * EPS
     )
     assert _steps.shannon_entropy(np.zeros(2)) == 0.0
+
+
+def test_entropy_with_precomputed_absolute_weights_is_the_same_number():
+    """The engine passes ``|w|`` and its sum, computed once per round; the entropy is bitwise
+    the one computed from ``w`` alone, with and without zero weights."""
+    rng = np.random.default_rng(0)
+    for w in (rng.standard_normal(1001), np.r_[rng.random(50), 0.0, -rng.random(50)]):
+        p = np.abs(w)
+        assert _steps.shannon_entropy(w, p, float(p.sum())) == _steps.shannon_entropy(w)

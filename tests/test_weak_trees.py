@@ -489,3 +489,64 @@ def test_constant_features_give_a_single_leaf():
     for criterion in ("error", "gini"):
         tree = DecisionTree(max_depth=3, criterion=criterion).fit_binary(codes, y)
         assert tree.n_leaves_ == 1 and tree.depth_ == 0
+
+
+def _walk_reference(codes, tree):
+    """Leaf of every sample by the plain definition: go left while ``code <= bin``."""
+    leaves = []
+    for row in codes:
+        node = 0
+        while tree.node_leaf[node] < 0:
+            go_left = row[tree.node_feature[node]] <= tree.node_bin[node]
+            node = tree.node_left[node] if go_left else tree.node_right[node]
+        leaves.append(tree.node_leaf[node])
+    return np.array(leaves, dtype=np.int64)
+
+
+@pytest.mark.parametrize("max_depth", [1, 2, 4])
+@pytest.mark.parametrize("n", [1, 7, 300, 25_000])
+def test_apply_and_predict_follow_the_tree_definition(max_depth, n):
+    """The stump kernel, the serial and the parallel walks (absorbing leaves, fixed depth) give
+    the leaves of the plain walk, and ``predict`` their values."""
+    rng = np.random.default_rng(n + max_depth)
+    X = rng.standard_normal((max(n, 40), 5))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 > 0.3, 1.0, -1.0)
+    mapper = BinMapper().fit(X)
+    codes = mapper.transform(X)
+    tree = DecisionTree(max_depth=max_depth, criterion="gini").fit_binary(codes, y, None)
+    codes = codes[:n]
+    expected = _walk_reference(codes, tree)
+    np.testing.assert_array_equal(tree.apply(codes), expected)
+    np.testing.assert_array_equal(tree.predict(codes), tree.leaf_values_[expected])
+    arrays = (tree.node_feature, tree.node_bin, tree.node_left, tree.node_right, tree.node_leaf)
+    np.testing.assert_array_equal(_kernels._apply_serial(codes, *arrays), expected)
+    np.testing.assert_array_equal(_kernels._apply_parallel(codes, *arrays), expected)
+
+
+def test_walk_handles_hand_made_node_orders_and_single_leaves():
+    """Children stored before their parents, unequal leaf depths, and a tree that is a leaf."""
+    codes = np.asfortranarray(np.array([[0, 5], [3, 1], [3, 9], [1, 0]], dtype=np.uint8))
+    # node 3 is the root's right child and splits again; nodes 0..2 are leaves
+    node_feature = np.array([-1, -1, -1, 1, 0], dtype=np.int64)
+    node_bin = np.array([-1, -1, -1, 4, 2], dtype=np.int64)
+    node_left = np.array([-1, -1, -1, 1, 0], dtype=np.int64)
+    node_right = np.array([-1, -1, -1, 2, 3], dtype=np.int64)
+    node_leaf = np.array([0, 1, 2, -1, -1], dtype=np.int64)
+    # root is node 0 in the kernels: move node 4 to the front
+    order = np.array([4, 0, 1, 2, 3])
+    position = np.argsort(order)
+    arrays = (
+        node_feature[order],
+        node_bin[order],
+        np.where(node_left[order] >= 0, position[np.maximum(node_left[order], 0)], -1),
+        np.where(node_right[order] >= 0, position[np.maximum(node_right[order], 0)], -1),
+        node_leaf[order],
+    )
+    expected = [0, 1, 2, 0]  # codes[:, 0] <= 2 -> leaf 0; else codes[:, 1] <= 4 -> 1 / 2
+    np.testing.assert_array_equal(_kernels.apply_tree(codes, *arrays), expected)
+    np.testing.assert_array_equal(_kernels._apply_parallel(codes, *arrays), expected)
+    values = np.array([-1.0, 0.5, 2.0])
+    np.testing.assert_array_equal(_kernels.tree_values(codes, *arrays, values), values[expected])
+    leaf = tuple(np.array([v], dtype=np.int64) for v in (-1, -1, -1, -1, 0))
+    np.testing.assert_array_equal(_kernels.apply_tree(codes, *leaf), np.zeros(4))
+    np.testing.assert_array_equal(_kernels.tree_values(codes, *leaf, np.array([3.0])), 3.0)

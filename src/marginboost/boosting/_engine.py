@@ -75,7 +75,8 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         l1_norm: float,
         sample_weight: FloatArray,
     ) -> FloatArray:
-        return _steps.cost_weights(self._cost, self._cost_scale * margins, sample_weight)
+        scaled = margins if self._cost_scale == 1.0 else self._cost_scale * margins
+        return _steps.cost_weights(self._cost, scaled, sample_weight)
 
     def _direction(
         self,
@@ -110,9 +111,16 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         """Update per-fit state after a round was accepted."""
 
     def _objective(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray) -> float:
+        scaled = margins if self._cost_scale == 1.0 else self._cost_scale * margins
         with np.errstate(over="ignore"):
-            values = np.asarray(self._cost.value(self._cost_scale * margins), dtype=np.float64)
+            values = np.asarray(self._cost_values(scaled), dtype=np.float64)
         return float(sample_weight @ values)
+
+    @property
+    def _cost_values(self) -> Any:
+        """``self._cost.value`` without the input checks of the public method (the margins
+        inside ``fit`` are finite float64 arrays already; the values are the same)."""
+        return _steps.unchecked(self._cost, "value")
 
     # ---- fitting ----------------------------------------------------------------------------
     def _check_common_params(self) -> None:
@@ -208,6 +216,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             val_y, val_scores = validation[1], np.zeros(validation[1].shape[0])
             best_error, best_round = np.inf, 0
         scores = np.zeros(y.shape[0])
+        positive = y > 0
         l1_norm = 0.0
         previous_objective = self._objective(np.zeros_like(y), 1.0, sample_weight)
         estimators: list[Any] = []
@@ -228,11 +237,19 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 learner, codes, y, gradient, scores, sample_weight
             )
             yf = y * direction
+            # sum_i |D_i| and sum_i D_i y_i f_i, shared by the downhill test, the edge and the
+            # entropy below (the same expressions as in _steps, computed once)
+            abs_gradient = np.abs(gradient)
+            abs_total = float(abs_gradient.sum())
+            gradient_yf = float(gradient @ yf)
             # the convex update moves along f - F_t (unless the subclass keeps Algorithm 1's
             # test on f itself); a derivative within rounding of 0 is 0
-            move = yf - margins if self._stop_on_moved_direction() else yf
-            downhill = _steps.directional_derivative(gradient, move)
-            if not downhill > _DOWNHILL_RTOL * float(np.abs(gradient) @ np.abs(move)):
+            if self._stop_on_moved_direction():
+                move = yf - margins
+                downhill = _steps.directional_derivative(gradient, move)
+            else:
+                move, downhill = yf, gradient_yf
+            if not downhill > _DOWNHILL_RTOL * float(abs_gradient @ np.abs(move)):
                 self.stop_reason_ = "weak learner does not point downhill"
                 break
             step, perfect = self._step(margins, yf, gradient, sample_weight, l1_norm, t)
@@ -254,12 +271,16 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             margins = y * scores
             objective = self._objective(margins, l1_norm, sample_weight)
             normalized = margins / l1_norm
-            history["train_error"][t] = np.count_nonzero((scores > 0) != (y > 0)) / y.shape[0]
+            history["train_error"][t] = np.count_nonzero((scores > 0) != positive) / y.shape[0]
             history["objective"][t] = objective
-            history["edge"][t] = _steps.weighted_edge(gradient, yf)
+            history["edge"][t] = 0.0 if abs_total == 0.0 else gradient_yf / abs_total
             history["min_margin"][t] = normalized.min()
             history["mean_margin"][t] = normalized.sum() / y.shape[0]
-            history["weight_entropy"][t] = _steps.shannon_entropy(learner_weights)
+            history["weight_entropy"][t] = (
+                _steps.shannon_entropy(gradient, abs_gradient, abs_total)
+                if learner_weights is gradient
+                else _steps.shannon_entropy(learner_weights)
+            )
             history["step"][t] = step
             history["time"][t] = time.perf_counter() - start
             if validation is not None:

@@ -11,7 +11,10 @@ positive factor of the inner product's scaling.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -80,14 +83,30 @@ def weighted_edge(cost_grad_weights: FloatArray, label_times_direction: FloatArr
     return float(cost_grad_weights @ label_times_direction) / total
 
 
-def shannon_entropy(weights: FloatArray) -> float:
-    r"""Shannon entropy :math:`-\sum_i D_i \log D_i` of :math:`D \propto |w|` (natural log)."""
-    p = np.abs(weights)
-    total = p.sum()
+def shannon_entropy(
+    weights: FloatArray, abs_weights: FloatArray | None = None, total: float | None = None
+) -> float:
+    r"""Shannon entropy :math:`-\sum_i D_i \log D_i` of :math:`D \propto |w|` (natural log).
+
+    ``abs_weights`` (``np.abs(weights)``) and ``total`` (its sum) may be passed when the
+    caller has them already.
+    """
+    p = np.abs(weights) if abs_weights is None else abs_weights
+    if total is None:
+        total = p.sum()
     if total == 0.0:
         return 0.0
-    p = p[p > 0] / total
+    p = (p if p.min() > 0 else p[p > 0]) / total
     return float(-(p * np.log(p)).sum())
+
+
+def unchecked(cost: MarginCost, method: str) -> Callable[[FloatArray], Any]:
+    """The bound ``method`` of ``cost`` without the array checks that
+    :class:`~marginboost.losses.MarginCost` wraps around it (for finite float64 input, where
+    the results are the same), or the checked method when it is not wrapped."""
+    bound = getattr(cost, method)
+    raw = getattr(getattr(type(cost), method, None), "__wrapped__", None)
+    return bound if raw is None else functools.partial(raw, cost)
 
 
 def adaboost_step(edge: float) -> tuple[float, bool]:

@@ -171,7 +171,16 @@ class FittedTree:
         """Leaf value of every sample: +-1 (binary), real (regression), class index (multi-class)."""
         if self.leaf_values_.ndim != 1:
             raise ValueError("this tree has vector-valued leaves; use predict_vector")
-        return self.leaf_values_[self.apply(codes)]
+        codes = check_codes(codes, self.n_features_in_)
+        return _kernels.tree_values(
+            codes,
+            self.node_feature,
+            self.node_bin,
+            self.node_left,
+            self.node_right,
+            self.node_leaf,
+            self.leaf_values_,
+        )
 
     def predict_vector(self, codes: ArrayLike) -> NDArray[np.float64]:
         """Leaf vector of every sample, shape (n_samples, K), for vector-valued leaves."""
@@ -347,9 +356,9 @@ class DecisionTree:
         codes = check_codes(codes)
         n = codes.shape[0]
         y = _check_vector(y, n, "y")
-        if (np.abs(y) != 1.0).any():
-            bad = y[np.abs(y) != 1.0][0]
-            raise ValueError(f"y must contain only -1 and +1; found {bad!r}")
+        bad = _kernels.first_not_sign(y)
+        if bad >= 0:
+            raise ValueError(f"y must contain only -1 and +1; found {y[bad]!r}")
         weight = _check_weight(sample_weight, n, allow_negative=self.criterion == "error")
         stats = _kernels.binary_stats(y, weight, self.criterion == "error")
         return self._grow(codes, stats, "binary")
@@ -591,13 +600,24 @@ class DecisionTree:
         can_split = n >= 2 * min_samples_leaf and (
             splits_only_on_gain or not source.is_pure(np.arange(n, dtype=np.int64))
         )
+        exact_rows = np.zeros(codes.shape[1], dtype=np.bool_)
         if can_split:
-            search = _kernels.build_search_histogram(codes, source.stats)
+            search, exact_rows = _kernels.build_search_histogram(codes, source.stats)
             split = _accepted_split(
                 search, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
             )
         features = [0] if split is None or split[0] == 0 else [0, split[0]]
-        exact = source.histogram(np.asfortranarray(codes[:, features]))
+        # the search's rows of features without a dominant code are the exact histograms
+        # (bitwise, tested); only the other features are summed again
+        rescan = [f for f in features if not exact_rows[f]]
+        if len(rescan) == len(features):
+            exact = source.histogram(np.asfortranarray(codes[:, features]))
+        else:
+            exact = search[features]
+            if rescan:
+                exact[features.index(rescan[0])] = source.histogram(
+                    np.asfortranarray(codes[:, rescan])
+                )[0]
         if can_split:
             checked = (
                 None
@@ -768,11 +788,9 @@ def _check_vector(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
         raise ValueError(f"{name} must be numeric: {exc}") from exc
     if array.ndim != 1 or array.shape[0] != n:
         raise ValueError(f"{name} must have shape ({n},) to match codes; got {array.shape}")
-    if not np.isfinite(array).all():
-        raise ValueError(
-            f"{name} contains NaN or inf (first at index "
-            f"{int(np.flatnonzero(~np.isfinite(array))[0])})"
-        )
+    bad = _kernels.first_not_finite(array) if array.ndim == 1 else -1
+    if bad >= 0:
+        raise ValueError(f"{name} contains NaN or inf (first at index {bad})")
     return array
 
 
@@ -794,11 +812,12 @@ def _check_weight(
     if sample_weight is None:
         return np.ones(n)
     weight = _check_vector(sample_weight, n, "sample_weight")
-    if not allow_negative and (weight < 0).any():
+    negative, nonzero = _kernels.weight_problems(weight)
+    if not allow_negative and negative >= 0:
         raise ValueError(
             f"sample_weight must be non-negative for this criterion; found "
-            f"{weight[weight < 0][0]!r} at index {int(np.flatnonzero(weight < 0)[0])}"
+            f"{weight[negative]!r} at index {negative}"
         )
-    if not (weight != 0).any():
+    if nonzero < 0:
         raise ValueError("sample_weight is all zero")
     return weight
