@@ -427,7 +427,7 @@ def test_bundles_are_conflict_free_and_decode_to_their_members():
     rng = np.random.default_rng(7)
     n = 2000
     codes = _read_only(_bundling_codes(rng, n))
-    dominant, bundle_of, code_map, start, rows, bundle_codes = _kernels.search_layout(codes)
+    dominant, bundle_of, code_map, start, rows, bundle_codes, counts = _kernels.search_layout(codes)
     n_bundles = start.shape[0] - 1
     assert n_bundles >= 2
     for g in range(n_bundles):

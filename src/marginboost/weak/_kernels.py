@@ -451,8 +451,8 @@ def _cannot_change(array: NDArray[np.uint8]) -> bool:
 def search_layout(codes: NDArray[np.uint8]) -> Layout | None:
     """The bundles of ``codes``'s sparse features, computed once per read-only codes array.
 
-    Returns ``(dominant, *_bundle_layout(codes, dominant))`` for a codes array that cannot
-    be written (the boosting estimators make their binned training data read-only), kept
+    Returns ``(dominant, *_bundle_layout(codes, dominant), _root_counts(codes))`` for a
+    codes array that cannot be written (the boosting estimators make their binned training data read-only), kept
     while that array lives; ``None`` for a writable array, whose contents could change
     between calls (the search histogram then scans every sparse feature).
     """
@@ -463,7 +463,7 @@ def search_layout(codes: NDArray[np.uint8]) -> Layout | None:
     if entry is not None and entry[0]() is codes:
         return entry[1]
     dominant = _dominant_codes(codes)
-    layout = (dominant, *_bundle_layout(codes, dominant))
+    layout = (dominant, *_bundle_layout(codes, dominant), _root_counts(codes))
 
     def forget(_: weakref.ref[NDArray[np.uint8]]) -> None:
         _LAYOUTS.pop(key, None)
@@ -487,10 +487,11 @@ def _dominant_codes(codes):
 
 
 @njit(cache=True)
-def _accumulate_sparse_two_channels(column, mode, stats, total0, total1, out):
+def _accumulate_sparse_two_channels(column, mode, stats, total0, total1, out, counts=True):
     """Bins other than ``mode`` from the samples that have them; bin ``mode`` by subtraction.
 
     ``stats`` is the (n, 2) C-ordered matrix: a sample's two statistics share a cache line.
+    ``counts=False``: ``out``'s count channel holds the counts already and is not added to.
     """
     n = stats.shape[0]
     n_words = n // 8
@@ -504,13 +505,15 @@ def _accumulate_sparse_two_channels(column, mode, stats, total0, total1, out):
             if b != mode:
                 out[b, 0] += stats[k, 0]
                 out[b, 1] += stats[k, 1]
-                out[b, 2] += 1.0
+                if counts:
+                    out[b, 2] += 1.0
     for k in range(8 * n_words, n):
         b = column[k]
         if b != mode:
             out[b, 0] += stats[k, 0]
             out[b, 1] += stats[k, 1]
-            out[b, 2] += 1.0
+            if counts:
+                out[b, 2] += 1.0
     _fill_dominant_bin(out, mode, total0, total1, n)
 
 
@@ -600,6 +603,49 @@ def _balanced_workers(cost, n_threads):
         worker[task] = w
         load[w] += cost[task]
     return worker, n_workers
+
+
+# The root's counts per feature and bin do not depend on the weights: the bundled search
+# histogram starts from them (computed once per codes array, in ``search_layout``) and adds
+# only the two weight channels, one store fewer per sample and feature.  Counts are integers
+# below 2**53, exact in any order, so the histogram is the same.
+
+
+@njit(cache=True)
+def _root_counts(codes):
+    """``(n_features, 256, 3)``: zeros, with every feature's code counts in channel 2."""
+    n, n_features = codes.shape
+    template = np.zeros((n_features, N_BINS, 3))
+    for j in range(n_features):
+        counts = np.zeros(N_BINS, dtype=np.int64)
+        for i in range(n):
+            counts[codes[i, j]] += 1
+        for b in range(N_BINS):
+            template[j, b, 2] = counts[b]
+    return template
+
+
+@njit(cache=True)
+def _accumulate_weights_two_channels(column, stat0, stat1, out):
+    """The weight channels of ``_accumulate_one_two_channels`` (same additions, same order)."""
+    n_node = stat0.shape[0]
+    n_even = n_node // 2 * 2
+    even = np.zeros((N_BINS, 2))
+    odd = np.zeros((N_BINS, 2))
+    for k in range(0, n_even, 2):
+        b_even = column[k]
+        b_odd = column[k + 1]
+        even[b_even, 0] += stat0[k]
+        even[b_even, 1] += stat1[k]
+        odd[b_odd, 0] += stat0[k + 1]
+        odd[b_odd, 1] += stat1[k + 1]
+    for k in range(n_even, n_node):
+        b = column[k]
+        even[b, 0] += stat0[k]
+        even[b, 1] += stat1[k]
+    for b in range(N_BINS):
+        out[b, 0] = even[b, 0] + odd[b, 0]
+        out[b, 1] = even[b, 1] + odd[b, 1]
 
 
 # Bundles of sparse features (LightGBM's exclusive feature bundling, without conflicts).
@@ -718,18 +764,27 @@ def _bundle_layout(codes, dominant):
 
 @njit(cache=True)
 def _accumulate_bundle_two_channels(rows, codes, stats, out):
-    """Per bundle code, the sum of the listed samples' statistics, in sample order."""
+    """Per bundle code, the sum of the listed samples' statistics, in sample order (the two
+    weight channels only: the counts come from ``_root_counts``)."""
     for k in range(rows.shape[0]):
         i = rows[k]
         b = codes[k]
         out[b, 0] += stats[i, 0]
         out[b, 1] += stats[i, 1]
-        out[b, 2] += 1.0
 
 
 @njit(cache=True)
 def _bundled_search_histogram_two_channels(
-    codes, stats, n_threads, dominant, bundle_of, code_map, bundle_start, bundle_rows, bundle_codes
+    codes,
+    stats,
+    n_threads,
+    dominant,
+    bundle_of,
+    code_map,
+    bundle_start,
+    bundle_rows,
+    bundle_codes,
+    root_counts,
 ):
     # Compiled without ``parallel``: its set-up would otherwise become parallel loops, each
     # waking the threads; only the loop over the workers runs in parallel, and only when the
@@ -750,14 +805,14 @@ def _bundled_search_histogram_two_channels(
     cost = np.empty(n_tasks)
     for t in range(n_dense):
         n_members = np.count_nonzero(dense[t] >= 0)
-        cost[t] = n_samples * (0.6 * n_members if dense[t, 3] >= 0 else 1.0 * n_members)
+        cost[t] = n_samples * n_members
     for g in range(n_bundles):
         cost[n_dense + g] = 0.6 * (bundle_start[g + 1] - bundle_start[g])
     for t in range(n_dense + n_bundles, n_tasks):
         cost[t] = 0.25 * n_samples
     worker, n_workers = _balanced_workers(cost, n_threads)
-    hist = np.zeros((n_features, N_BINS, 3))
-    bundle_hist = np.zeros((n_bundles, N_BINS, 3))
+    hist = root_counts.copy()  # the counts; the tasks add the weight channels
+    bundle_hist = np.zeros((n_bundles, N_BINS, 2))
     args = (
         worker, codes, dense, alone, dominant, bundle_start, bundle_rows, bundle_codes,
         c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
@@ -776,7 +831,6 @@ def _bundled_search_histogram_two_channels(
             if code > 0:
                 out[b, 0] = source[code, 0]
                 out[b, 1] = source[code, 1]
-                out[b, 2] = source[code, 2]
         _fill_dominant_bin(out, dominant[feature], total0, total1, n_samples)
     return hist
 
@@ -805,7 +859,10 @@ def _search_worker(
         if worker[task] != w:
             continue
         if task < n_dense:
-            _accumulate_task_two_channels(codes, dense[task], stat0, stat1, None, hist)
+            for j in range(4):
+                feature = dense[task, j]
+                if feature >= 0:
+                    _accumulate_weights_two_channels(codes[:, feature], stat0, stat1, hist[feature])
         elif task < n_dense + n_bundles:
             g = task - n_dense
             _accumulate_bundle_two_channels(
@@ -817,7 +874,7 @@ def _search_worker(
         else:
             feature = alone[task - n_dense - n_bundles]
             _accumulate_sparse_two_channels(
-                codes[:, feature], dominant[feature], c_stats, total0, total1, hist[feature]
+                codes[:, feature], dominant[feature], c_stats, total0, total1, hist[feature], False
             )
 
 
