@@ -10,8 +10,8 @@ Cases (each in its own subprocess, so that peak RSS belongs to that case alone):
 * ``scale-n-*`` / ``scale-d-*``: our per-round time for 4 values of n (d = 50) and of d
   (n = 50,000), depth 3, to show how it grows.
 * for ``adult-d1``, where a round's time goes: the depth-1 tree search alone (the weak learner
-  on uniform weights, read-only codes as in a fit), the one-off cost of bundling the sparse
-  features, and the floor, one compiled pass that reads every bin code once (the
+  on the weights of round 21 of the same AdaBoost, read-only codes as in a fit) and its
+  prediction on the training codes, the one-off cost of bundling the sparse features, and the floor, one compiled pass that reads every bin code once (the
   least any round that looks at all n·d codes can take); the rest of a round is the NumPy
   passes over the n samples.
 * ``jit``: time of the first fit in a fresh process with an empty numba cache (cold) and with
@@ -114,26 +114,37 @@ def _read_floor(codes: np.ndarray) -> float:
 
 
 def _round_breakdown(X, y, depth: int) -> dict:
-    """The tree search's share of a round, and the memory floor of a pass over the codes."""
-    from marginboost.weak import BinMapper, DecisionTree, _kernels
+    """The tree search's share of a round, and the memory floor of a pass over the codes.
 
-    codes = BinMapper(max_bins=255).fit(X).transform(X)
-    codes.setflags(write=False)  # as in a fit: the sparse-feature bundles are kept
-    signed = np.where(y == np.unique(y)[-1], 1.0, -1.0)
-    weights = np.full(signed.shape[0], 1.0 / signed.shape[0])
+    The weak learner is timed on the weights of round 21 of the same AdaBoost (uniform
+    weights, as in round 1, tie many splits and send the search to its exact fallback).
+    """
+    from marginboost.boosting import AdaBoost
+    from marginboost.weak import DecisionTree, _kernels
+
     learner = DecisionTree(max_depth=depth, criterion="gini")
-    learner.fit_binary(codes, signed, weights)
-    times = []
+    model = AdaBoost(n_estimators=20, estimator=learner).fit(X, y)
+    codes = model.mapper_.transform(X)
+    codes.setflags(write=False)  # as in a fit: the sparse-feature bundles are kept
+    signed = np.where(y == model.classes_[1], 1.0, -1.0)
+    weights = np.exp(-(signed * model.decision_function(X)))
+    weights /= weights.sum()
+    tree = learner.fit_binary(codes, signed, weights)
+    times, predict_times = [], []
     for _ in range(30):
         start = time.perf_counter()
-        learner.fit_binary(codes, signed, weights)
+        tree = learner.fit_binary(codes, signed, weights)
         times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        tree.predict(codes)
+        predict_times.append(time.perf_counter() - start)
     start = time.perf_counter()
     _kernels._LAYOUTS.clear()
     dominant, bundle_of, *_ = _kernels.search_layout(codes)
     layout_s = time.perf_counter() - start
     return {
         "tree_search_s": float(np.median(times)),
+        "tree_predict_s": float(np.median(predict_times)),
         "read_floor_s": _read_floor(codes),
         "bundle_layout_s": layout_s,
         "sparse_features": int((dominant >= 0).sum()),
