@@ -53,6 +53,61 @@ NEG = -np.inf
 
 
 @njit(cache=True)
+def phase1_crossings(F, y):  # pragma: no cover - compiled
+    """Phase I's crossing points, in one pass over the scores ``F`` (n, K).
+
+    Returns ``(a_true, a_l, points)``: the true label's score, the best wrong label's, and
+    the positive crossings in no particular order: ``a_l - a_true`` where positive
+    (scenario 1) and ``a_true - F[i, k]`` where positive for the wrong labels of the
+    examples classified right (scenario 2).
+    """
+    n, K = F.shape
+    a_true = np.empty(n)
+    a_l = np.empty(n)
+    points = np.empty(n * K)
+    m = 0
+    for i in range(n):
+        t = F[i, y[i]]
+        best = -np.inf
+        for k in range(K):
+            if k != y[i] and F[i, k] > best:
+                best = F[i, k]
+        a_true[i] = t
+        a_l[i] = best
+        q1 = best - t
+        if q1 > 0:
+            points[m] = q1
+            m += 1
+        if t > best:
+            for k in range(K):
+                if k != y[i]:
+                    q2 = t - F[i, k]
+                    if q2 > 0:
+                        points[m] = q2
+                        m += 1
+    return a_true, a_l, points[:m].copy()
+
+
+@njit(cache=True)
+def phase1_ranges(F, y, a_true, a_l, V):  # pragma: no cover - compiled
+    """``(lo, hi)`` of ``ZeroOneTreeObjective``: per example and label, the intervals of
+    the crossing points ``V`` (sorted, distinct) on which that label is an error are
+    ``lo <= j < hi`` (see there)."""
+    n, K = F.shape
+    m = V.shape[0]
+    lo = np.zeros((n, K), dtype=np.int64)
+    hi = np.full((n, K), m + 1, dtype=np.int64)
+    for i in range(n):
+        q1 = a_l[i] - a_true[i]
+        hi[i, y[i]] = np.searchsorted(V, q1) + 1 if q1 > 0 else 0
+        if a_true[i] > a_l[i]:
+            for k in range(K):
+                if k != y[i]:
+                    lo[i, k] = np.searchsorted(V, a_true[i] - F[i, k]) + 1
+    return lo, hi
+
+
+@njit(cache=True)
 def log_loss3(alpha, G, B, R, shift):  # pragma: no cover - compiled
     r""":math:`\log(G e^{-\alpha} + B e^{\alpha} + R) + shift` without overflow."""
     u = np.log(G) - alpha if G > 0 else NEG
@@ -837,6 +892,140 @@ def row_scores(F, y, h):  # pragma: no cover - compiled
         a_h[i] = F[i, hi]
         a_l2[i] = best2
     return a_true, a_l, a_h, a_l2
+
+
+@njit(cache=True)
+def _block_sum(a, start, n):  # pragma: no cover - compiled
+    """numpy's sum of at most 128 contiguous values: eight interleaved sums from 8 on."""
+    if n < 8:
+        res = 0.0
+        for i in range(start, start + n):
+            res += a[i]
+        return res
+    r0 = a[start]
+    r1 = a[start + 1]
+    r2 = a[start + 2]
+    r3 = a[start + 3]
+    r4 = a[start + 4]
+    r5 = a[start + 5]
+    r6 = a[start + 6]
+    r7 = a[start + 7]
+    i = 8
+    end = n - n % 8
+    while i < end:
+        j = start + i
+        r0 += a[j]
+        r1 += a[j + 1]
+        r2 += a[j + 2]
+        r3 += a[j + 3]
+        r4 += a[j + 4]
+        r5 += a[j + 5]
+        r6 += a[j + 6]
+        r7 += a[j + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[start + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def pairwise_sum(a, start, n):  # pragma: no cover - compiled
+    """``a[start:start + n].sum()`` bit for bit as numpy sums a contiguous float64 array:
+    its pairwise summation (blocks of at most 128, ``_block_sum``; longer ranges split in
+    two at a multiple of 8 below the middle, the two sums added), started from 0.0.  The
+    recursion is unrolled on an explicit stack (numba's cache does not keep recursive
+    functions).  Tested against ``numpy.sum``."""
+    if n <= 128:
+        return _block_sum(a, start, n)
+    node_start = np.empty(128, dtype=np.int64)
+    node_n = np.empty(128, dtype=np.int64)
+    node_done = np.zeros(128, dtype=np.bool_)
+    values = np.empty(128)
+    top = 1
+    node_start[0] = start
+    node_n[0] = n
+    n_values = 0
+    while top > 0:
+        top -= 1
+        first = node_start[top]
+        size = node_n[top]
+        if size <= 128:
+            values[n_values] = _block_sum(a, first, size)
+            n_values += 1
+        elif node_done[top]:  # both halves summed: they are the last two values
+            n_values -= 1
+            values[n_values - 1] = values[n_values - 1] + values[n_values]
+        else:
+            half = size // 2
+            half -= half % 8
+            node_done[top] = True  # revisited after its halves
+            top += 1
+            node_start[top] = first + half
+            node_n[top] = size - half
+            node_done[top] = False
+            top += 1
+            node_start[top] = first
+            node_n[top] = half
+            node_done[top] = False
+            top += 1
+    return values[0]
+
+
+@njit(cache=True)
+def bottom_sum(value, slope, vstar, n_prime):  # pragma: no cover - compiled
+    """The rest of ``dmcboost_search._bottom`` once the n'-th smallest ``vstar`` of
+    ``value`` is known: the sum S of the n' smallest values and its right derivative S'.
+
+    S adds the values below ``vstar`` in sample order as numpy's ``sum`` of them does
+    (``pairwise_sum``), then ``vstar`` for each place left; the slopes are -1, 0 or +1,
+    whose sums are exact in any order (the ties contribute their smallest slopes first).
+    """
+    n = value.shape[0]
+    below = np.empty(n)
+    m = 0
+    slope_below = 0.0
+    tied = np.zeros(3, dtype=np.int64)  # tied values with slope -1, 0, +1
+    for i in range(n):
+        if value[i] < vstar:
+            below[m] = value[i]
+            m += 1
+            slope_below += slope[i]
+        elif value[i] == vstar:
+            if slope[i] != -1.0 and slope[i] != 0.0 and slope[i] != 1.0:
+                raise ValueError("bottom_sum: the slopes must be -1, 0 or +1")
+            tied[int(slope[i]) + 1] += 1
+    left = n_prime - m
+    slope_tied = 0.0
+    for j in range(3):
+        take = min(left, tied[j])
+        slope_tied += take * (j - 1.0)
+        left -= take
+    S = pairwise_sum(below, 0, m) + (n_prime - m) * vstar
+    return S, slope_below + slope_tied
+
+
+@njit(cache=True)
+def slope_parts(slope, status, h, mask):  # pragma: no cover - compiled
+    """``MarginSlopeObjective._parts``: the slope sum of the masked examples strictly in the
+    bottom set (status 0) and the counts of the tied ones (status 1) with slope -1, 0, +1
+    (slopes are whole numbers: the sums are exact in any order)."""
+    less = 0.0
+    counts = np.zeros(3, dtype=np.int64)
+    for i in range(h.shape[0]):
+        if mask[i]:
+            v = slope[i, h[i]]
+            if status[i] == 0:
+                less += v
+            elif status[i] == 1:
+                if v == -1.0:
+                    counts[0] += 1
+                elif v == 0.0:
+                    counts[1] += 1
+                elif v == 1.0:
+                    counts[2] += 1
+    return less, counts
 
 
 @njit(cache=True)

@@ -185,37 +185,34 @@ class ZeroOneTreeObjective:
         F = np.ascontiguousarray(F, dtype=np.float64)
         n, K = F.shape
         rows = np.arange(n)
-        a_true = F[rows, y]
-        wrong = F.copy()
-        wrong[rows, y] = -np.inf
-        a_l = wrong.max(axis=1)
+        y = np.asarray(y, dtype=np.int64)
         own = y[:, None] == np.arange(K)
-        correct = (a_true > a_l)[:, None]
-        q1 = a_l - a_true  # scenario 1 (label y_i)
-        q2 = a_true[:, None] - F  # scenario 2 (label k, correct now)
-        points = np.concatenate([q1[q1 > 0], q2[~own & correct & (q2 > 0)]])
+        # the crossings and the error ranges in two compiled passes (``lo``/``hi``: label k
+        # of example i is an error on the intervals lo <= j < hi; label y_i is wrong on the
+        # intervals 0..r while its crossing q1 = a_l - a_true > 0 lies ahead, a label k !=
+        # y_i of an example classified right from its crossing q2 = a_true - f_k on, and
+        # always when the example is misclassified now)
+        a_true, a_l, points = _k.phase1_crossings(F, y)
         self.V = np.unique(points)
         m = self.V.size
         self._intervals = np.arange(m + 1, dtype=np.int64)  # the profile's interval indices
-
-        def rank(q: NDArray[np.float64]) -> NDArray[np.intp]:  # index of q in V
-            return np.searchsorted(self.V, q)
-
-        self.hi = np.full((n, K), m + 1, dtype=np.int64)
-        # label y_i: wrong on intervals 0..r (q > 0), never otherwise
-        self.hi[rows, y] = np.where(q1 > 0, rank(np.maximum(q1, 0.0)) + 1, 0)
-        # label k != y_i: wrong from its crossing on (correct now), always otherwise
-        self.lo = np.where(~own & correct, rank(q2) + 1, 0).astype(np.int64)
-        self.lo[rows, y] = 0
+        self.lo, self.hi = _k.phase1_ranges(F, y, a_true, a_l, self.V)
         # exponential loss: u_ik = exp(f_k - f_y - shift), w_i = sum_{k != y_i} u_ik
         diff = np.where(own, -np.inf, F - a_true[:, None])
         self.shift = float(diff.max())
         u = np.exp(diff - self.shift)
         w = u.sum(axis=1)
-        self.Gk = np.where(own, w[:, None], 0.0)
-        self.Bk = u
-        self.Rk = np.where(own, 0.0, np.maximum(w[:, None] - u, 0.0))
-        self.parts = np.ascontiguousarray(np.stack([self.Gk, self.Bk, self.Rk], axis=2))
+        # G, B and R side by side in one (n, K, 3) array, written in place; Gk, Bk and Rk
+        # are views of it.  G: w_i at the true label, 0 elsewhere; B: u; R: w_i - u_ik
+        # (not below 0) off the true label, 0 at it.
+        self.parts = np.empty((n, K, 3))
+        self.Gk, self.Bk, self.Rk = (self.parts[:, :, c] for c in range(3))
+        self.Gk[...] = 0.0
+        self.Gk[rows, y] = w
+        self.Bk[...] = u
+        np.subtract(w[:, None], u, out=self.Rk)
+        np.maximum(self.Rk, 0.0, out=self.Rk)
+        self.Rk[rows, y] = 0.0
         self.reference = self.shift + float(np.log(w.sum()))
         self.n_classes = K
         self.equal_labels = bool(equal_labels)
@@ -365,10 +362,8 @@ class MarginSlopeObjective:
     def _parts(
         self, h: NDArray[np.int64], mask: NDArray[np.bool_]
     ) -> tuple[int, NDArray[np.int64]]:
-        s = self.slope[np.arange(h.size), h]
-        less = int(s[mask & (self.status == 0)].sum())
-        tied = s[mask & (self.status == 1)]
-        return less, np.array([np.count_nonzero(tied == v) for v in (-1, 0, 1)], np.int64)
+        less, tied = _k.slope_parts(self.slope, self.status, h, mask)
+        return int(less), tied
 
     def score(self, h: NDArray[np.intp]) -> int:
         """:math:`S'(0^+)` of adding ``h``."""
@@ -811,7 +806,7 @@ class DMCBoost(MulticlassBoostingClassifier):
             )
             tree = builder.fit(codes, objective)
             h = tree.predict(codes).astype(np.intp)
-            sweep = zero_one_sweep(state["F"], y, h, step=self.step)
+            sweep = zero_one_sweep(state["F"], y, h, step=self.step, loss_terms=objective.Bk)
             if sweep.errors > errors or (
                 sweep.errors == errors
                 and not objective.log_loss(h, sweep.alpha) < objective.reference

@@ -262,7 +262,12 @@ class ZeroOneSweep:
 
 
 def zero_one_sweep(
-    F: ArrayLike, y: ArrayLike, h: ArrayLike, step: str = "best-midpoint"
+    F: ArrayLike,
+    y: ArrayLike,
+    h: ArrayLike,
+    step: str = "best-midpoint",
+    *,
+    loss_terms: NDArray[np.float64] | None = None,
 ) -> ZeroOneSweep:
     """Algorithm 1.1: the 0-1 error on every interval of :math:`\\alpha > 0` and the step of
     Algorithm 1 (midpoint of the best interval), in :math:`O(nK + n \\log n)`.
@@ -280,6 +285,11 @@ def zero_one_sweep(
         multi-class exponential loss :math:`\\sum_i \\sum_{k \\ne y_i} e^{f_k - f_{y_i}}`
         after the step, the midpoint of the first (smallest-:math:`\\alpha`) one, or the loss
         minimizer clipped into the best one (see :class:`~marginboost.boosting.DMCBoost`).
+    loss_terms : array (n, K), optional
+        The loss terms :math:`e^{f_k - f_{y_i} - s}` (0 at :math:`k = y_i`, :math:`s` their
+        largest exponent) when the caller has them already, as
+        :class:`~marginboost.boosting.dmcboost.ZeroOneTreeObjective` does (its ``Bk``);
+        computed from ``F`` otherwise.
     """
     if step not in _k.STEP_MODES:
         raise ValueError(f"step must be one of {sorted(_k.STEP_MODES)}; got {step!r}")
@@ -303,7 +313,7 @@ def zero_one_sweep(
     # at p: the left interval's errors (scenario 1 is still wrong at its tie) plus the
     # scenario-2 examples tied there
     breakpoint_errors = interval_errors[:-1] + gained
-    G, B = _loss_coefficients(F, y, h)
+    G, B = _loss_coefficients(F, y, h, loss_terms)
     errors, alpha = _k.profile_step(
         interval_errors,
         np.arange(points.size + 1, dtype=np.int64),
@@ -330,16 +340,24 @@ def zero_one_sweep(
 
 
 def _loss_coefficients(
-    F: NDArray[np.float64], y: NDArray[np.int64], h: NDArray[np.int64]
+    F: NDArray[np.float64],
+    y: NDArray[np.int64],
+    h: NDArray[np.int64],
+    terms: NDArray[np.float64] | None = None,
 ) -> tuple[float, float]:
     r"""``(G, B)`` of the multi-class exponential loss along ``h``, :math:`G e^{-\alpha} +
     B e^{\alpha} + R`, up to a common factor: :math:`G` sums the terms of the examples ``h``
     classifies right (each of their terms falls), :math:`B` the term of the class ``h``
-    predicts wrongly (it grows)."""
+    predicts wrongly (it grows).  ``terms``: the terms themselves, if computed already."""
     rows = np.arange(F.shape[0])
-    diff = F - F[rows, y][:, None]
-    diff[rows, y] = -np.inf
-    u = np.exp(diff - diff.max())
+    if terms is None:
+        diff = F - F[rows, y][:, None]
+        diff[rows, y] = -np.inf
+        u = np.exp(diff - diff.max())
+    else:
+        if terms.shape != F.shape:
+            raise ValueError(f"loss_terms must have shape {F.shape}; got {terms.shape}")
+        u = terms
     right = h == y
     G = float(u[right].sum())
     B = float(u[~right, h[~right]].sum())
@@ -387,12 +405,10 @@ def _bottom(lines: _Lines, n_prime: int, b: float) -> tuple[float, float]:
     """Sum S of the n' smallest numerators at b >= 0 and its right derivative S'."""
     value, slope = _k.lines_at(*lines, float(b))
     vstar = np.partition(value, n_prime - 1)[n_prime - 1]
-    less = value < vstar
-    m = int(np.count_nonzero(less))
-    S = float(value[less].sum() + (n_prime - m) * vstar)
-    tied = np.sort(slope[value == vstar])[: n_prime - m]  # smaller slopes first: exact S'
-    dS = float(slope[less].sum() + tied.sum())
-    return S, dS
+    # the values below the n'-th, summed as numpy sums them, plus the n'-th for each place
+    # left; the ties' smaller slopes first (exact S'); one compiled pass
+    S, dS = _k.bottom_sum(value, slope, float(vstar), int(n_prime))
+    return float(S), float(dS)
 
 
 def _phi_positive(lines: _Lines, n_prime: int, c: float, b: float) -> tuple[bool, float]:
