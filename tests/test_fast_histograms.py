@@ -283,6 +283,25 @@ def test_search_histogram_has_exact_counts_and_nearly_exact_sums(n):
         assert dominant[1] == 0 and dominant[5] == 1 and dominant[6] == -1
 
 
+@pytest.mark.parametrize("n", [1, 2, 9, 1001])
+def test_exact_feature_histograms_are_bitwise_build_histogram_rows(n):
+    """The stump's rescan of one or two features: the rows of ``build_histogram``, bit for bit
+    (a three-channel ``stats`` goes through ``build_histogram`` itself)."""
+    rng = np.random.default_rng(n)
+    codes = _mixed_codes(rng, n)
+    stats = _stats(rng, n)
+    exact = _kernels.build_histogram(codes, stats)
+    for features in ([0], [3], [0, 5], [codes.shape[1] - 1, 1]):
+        chosen = np.array(features, dtype=np.int64)
+        _assert_same_bits(_kernels.exact_feature_histograms(codes, stats, chosen), exact[chosen])
+    three = np.column_stack([stats, rng.random(n)])
+    chosen = np.array([0, 2], dtype=np.int64)
+    _assert_same_bits(
+        _kernels.exact_feature_histograms(codes, three, chosen),
+        _kernels.build_histogram(codes, three)[chosen],
+    )
+
+
 def _exact_stump(learner, fit, codes, target, weight):
     """The same fit through the general growth loop on exact histograms."""
     original = DecisionTree._grow

@@ -433,6 +433,30 @@ def build_search_histogram(
     return hist, exact_rows
 
 
+def exact_feature_histograms(
+    codes: NDArray[np.uint8], stats: NDArray[np.float64], features: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """``build_histogram(codes[:, features], stats)`` for two-channel ``stats``, on one thread.
+
+    Bitwise the rows of ``build_histogram`` (the same additions in the same order), without
+    copying the columns or waking the threads: for the one or two features whose exact rows a
+    stump needs after its search.
+    """
+    if stats.shape[1] != 2:
+        return build_histogram(np.asfortranarray(codes[:, features]), stats)
+    return _exact_feature_histograms(codes, np.ascontiguousarray(stats), features)
+
+
+@njit(cache=True)
+def _exact_feature_histograms(codes, stats, features):
+    stat0 = np.ascontiguousarray(stats[:, 0])
+    stat1 = np.ascontiguousarray(stats[:, 1])
+    hist = np.empty((features.shape[0], N_BINS, 3))
+    for j in range(features.shape[0]):
+        _accumulate_one_two_channels(codes[:, features[j]], stat0, stat1, None, hist[j])
+    return hist
+
+
 #: A layout is a tuple of arrays (see ``search_layout``).
 Layout = tuple[NDArray[np.int64] | NDArray[np.uint8], ...]
 _LAYOUTS: dict[int, tuple[weakref.ref[NDArray[np.uint8]], Layout]] = {}
@@ -1062,9 +1086,11 @@ def node_score(sums, criterion):
     return total
 
 
-#: Below this many histogram cells (features x bins x channels) the features of a node are
-#: scanned on one thread: starting the threads would cost more than the scan.
-_SERIAL_SPLIT_CELLS = 1 << 15
+#: Below this many weight cells (features x bins x weight channels) the features of a node
+#: are scanned on one thread: starting the threads would cost more than the scan, whose bins
+#: past a feature's last non-empty one are never read (on Adult's 108 features with two
+#: channels, 0.06 ms on one thread against 0.11 ms on two).
+_SERIAL_SPLIT_CELLS = 1 << 16
 
 
 @njit(cache=True)
@@ -1105,7 +1131,7 @@ def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
         feature_scale,
         feature_n_left,
     )
-    if n_features * n_bins * width < _SERIAL_SPLIT_CELLS:
+    if n_features * n_bins * n_channels < _SERIAL_SPLIT_CELLS:
         for feature in range(n_features):
             _feature_best_split(feature, *args)
     else:

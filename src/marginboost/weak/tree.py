@@ -611,12 +611,14 @@ class DecisionTree:
         # (bitwise, tested); only the other features are summed again
         rescan = [f for f in features if not exact_rows[f]]
         if len(rescan) == len(features):
-            exact = source.histogram(np.asfortranarray(codes[:, features]))
+            exact = _kernels.exact_feature_histograms(
+                codes, source.stats, np.array(features, dtype=np.int64)
+            )
         else:
             exact = search[features]
             if rescan:
-                exact[features.index(rescan[0])] = source.histogram(
-                    np.asfortranarray(codes[:, rescan])
+                exact[features.index(rescan[0])] = _kernels.exact_feature_histograms(
+                    codes, source.stats, np.array(rescan, dtype=np.int64)
                 )[0]
         if can_split:
             checked = (
