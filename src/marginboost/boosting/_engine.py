@@ -103,6 +103,17 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     ) -> tuple[float, bool]:
         """Step size of the round and whether the weak learner was perfect."""
 
+    def _weighted_edge(
+        self, gradient_weights: FloatArray, label_times_direction: FloatArray
+    ) -> float:
+        """``_steps.weighted_edge`` of the two arrays, from the sums the boosting loop has
+        computed for this round when they are these arrays (the same expressions, so the same
+        value), else computed."""
+        sums = getattr(self, "_round_sums", None)
+        if sums is not None and sums[0] is gradient_weights and sums[1] is label_times_direction:
+            return 0.0 if sums[3] == 0.0 else sums[2] / sums[3]
+        return _steps.weighted_edge(gradient_weights, label_times_direction)
+
     def _stop_on_moved_direction(self) -> bool:
         """Whether the downhill test uses f - F_t (convex updates) instead of f."""
         return self._normalization == "convex"
@@ -225,8 +236,9 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         self.stop_reason_ = "n_estimators"
         start = time.perf_counter()
         t = 0
+        margins = y * scores
         for t in range(n_rounds):
-            margins = y * scores
+            # margins = y * scores: computed before the first round and after each update
             gradient = self._gradient_weights(margins, l1_norm, sample_weight)
             total = float(np.abs(gradient).sum())
             if not total > 0.0:
@@ -252,7 +264,16 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             if not downhill > _DOWNHILL_RTOL * float(abs_gradient @ np.abs(move)):
                 self.stop_reason_ = "weak learner does not point downhill"
                 break
-            step, perfect = self._step(margins, yf, gradient, sample_weight, l1_norm, t)
+            self._round_sums: tuple[FloatArray, FloatArray, float, float] | None = (
+                gradient,
+                yf,
+                gradient_yf,
+                abs_total,
+            )
+            try:
+                step, perfect = self._step(margins, yf, gradient, sample_weight, l1_norm, t)
+            finally:
+                self._round_sums = None
             if self._normalization == "convex":
                 shrink, coefficient = l1_norm / (l1_norm + step), step / (l1_norm + step)
             elif self._normalization == "average":
@@ -262,7 +283,8 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             if coefficient == 0.0:
                 self.stop_reason_ = "zero step"
                 break
-            scores = shrink * scores + coefficient * direction
+            # (1.0 * scores is scores exactly: the multiply is skipped, not the rounding)
+            scores = (scores if shrink == 1.0 else shrink * scores) + coefficient * direction
             l1_norm = shrink * l1_norm + abs(coefficient)
             estimators.append(tree)
             shrinks.append(shrink)

@@ -196,7 +196,7 @@ class AnyBoost(_StagewiseBoosting):
                 self._cost, margins, a, sample_weight, gradient_weights
             )
         elif rule == "adaboost":
-            step, perfect = _steps.adaboost_step(_steps.weighted_edge(gradient_weights, a))
+            step, perfect = _steps.adaboost_step(self._weighted_edge(gradient_weights, a))
         else:
             raw_gradient = sample_weight * -np.asarray(
                 self._cost.derivative(margins), dtype=np.float64
@@ -359,7 +359,12 @@ class AdaBoost(_FixedCostBoosting):
         round_index: int,
     ) -> tuple[float, bool]:
         return _steps.line_search_step(
-            self._cost, margins, label_times_direction, sample_weight, gradient_weights
+            self._cost,
+            margins,
+            label_times_direction,
+            sample_weight,
+            gradient_weights,
+            edge=self._weighted_edge,
         )
 
 
@@ -418,7 +423,7 @@ class MadaBoost(_FixedCostBoosting):
         l1_norm: float,
         round_index: int,
     ) -> tuple[float, bool]:
-        return _steps.adaboost_step(_steps.weighted_edge(gradient_weights, label_times_direction))
+        return _steps.adaboost_step(self._weighted_edge(gradient_weights, label_times_direction))
 
 
 class ArcGv(_FixedCostBoosting):
@@ -479,7 +484,7 @@ class ArcGv(_FixedCostBoosting):
     ) -> tuple[float, bool]:
         min_margin = float(margins.min()) / l1_norm if l1_norm > 0 else 0.0
         return _steps.arc_gv_step(
-            _steps.weighted_edge(gradient_weights, label_times_direction), min_margin
+            self._weighted_edge(gradient_weights, label_times_direction), min_margin
         )
 
 
