@@ -1,5 +1,5 @@
 """Helpers shared by the benchmark scripts: the machine facts stored with every result file,
-writing it, and the best-of-n timer."""
+writing it, the best-of-n timer and the timed cvxpy solve."""
 
 from __future__ import annotations
 
@@ -53,3 +53,24 @@ def best_of(fn, repeats: int = 3) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def timed_cvxpy_solve(
+    build, label: str, repeats: int = 2, **solve_options
+) -> tuple[float, float, float]:
+    """Best wall time (``build()`` and the solve, from scratch), best solver-only time, and the
+    optimal value of the cvxpy problem that ``build()`` returns, over ``repeats`` solves with
+    ``problem.solve(**solve_options)``; a status other than optimal raises, naming ``label``."""
+    import numpy as np
+
+    walls, inside, value = [], [], np.nan
+    for _ in range(repeats):
+        start = time.perf_counter()
+        problem = build()
+        problem.solve(**solve_options)
+        walls.append(time.perf_counter() - start)
+        inside.append(problem.solver_stats.solve_time or np.nan)
+        if problem.status != "optimal":
+            raise RuntimeError(f"{label}: status {problem.status}")
+        value = float(problem.value)
+    return min(walls), float(np.nanmin(inside)), value

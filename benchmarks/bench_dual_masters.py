@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 RESULTS = HERE / "results" / "dual_masters.json"
 
-from _common import environment, write_result  # noqa: E402
+from _common import environment, timed_cvxpy_solve, write_result  # noqa: E402
 from bench_margin_masters import _training_part, column_generation_run  # noqa: E402
 
 #: MCBoost's E (the margin target) and MDBoost's D (the variance weight).
@@ -71,21 +70,6 @@ def mdboost_dual(A: np.ndarray):  # type: ignore[no-untyped-def]
     return cp.Problem(objective, [A.T @ u <= r, cp.sum(u) == M])
 
 
-def timed_solve(build, A: np.ndarray, repeats: int = 2) -> tuple[float, float, float]:
-    """Best wall time (build and solve), best solver-only time, optimal value."""
-    walls, inside, value = [], [], np.nan
-    for _ in range(repeats):
-        start = time.perf_counter()
-        problem = build(A)
-        problem.solve(solver="CLARABEL")
-        walls.append(time.perf_counter() - start)
-        inside.append(problem.solver_stats.solve_time or np.nan)
-        if problem.status != "optimal":
-            raise RuntimeError(f"{build.__name__}: status {problem.status}")
-        value = float(problem.value)
-    return min(walls), float(np.nanmin(inside)), value
-
-
 def primal_optima(A: np.ndarray) -> tuple[float, float]:
     """What the duals' optima must equal, from our primal masters: minus MCBoost's (12),
     and M times MDBoost's objective."""
@@ -107,7 +91,9 @@ def cases_for(dataset: str, A_all: np.ndarray, sizes) -> list[dict]:
             ("mcboost", mcboost_dual, mc_expected),
             ("mdboost", mdboost_dual, md_expected),
         ):
-            wall, inside, value = timed_solve(build, A)
+            wall, inside, value = timed_cvxpy_solve(
+                lambda build=build: build(A), build.__name__, solver="CLARABEL"
+            )
             row |= {
                 f"{name}_s": wall,
                 f"{name}_solver_s": inside,

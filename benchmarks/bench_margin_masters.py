@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 RESULTS = HERE / "results" / "margin_masters.json"
 
-from _common import best_of, environment, write_result  # noqa: E402
+from _common import best_of, environment, timed_cvxpy_solve, write_result  # noqa: E402
 
 #: The two algorithms: estimator, its parameter, the master solver's name in ``_masters``.
 ALGORITHMS = {
@@ -107,23 +107,6 @@ def _cvxpy_problem(algorithm: str, A: np.ndarray):  # type: ignore[no-untyped-de
     return cp.Problem(objective, [cp.sum(w) == 1])
 
 
-def cvxpy_solve(
-    algorithm: str, A: np.ndarray, solver: str, repeats: int = 2
-) -> tuple[float, float, float]:
-    """Best wall time (build and solve from scratch), best solver-only time, optimal value."""
-    walls, inside, value = [], [], np.nan
-    for _ in range(repeats):
-        start = time.perf_counter()
-        problem = _cvxpy_problem(algorithm, A)
-        problem.solve(solver=solver, **(OSQP_OPTIONS if solver == "OSQP" else {}))
-        walls.append(time.perf_counter() - start)
-        inside.append(problem.solver_stats.solve_time or np.nan)
-        if problem.status != "optimal":
-            raise RuntimeError(f"{solver} on the {algorithm} master: status {problem.status}")
-        value = float(problem.value)
-    return min(walls), float(np.nanmin(inside)), value
-
-
 def master_cases(algorithm: str, dataset: str, A_all: np.ndarray, sizes) -> list[dict]:
     from marginboost.boosting import _masters
 
@@ -145,7 +128,12 @@ def master_cases(algorithm: str, dataset: str, A_all: np.ndarray, sizes) -> list
         }
         for solver in ("CLARABEL", "OSQP"):
             key = solver.lower()
-            wall, inside, value = cvxpy_solve(algorithm, A, solver)
+            wall, inside, value = timed_cvxpy_solve(
+                lambda: _cvxpy_problem(algorithm, A),
+                f"{solver} on the {algorithm} master",
+                solver=solver,
+                **(OSQP_OPTIONS if solver == "OSQP" else {}),
+            )
             row |= {
                 f"{key}_s": wall,
                 f"{key}_solver_s": inside,
