@@ -550,3 +550,32 @@ def test_walk_handles_hand_made_node_orders_and_single_leaves():
     leaf = tuple(np.array([v], dtype=np.int64) for v in (-1, -1, -1, -1, 0))
     np.testing.assert_array_equal(_kernels.apply_tree(codes, *leaf), np.zeros(4))
     np.testing.assert_array_equal(_kernels.tree_values(codes, *leaf, np.array([3.0])), 3.0)
+
+
+def _first(mask) -> int:
+    hits = np.flatnonzero(mask)
+    return int(hits[0]) if hits.size else -1
+
+
+@pytest.mark.parametrize("n", [0, 1, 511, 512, 513, 2000])
+def test_input_check_kernels_find_the_first_offending_entry(n):
+    """The branch-free checks behind fit_binary's errors give the index of the plain scan,
+    wherever the offending entry is, on contiguous and strided arrays."""
+    rng = np.random.default_rng(n)
+    positions = sorted({0, n // 2, n - 1, 511, 512, 1023} & set(range(n)))
+    for where in [None, *positions]:
+        for bad in (np.nan, np.inf, -np.inf, 0.5, -1.0, -0.0, 0.0):
+            signs = rng.choice([-1.0, 1.0], size=n)
+            weights = rng.random(n)
+            if where is not None:
+                signs[where] = bad
+                weights[where] = bad
+            for values in (signs, weights):
+                for array in (values, np.repeat(values, 2)[::2]):  # strided: same entries
+                    assert _kernels.first_not_finite(array) == _first(~np.isfinite(array))
+                    assert _kernels.first_not_sign(array) == _first(np.abs(array) != 1.0)
+            w = np.nan_to_num(weights, nan=0.0, posinf=2.0, neginf=-2.0)
+            w[: n // 3] = 0.0  # a run of zero weights before the first non-zero one
+            negative, nonzero = _kernels.weight_problems(w)
+            assert negative == _first(w < 0.0)
+            assert nonzero == _first(w != 0.0)
