@@ -132,3 +132,17 @@ def test_entropy_with_precomputed_absolute_weights_is_the_same_number():
     for w in (rng.standard_normal(1001), np.r_[rng.random(50), 0.0, -rng.random(50)]):
         p = np.abs(w)
         assert _steps.shannon_entropy(w, p, float(p.sum())) == _steps.shannon_entropy(w)
+
+
+def test_compiled_sign_counts_match_numpy():
+    """The one-pass kernels of the boosting loop against the NumPy expressions they replace."""
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 7, 1000):
+        scores = rng.standard_normal(n)
+        scores[::5] = 0.0  # a zero score predicts the negative class
+        positive = rng.random(n) < 0.5
+        assert _steps.count_sign_errors(scores, positive) == np.count_nonzero(
+            (scores > 0) != positive
+        )
+        for values in (rng.choice([-1.0, 1.0], size=n), np.where(scores > 0, 1.0, -0.5)):
+            assert _steps._all_unit(values) == bool(np.all(np.abs(values) == 1.0))

@@ -293,7 +293,7 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             margins = y * scores
             objective = self._objective(margins, l1_norm, sample_weight)
             normalized = margins / l1_norm
-            history["train_error"][t] = np.count_nonzero((scores > 0) != positive) / y.shape[0]
+            history["train_error"][t] = _steps.count_sign_errors(scores, positive) / y.shape[0]
             history["objective"][t] = objective
             history["edge"][t] = 0.0 if abs_total == 0.0 else gradient_yf / abs_total
             history["min_margin"][t] = normalized.min()

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 from scipy.optimize import minimize_scalar
 
@@ -98,6 +99,24 @@ def shannon_entropy(
         return 0.0
     p = (p if p.min() > 0 else p[p > 0]) / total
     return float(-(p * np.log(p)).sum())
+
+
+@njit(cache=True)
+def _all_unit(values: FloatArray) -> bool:
+    """``np.all(np.abs(values) == 1.0)`` in one branch-free (vectorized) pass."""
+    bad = np.uint8(0)
+    for i in range(values.shape[0]):
+        bad |= np.uint8(abs(values[i]) != 1.0)
+    return not bad
+
+
+@njit(cache=True)
+def count_sign_errors(scores: FloatArray, positive: NDArray[np.bool_]) -> int:
+    """``np.count_nonzero((scores > 0) != positive)`` in one pass, without temporaries."""
+    errors = 0
+    for i in range(scores.shape[0]):
+        errors += (scores[i] > 0.0) != positive[i]
+    return errors
 
 
 def unchecked(cost: MarginCost, method: str) -> Callable[[FloatArray], Any]:
@@ -205,7 +224,7 @@ def line_search_step(
     ``edge`` computes :func:`weighted_edge` (a caller that has its sums passes its own).
     """
     a = label_times_direction
-    if isinstance(cost, ExponentialLoss) and np.all(np.abs(a) == 1.0):
+    if isinstance(cost, ExponentialLoss) and _all_unit(np.asarray(a, dtype=np.float64)):
         return adaboost_step(edge(cost_grad_weights, a))
     if isinstance(cost, SquaredLoss):
         return float((sample_weight * (1.0 - margins)) @ a) / float(sample_weight @ a**2), False
