@@ -78,13 +78,18 @@ def test_phase1_crossings_and_ranges_are_the_numpy_ones(seed):
     np.testing.assert_array_equal(_bits(objective.Rk), _bits(expected_r))
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_sweep_with_the_objectives_loss_terms_is_the_same_sweep(seed):
-    rng = np.random.default_rng(10 + seed)
-    n, K = 300, 4
+def _problem(seed, n, K):
+    """``(rng, F, y, h)``: tied scores, labels and a tree's leaf classes, drawn in that order."""
+    rng = np.random.default_rng(seed)
     F = _scores_with_ties(rng, n, K)
     y = rng.integers(0, K, size=n)
     h = rng.integers(0, K, size=n)
+    return rng, F, y, h
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sweep_with_the_objectives_loss_terms_is_the_same_sweep(seed):
+    _, F, y, h = _problem(10 + seed, 300, 4)
     objective = ZeroOneTreeObjective(F, y)
     for step in ("best-midpoint", "midpoint", "exp-loss"):
         plain = zero_one_sweep(F, y, h, step=step)
@@ -107,11 +112,8 @@ def _reference_bottom(lines, n_prime, b):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_bottom_sum_is_the_numpy_expression(seed):
-    rng = np.random.default_rng(20 + seed)
-    n, K = 2000, 3 + seed
-    F = _scores_with_ties(rng, n, K)
-    y = rng.integers(0, K, size=n)
-    h = rng.integers(0, K, size=n)
+    n = 2000
+    _, F, y, h = _problem(20 + seed, n, 3 + seed)
     for sign in (1, -1):
         lines = _lines(F, y, h, sign)
         for n_prime in (1, 7, n // 3, n):
@@ -129,12 +131,9 @@ def test_bottom_sum_refuses_slopes_it_cannot_count():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_slope_parts_are_the_numpy_counts(seed):
-    rng = np.random.default_rng(30 + seed)
-    n, K = 500, 4
-    F = _scores_with_ties(rng, n, K)
-    y = rng.integers(0, K, size=n)
+    n = 500
+    rng, F, y, h = _problem(30 + seed, n, 4)
     objective = MarginSlopeObjective(F, y, n_prime=n // 4, sign=1)
-    h = rng.integers(0, K, size=n).astype(np.int64)
     mask = rng.random(n) < 0.7
     s = objective.slope[np.arange(n), h]
     less = int(s[mask & (objective.status == 0)].sum())
