@@ -258,3 +258,40 @@ def test_a_fit_stopped_by_its_round_caps_warns_and_one_that_converges_does_not()
         warnings.simplefilter("error", ConvergenceWarning)
         free = DMCBoost(max_depth=1, phase2=False).fit(X, y)
     assert free.stop_reason_.startswith("phase I")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("step", ["best-midpoint", "midpoint", "exp-loss"])
+def test_segment_kernel_scores_alike_with_its_errors_flat_or_in_the_tree(monkeypatch, seed, step):
+    """The segment-tree kernel keeps the errors on the scored intervals in the tree or, where
+    there are at most as many intervals as node samples, flat; the tree, the flat array and the
+    automatic choice give the same scores and leaf labels bit for bit, on a node with more
+    samples than intervals and on one with fewer."""
+    from marginboost.boosting import _dmcboost_kernels as kernels
+
+    rng = np.random.default_rng(300 + seed)
+    n, K = 200, 3 + seed
+    F = rng.integers(0, 4, size=(n, K)) * 0.5
+    F = F + rng.normal(scale=0.3, size=(n, K)) * (rng.random((n, K)) < 0.1)  # ties and crossings
+    objective = ZeroOneTreeObjective(F, rng.integers(0, K, n), step=step)
+    objective._use_grid = lambda codes, n_node: False
+    n_intervals = objective.J.size
+    codes = np.asfortranarray(rng.integers(0, 12, size=(n, 3)).astype(np.uint8))
+    state = DirectTreeState(np.zeros(n, np.int64), {0: 0.0})
+    kernel = kernels.phase1_seg_grid_split_scores
+    for size in (n, 12):
+        assert (size >= n_intervals) is (size == n)  # both sides of the automatic choice
+        node = DirectNode(0, 0, np.sort(rng.choice(n, size, replace=False)).astype(np.int64))
+        results = []
+        for flat in (-1, 1, 0):
+            monkeypatch.setattr(
+                kernels,
+                "phase1_seg_grid_split_scores",
+                lambda *args, flat=flat: kernel(*args, flat),
+            )
+            results.append(objective.split_scores(codes, node, state))
+        for scores, left, right in results[1:]:
+            np.testing.assert_array_equal(scores, results[0][0])
+            np.testing.assert_array_equal(left, results[0][1])
+            np.testing.assert_array_equal(right, results[0][2])
+        assert np.isfinite(results[0][0]).sum() > 5

@@ -296,31 +296,80 @@ def phase1_split_scores(
 
 
 @njit(cache=True)
-def _seg_grid_step(t, tag, size, J, V, mode, G, B):  # pragma: no cover - compiled
+def _flat_min(E, n):  # pragma: no cover - compiled
+    """The smallest of ``E[:n]``."""
+    m = E[0]
+    for j in range(1, n):
+        if E[j] < m:
+            m = E[j]
+    return m
+
+
+@njit(cache=True)
+def _flat_profile(base, D, E, n):  # pragma: no cover - compiled
+    """``E[:n] = base[:n] + cumsum(D)[:n]``; returns the smallest of them."""
+    run = D[0]
+    E[0] = base[0] + run
+    m = E[0]
+    for j in range(1, n):
+        run += D[j]
+        E[j] = base[j] + run
+        if E[j] < m:
+            m = E[j]
+    return m
+
+
+@njit(cache=True)
+def _profile_find(t, tag, size, E, n_flat, bound, target, leftmost):  # pragma: no cover
+    """:func:`~marginboost.boosting._direct_kernels._seg_find` on the segment tree
+    (``n_flat == 0``) or the same search by a scan of the flat profile ``E[:n_flat]``: the
+    leftmost position ``j >= bound`` (``leftmost``) or the rightmost ``j <= bound`` whose
+    errors are ``target``; -1 if there is none."""
+    if n_flat == 0:
+        return _seg_find(t, tag, size, bound, target, leftmost)
+    if leftmost:
+        for j in range(max(bound, 0), n_flat):
+            if E[j] == target:
+                return j
+    else:
+        for j in range(min(bound, n_flat - 1), -1, -1):
+            if E[j] == target:
+                return j
+    return -1
+
+
+@njit(cache=True)
+def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat):  # pragma: no cover - compiled
     r""":func:`profile_step`'s step from the segment tree of the errors on the positions of the
-    intervals ``J`` (increasing), in :math:`O(\log |J|)`.  The steps of the positions increase
+    intervals ``J`` (increasing), in :math:`O(\log |J|)`, or, when ``n_flat > 0``, from the
+    same errors held flat in ``E[:n_flat]`` (the same searches by scans, so the same step).
+    The steps of the positions increase
     with the position and the loss is convex in :math:`\alpha`, so only the position of the
     interval holding its minimizer (when ``J`` has it) and the nearest positions with the
     fewest errors on either side of it can hold the best step; with every interval in ``J``
     these are the interval holding the minimizer and its nearest best neighbours."""
+    target = t[1] if n_flat == 0 else _flat_min(E, n_flat)
     if mode == 0:
-        return interval_alpha(J[_seg_argmin(t, size)], V)
+        if n_flat == 0:
+            return interval_alpha(J[_seg_argmin(t, size)], V)
+        return interval_alpha(J[_profile_find(t, tag, size, E, n_flat, 0, target, True)], V)
     lg, lb = _log_sums(G, B)
     star = exp_loss_minimizer(lg, lb)
-    target = t[1]
     k0 = _star_interval(V, star)
     g_hi = np.searchsorted(J, k0)  # the first position of an interval >= k0
     has0 = g_hi < J.shape[0] and J[g_hi] == k0
     g_lo = g_hi if has0 else g_hi - 1  # the last position of an interval <= k0
     if mode == 2:
         if has0:
-            above = _seg_find(t, tag, size, g_hi, target, True)
+            above = _profile_find(t, tag, size, E, n_flat, g_hi, target, True)
             if above == g_hi:
                 return clipped_alpha(k0, V, star)
-            below = _seg_find(t, tag, size, g_hi - 1, target, False) if g_hi > 0 else -1
+            below = (
+                _profile_find(t, tag, size, E, n_flat, g_hi - 1, target, False) if g_hi > 0 else -1
+            )
         else:
-            above = _seg_find(t, tag, size, g_hi, target, True)
-            below = _seg_find(t, tag, size, g_lo, target, False) if g_lo >= 0 else -1
+            above = _profile_find(t, tag, size, E, n_flat, g_hi, target, True)
+            below = _profile_find(t, tag, size, E, n_flat, g_lo, target, False) if g_lo >= 0 else -1
         best_alpha = np.nan
         best_loss = np.inf
         for g in (below, above):  # below first: ties go to the smaller step
@@ -333,15 +382,15 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B):  # pragma: no cover - compil
         return best_alpha
     best_alpha = np.nan
     best_loss = np.inf
-    if has0 and _seg_find(t, tag, size, g_hi, target, False) == g_hi:
+    if has0 and _profile_find(t, tag, size, E, n_flat, g_hi, target, False) == g_hi:
         # the interval of the minimizer is a best one: its midpoint and the nearest on each side
-        below = _seg_find(t, tag, size, g_hi - 1, target, False) if g_hi > 0 else -1
-        above = _seg_find(t, tag, size, g_hi + 1, target, True)
+        below = _profile_find(t, tag, size, E, n_flat, g_hi - 1, target, False) if g_hi > 0 else -1
+        above = _profile_find(t, tag, size, E, n_flat, g_hi + 1, target, True)
         best_alpha = interval_alpha(k0, V)
         best_loss = log_exp_loss(best_alpha, lg, lb, 0.0)
     else:
-        below = _seg_find(t, tag, size, g_lo, target, False) if g_lo >= 0 else -1
-        above = _seg_find(t, tag, size, g_lo + 1, target, True)
+        below = _profile_find(t, tag, size, E, n_flat, g_lo, target, False) if g_lo >= 0 else -1
+        above = _profile_find(t, tag, size, E, n_flat, g_lo + 1, target, True)
     for g in (below, above):  # below first: ties go to the smaller step
         if g >= 0:
             alpha = interval_alpha(J[g], V)
@@ -371,13 +420,17 @@ def phase1_seg_grid_split_scores(
     n_blocks,
     equal_labels=True,
     mode=0,
+    flat=0,
 ):  # pragma: no cover
     r""":func:`phase1_split_scores` with the errors evaluated on the intervals ``J`` only (the
     segment tree over the positions of ``J``, the steps of :func:`profile_step`): the same
     scores as :func:`phase1_grid_split_scores`, in :math:`O(K^2 n_{node} \log |J|)` per
     feature instead of :math:`O(\text{bins}\,K^2 |J|)`, the cheaper one on small nodes.
     ``lo_g`` / ``hi_g`` are the error ranges as positions in ``J`` and ``base_g`` the errors
-    outside the node on ``J``."""
+    outside the node on ``J``.  Where ``|J|`` is at most the node's size the errors are kept
+    as a flat array instead of the tree (``flat``: 0 chooses so, 1 always flat, -1 always the
+    tree; the scores are the same).  A label pair with more errors at a split than the fewest
+    scored there so far cannot score higher, so its step is not computed."""
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
@@ -400,6 +453,7 @@ def phase1_seg_grid_split_scores(
             (block + 1) * n_features // n_blocks,
             equal_labels,
             mode,
+            flat,
         )
 
 
@@ -423,6 +477,7 @@ def _phase1_seg_grid_block(
     f_stop,
     equal_labels,
     mode,
+    flat,
 ):  # pragma: no cover
     n_node = samples.shape[0]
     K = lo_g.shape[1]
@@ -430,14 +485,38 @@ def _phase1_seg_grid_block(
     size = 1
     while size < n_pos:
         size *= 2
+    # the errors on J's positions as a segment tree, or flat: the range updates differenced
+    # (O(1) each) and the errors summed up at a split whose bucket changed them (O(|J|)),
+    # cheaper when |J| is at most the node's size (``flat`` 0; 1 always flat, -1 never); the
+    # searches for the step are the same (:func:`_profile_find`), so are the scores
+    n_flat = n_pos if (flat == 1 or (flat == 0 and n_pos <= n_node)) else 0
+    E = np.empty(n_pos, dtype=np.int64)
+    D = np.zeros(n_pos + 1, dtype=np.int64)
+    t = np.empty(0, dtype=np.int64)
+    tag = np.empty(0, dtype=np.int64)
+    t0, tag0 = t, tag
+    # the error ranges of the node's samples per label, in the order of their codes: the sweep
+    # of every label pair reads them sequentially
+    lo_by = np.empty((K, n_node), dtype=np.int64)
+    hi_by = np.empty((K, n_node), dtype=np.int64)
     counts = np.zeros(257, dtype=np.int64)
     by_code = np.empty(n_node, dtype=np.int64)
     init = np.empty(n_pos + 1, dtype=np.int64)
     cum = np.zeros((257, K, 3))  # loss sums (G, B, R) of the samples with code < b, per label
+    # the fewest errors scored so far at each split of the feature: a pair with more errors
+    # scores lower than that pair (a score is -(errors + a tie-break in (0, 1))), so its step
+    # and loss are not computed (as in _phase1_grid_block)
+    fewest = np.empty(256, dtype=np.int64)
     for f in range(f_start, f_stop):
         first, last = _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum)
         if first == last:
             continue
+        fewest[:] = np.iinfo(np.int64).max
+        for q in range(n_node):
+            i = by_code[q]
+            for k in range(K):
+                lo_by[k, q] = lo_g[i, k]
+                hi_by[k, q] = hi_g[i, k]
         for right in range(K):
             init[:] = 0
             for q in range(n_node):
@@ -448,42 +527,64 @@ def _phase1_seg_grid_block(
             for j in range(n_pos):
                 run += init[j]
                 init[j] = base_g[j] + run
-            t0, tag0 = _seg_build(init[:n_pos], size)
+            if n_flat == 0:
+                t0, tag0 = _seg_build(init[:n_pos], size)
             for left in range(K):
                 if left == right and not equal_labels:
                     continue
-                t = t0.copy()
-                tag = tag0.copy()
+                if n_flat == 0:
+                    t = t0.copy()
+                    tag = tag0.copy()
+                else:
+                    D[:] = 0
                 code = first
+                stale = True  # whether E no longer holds the errors (flat profile only)
                 while code < last:
                     for q in range(counts[code], counts[code + 1]):
-                        i = by_code[q]
-                        if lo_g[i, right] == lo_g[i, left] and hi_g[i, right] == hi_g[i, left]:
+                        lo_r, hi_r = lo_by[right, q], hi_by[right, q]
+                        lo_l, hi_l = lo_by[left, q], hi_by[left, q]
+                        if lo_r == lo_l and hi_r == hi_l:
                             continue  # the same error range under both labels
-                        if lo_g[i, right] < hi_g[i, right]:
-                            _seg_add_suffix(t, tag, size, lo_g[i, right], hi_g[i, right], -1)
-                        if lo_g[i, left] < hi_g[i, left]:
-                            _seg_add_suffix(t, tag, size, lo_g[i, left], hi_g[i, left], 1)
+                        stale = True
+                        if n_flat == 0:
+                            if lo_r < hi_r:
+                                _seg_add_suffix(t, tag, size, lo_r, hi_r, -1)
+                            if lo_l < hi_l:
+                                _seg_add_suffix(t, tag, size, lo_l, hi_l, 1)
+                        else:  # D: the changes to the right label's errors, differenced
+                            if lo_r < hi_r:
+                                D[lo_r] -= 1
+                                D[hi_r] += 1
+                            if lo_l < hi_l:
+                                D[lo_l] += 1
+                                D[hi_l] -= 1
                     split = code
-                    G, B, R = _pair_sums(
-                        out_sums, cum[split + 1, left], cum[256, right], cum[split + 1, right]
-                    )
-                    _record_pair(
-                        t[1],
-                        _seg_grid_step(t, tag, size, J, V, mode, G, B),
-                        G,
-                        B,
-                        R,
-                        shift,
-                        reference,
-                        f,
-                        split,
-                        left,
-                        right,
-                        scores,
-                        left_values,
-                        right_values,
-                    )
+                    if n_flat == 0:
+                        errors = t[1]
+                    elif stale:
+                        errors = _flat_profile(init, D, E, n_flat)
+                        stale = False
+                    if errors <= fewest[split]:
+                        fewest[split] = errors
+                        G, B, R = _pair_sums(
+                            out_sums, cum[split + 1, left], cum[256, right], cum[split + 1, right]
+                        )
+                        _record_pair(
+                            errors,
+                            _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat),
+                            G,
+                            B,
+                            R,
+                            shift,
+                            reference,
+                            f,
+                            split,
+                            left,
+                            right,
+                            scores,
+                            left_values,
+                            right_values,
+                        )
                     code += 1
                     while counts[code + 1] == counts[code]:
                         code += 1
