@@ -172,7 +172,7 @@ _FULL = {
         "CNAE-9": 5,
         "Glass": 5,
         "Krkopt": 1,
-        "Letter": 1,
+        "Letter": 5,
         "Nursery": 1,
         "Poker525k": 1,
         "Segmentation": 1,
@@ -234,8 +234,8 @@ def grid_settings(profile: str) -> dict:
     * Table 2's sets in ``table2_paper`` (Car, Glass, Krkopt, Nursery, Segmentation, Vowel,
       Wine, Yeast) on the paper's protocol (:func:`table2_protocol`);
     * the others reduced: at most 1000 rounds for the baselines (the paper: 5000) and 500 for
-      DMCBoost (the paper: until phase II stops by itself), on 5 rotations of CNAE-9 and
-      Waveform and on rotation 0 only of Abalone and Letter;
+      DMCBoost (the paper: until phase II stops by itself), on 5 rotations of CNAE-9, Letter
+      and Waveform and on rotation 0 only of Abalone;
     * Poker525k: 30 rounds for every method (the paper ran to 5000 rounds; a round takes
       seconds on 525,010 hands), depth 3 only;
     * Table 3 (depths 3, 5, 8, 12) on Car, Glass, Segmentation, Wine and Yeast: the sets in
