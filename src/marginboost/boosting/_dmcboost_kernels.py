@@ -343,11 +343,11 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat):  # pragma: no cov
     r""":func:`profile_step`'s step from the segment tree of the errors on the positions of the
     intervals ``J`` (increasing), in :math:`O(\log |J|)`, or, when ``n_flat > 0``, from the
     same errors held flat in ``E[:n_flat]`` (the same searches by scans, so the same step).
-    The steps of the positions increase
-    with the position and the loss is convex in :math:`\alpha`, so only the position of the
-    interval holding its minimizer (when ``J`` has it) and the nearest positions with the
-    fewest errors on either side of it can hold the best step; with every interval in ``J``
-    these are the interval holding the minimizer and its nearest best neighbours."""
+    The steps of the positions increase with the position and the loss is convex in
+    :math:`\alpha`, so only the position of the interval holding its minimizer (when ``J`` has
+    it) and the nearest positions with the fewest errors on either side of it can hold the
+    best step; with every interval in ``J`` these are the interval holding the minimizer and
+    its nearest best neighbours."""
     target = t[1] if n_flat == 0 else _flat_min(E, n_flat)
     if mode == 0:
         if n_flat == 0:
