@@ -104,3 +104,15 @@ def test_bench_output_dir_leaves_the_results_and_the_page_alone(tmp_path, monkey
     assert "benchmarks/results and the performance page unchanged" in capsys.readouterr().out
     assert main(["bench", "nosuch", "--output-dir", str(out_dir)]) == 2
     assert "unknown benchmark 'nosuch'" in capsys.readouterr().err
+
+
+def test_reproduce_paper_protocol_is_dmcboosts_tables_2_to_4_on_the_full_profile(capsys):
+    assert main(["reproduce", "dmcboost", "table2", "--protocol", "paper"]) == 2
+    assert "--protocol paper needs --profile full" in capsys.readouterr().err
+    args = ["reproduce", "anyboost", "--profile", "full", "--protocol", "paper"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "applies to dmcboost-table2, dmcboost-table3, dmcboost-table4 only" in err
+    args = ["reproduce", "dmcboost", "figure3", "--profile", "full", "--protocol", "paper"]
+    assert main(args) == 2
+    assert "applies to" in capsys.readouterr().err

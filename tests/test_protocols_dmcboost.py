@@ -66,9 +66,23 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
                 "max_rounds": 5000,
                 "dmc_max_rounds": P.DMC_SAFETY_CAP,
                 "paper": True,
+                "paper_baselines": True,
             }
+            assert all(P.on_paper_protocol(t, m) for m in P.METHODS)
+        elif name in s["table2_paper_baselines"]:
+            # the baselines on the paper's protocol, DMCBoost on the reduced cap
+            assert t == {
+                "folds": 5,
+                "max_rounds": 5000,
+                "dmc_max_rounds": s["dmc_max_rounds"],
+                "paper": False,
+                "paper_baselines": True,
+            }
+            assert P.on_paper_protocol(t, "SAMME") and not P.on_paper_protocol(t, "DMCBoost")
         else:
-            assert not t["paper"] and t["max_rounds"] <= 1000
+            assert not t["paper"] and not t["paper_baselines"] and t["max_rounds"] <= 1000
+            assert not any(P.on_paper_protocol(t, m) for m in P.METHODS)
+    assert not set(s["table2_paper"]) & set(s["table2_paper_baselines"])
     # Tables 3 and 4 run the paper's caps on the sets in table3_paper / table4_paper (all
     # rotations), the reduced ones elsewhere
     assert set(s["table3_paper"]) <= set(s["table3_datasets"])
@@ -276,3 +290,43 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
     assert dmc["paper_cpu_h"] == pytest.approx(9 / 130 * (10 + 30 + 4990) * 5 / 3600)
     m1 = out.loc[("Car", "AdaBoost.M1")]
     assert m1["paper_cpu_h"] == pytest.approx(0.1 * 5 * 5 / 3600)
+
+
+def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_cells():
+    s = P.grid_settings("full", protocol="paper")
+    assert set(s["table2_paper"]) == set(s["table3_paper"]) == set(P.DATASETS)
+    assert set(s["table4_paper"]) == set(s["table4"]) == {"Car", "Nursery"}
+    for name in P.DATASETS:
+        for protocol in (P.table2_protocol, P.table3_protocol):
+            t = protocol(name, "full", "paper")
+            assert t["paper"] and t["paper_baselines"]
+            assert t["folds"] == (1 if name in P.FIXED else 5)
+    paper = P.grid_cells("full", protocol="paper")
+    assert P.paper_protocol_cells("full") == paper and P.paper_protocol_cells("quick") == []
+    for c in paper:
+        assert c["params"]["max_rounds"] == 5000  # the baselines' limit, DMCBoost's safety cap
+    # 4 methods in Table 2; 5 methods x 4 depths in Table 3, and in Table 4 at 3 noise rates
+    rotations = {name: 1 if name in P.FIXED else 5 for name in P.DATASETS}
+    table2 = P.grid_cells("full", tables=("table2",), protocol="paper")
+    assert len(table2) == 4 * sum(rotations.values())
+    table3 = P.grid_cells("full", tables=("table3",), protocol="paper")
+    assert len(table3) == 5 * 4 * sum(rotations.values())
+    table4 = P.grid_cells("full", tables=("table4",), protocol="paper")
+    assert len(table4) == 5 * 4 * 3 * 5 * 2
+    # the book's cells on the paper's protocol are among them, so a run of it reuses them
+    keys = {cell_key(c) for c in paper}
+    book = P.grid_cells("full")
+    on_paper = [
+        c
+        for c in book
+        if c["params"]["max_rounds"] == 5000
+        and (
+            c["algorithm"] != "DMCBoost"
+            or c["paper_dataset"] in P.grid_settings("full")["table2_paper"]
+        )
+    ]
+    assert on_paper and all(cell_key(c) in keys for c in on_paper)
+    with pytest.raises(ValueError, match="needs the full profile"):
+        P.grid_settings("quick", protocol="paper")
+    with pytest.raises(ValueError, match="unknown protocol 'whole'"):
+        P.grid_cells("full", protocol="whole")

@@ -807,8 +807,8 @@ def _recompute_cost_section(root: Path | None) -> list[str]:
         "Every full-profile grid cell committed under `data/results/<paper>/store-full/` "
         "records the seconds it took (one cell runs on one core; the cells were computed on "
         "2-core machines, some while the machine did other work, so these are upper-end "
-        "estimates; the exception is rotations 1-4 of DMCBoost's Table 2 on CNAE-9 and "
-        "Waveform, computed on a 16-core machine eight cells at a time with two threads each, "
+        "estimates; the exception is DMCBoost's Table 2 cells for rotations 1-4 of CNAE-9, "
+        "computed on a 16-core machine eight cells at a time with two threads each, "
         "whose seconds are wall-clock seconds there). Summed per grid, they say what a reader "
         "pays to recompute the book's evidence instead of loading it:",
         "",

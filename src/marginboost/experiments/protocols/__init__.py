@@ -196,7 +196,12 @@ PROTOCOLS: dict[str, PaperProtocol] = {
             ("table1", "figures1-2", "table2", "figure3", "table3", "table4"),
             "zhai2014multiclass",
             ("DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost"),
-            ("dmcboost:grid_cells", "dmcboost:cap_ablation_cells", "dmcboost:figure3_cells"),
+            (
+                "dmcboost:grid_cells",
+                "dmcboost:cap_ablation_cells",
+                "dmcboost:figure3_cells",
+                "dmcboost:paper_protocol_cells",
+            ),
         ),
     )
 }

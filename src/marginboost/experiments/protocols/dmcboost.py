@@ -53,13 +53,17 @@ __all__ = [
     "DEPTHS",
     "METHODS",
     "NOISE_RATES",
+    "PROTOCOL_CHOICES",
     "grid_settings",
     "table2_protocol",
+    "table3_protocol",
+    "on_paper_protocol",
     "DMC_SAFETY_CAP",
     "grid_cells",
     "grid_cell",
     "CAP_ABLATION",
     "cap_ablation_cells",
+    "paper_protocol_cells",
     "figure3_cells",
     "figure3_cell",
     "load_fold",
@@ -193,9 +197,13 @@ _FULL = {
         "Nursery",
         "Segmentation",
         "Vowel",
+        "Waveform",
         "Wine",
         "Yeast",
     ],
+    # Table 2's sets where the baselines run the paper's protocol (5000 rounds with early
+    # stopping on validation) and DMCBoost the reduced cap
+    "table2_paper_baselines": ["Abalone", "CNAE-9", "Letter"],
     "table3_datasets": ["Car", "Glass", "Segmentation", "Wine", "Yeast"],
     "table3_folds": 1,
     # Table 3's sets on the paper's protocol (as Table 2's table2_paper)
@@ -212,6 +220,7 @@ _QUICK = {
     "dmc_max_rounds": 60,
     "poker_rounds": 5,
     "table2_paper": [],
+    "table2_paper_baselines": [],
     "table3_datasets": ["Wine"],
     "table3_folds": 1,
     "table3_paper": [],
@@ -220,22 +229,39 @@ _QUICK = {
     "table4": {"Car": {"folds": 1, "depths": [3]}},
     "table4_paper": [],
 }
+#: Every cell of Tables 2-4 on the paper's protocol (``protocol="paper"``): what the book's
+#: ``full`` profile reduces, run in full; its cells on the paper's protocol are the book's own.
+_PAPER = {
+    "folds": {name: 5 for name in DATASETS},
+    "table2_paper": list(DATASETS),
+    "table2_paper_baselines": [],
+    "table3_datasets": list(DATASETS),
+    "table3_folds": 5,
+    "table3_paper": list(DATASETS),
+    "depths": list(DEPTHS),
+    "n_prime_grid": list(N_PRIME_GRID),
+    "table4": {name: {"folds": 5, "depths": list(DEPTHS)} for name in ("Car", "Nursery")},
+    "table4_paper": ["Car", "Nursery"],
+}
+#: ``protocol`` of :func:`grid_settings`: the book's (``full`` reduced where it says so) or the
+#: paper's in full (every data set, rotation, depth and noise rate of Tables 2-4).
+PROTOCOL_CHOICES = ("book", "paper")
 #: The paper's caps and protocol, for the notebooks' comparison.
 PAPER_SETTINGS = {"folds": 5, "max_rounds": 5000, "depths": list(DEPTHS)}
 #: DMCBoost's safety cap on the paper's protocol (the paper has none: it stops by itself).
 DMC_SAFETY_CAP = 5000
 
 
-def grid_settings(profile: str) -> dict:
+def grid_settings(profile: str, protocol: str = "book") -> dict:
     """Data sets, rotations, round caps and depths of the profile.
 
     ``full`` is the paper's protocol **reduced** to fit a two-core machine:
 
     * Table 2's sets in ``table2_paper`` (Car, Glass, Krkopt, Nursery, Segmentation, Vowel,
-      Wine, Yeast) on the paper's protocol (:func:`table2_protocol`);
-    * the others reduced: at most 1000 rounds for the baselines (the paper: 5000) and 500 for
-      DMCBoost (the paper: until phase II stops by itself), on all 5 rotations of Abalone,
-      CNAE-9, Letter and Waveform;
+      Waveform, Wine, Yeast) on the paper's protocol (:func:`table2_protocol`);
+    * Abalone, CNAE-9 and Letter (``table2_paper_baselines``) on all 5 rotations,
+      the baselines on the paper's protocol (5000 rounds) and DMCBoost reduced: at most 500
+      rounds (the paper: until phase II stops by itself);
     * Poker525k: 30 rounds for every method (the paper ran to 5000 rounds; a round takes
       seconds on 525,010 hands), depth 3 only;
     * Table 3 (depths 3, 5, 8, 12) on Car, Glass, Segmentation, Wine and Yeast: the sets in
@@ -244,39 +270,75 @@ def grid_settings(profile: str) -> dict:
       :func:`table4_protocol`) and Nursery reduced (rotation 0, depth 3).
 
     ``quick`` runs one rotation of Car, Wine and Glass with 60 rounds, two depths, three n'.
+
+    ``protocol="paper"`` (``full`` profile only) lifts every reduction: Table 2 on the 13 sets,
+    Table 3 on the 13 sets at depths 3, 5, 8 and 12, Table 4 on Car and Nursery at those
+    depths, all on the paper's protocol (:func:`table2_protocol`), 5 rotations each (the fixed
+    splits once).  Its cells include the ``book`` protocol's cells on the paper's protocol,
+    so a run of it reuses them.
+
+    Examples
+    --------
+    >>> from marginboost.experiments.protocols.dmcboost import grid_settings
+    >>> len(grid_settings("full", protocol="paper")["table3_paper"])
+    13
+    >>> grid_settings("quick", protocol="paper")
+    Traceback (most recent call last):
+    ...
+    ValueError: protocol='paper' needs the full profile, got 'quick'
     """
     _check_profile(profile)
+    if protocol not in PROTOCOL_CHOICES:
+        raise ValueError(f"unknown protocol {protocol!r}; expected one of {PROTOCOL_CHOICES}")
+    if protocol == "paper":
+        if profile != "full":
+            raise ValueError(f"protocol='paper' needs the full profile, got {profile!r}")
+        return {**_FULL, **_PAPER}
     return dict(_FULL if profile == "full" else _QUICK)
 
 
-def table2_protocol(name: str, profile: str) -> dict:
+def table2_protocol(name: str, profile: str, protocol: str = "book") -> dict:
     """Table 2's rotations and round caps for one data set: ``folds``, ``max_rounds`` (the
-    baselines'), ``dmc_max_rounds`` (DMCBoost's) and ``paper`` (whether these are the
+    baselines'), ``dmc_max_rounds`` (DMCBoost's), ``paper`` (whether these are the
     paper's protocol: 5 rotations, 5000 rounds for the baselines, DMCBoost to its own stop
-    rule within :data:`DMC_SAFETY_CAP`)."""
-    s = grid_settings(profile)
+    rule within :data:`DMC_SAFETY_CAP`) and ``paper_baselines`` (whether the baselines'
+    rotations and cap are the paper's, whatever DMCBoost's); ``protocol`` as in
+    :func:`grid_settings`."""
+    s = grid_settings(profile, protocol)
     _check_dataset(name)
     if name in s["table2_paper"]:
         return _paper_protocol(name)
-    return _reduced_protocol(name, s, int(s["folds"][name]))
+    out = _reduced_protocol(name, s, int(s["folds"][name]))
+    if name in s["table2_paper_baselines"]:
+        if out["folds"] != _paper_protocol(name)["folds"]:
+            raise ValueError(f"{name}: the paper's baselines need all its rotations")
+        out["max_rounds"] = int(PAPER_SETTINGS["max_rounds"])  # type: ignore[call-overload]
+        out["paper_baselines"] = True
+    return out
 
 
-def table3_protocol(name: str, profile: str) -> dict:
+def on_paper_protocol(protocol: dict, method: str) -> bool:
+    """Whether ``method``'s cells run the paper's protocol under ``protocol`` (a dict of
+    :func:`table2_protocol`, :func:`table3_protocol` or :func:`table4_protocol`)."""
+    return bool(protocol["paper"] if method == "DMCBoost" else protocol["paper_baselines"])
+
+
+def table3_protocol(name: str, profile: str, protocol: str = "book") -> dict:
     """Table 3's rotations and round caps for one data set, as :func:`table2_protocol` gives
     Table 2's: the paper's protocol on the sets in ``table3_paper``, otherwise the reduced caps
     on ``table3_folds`` rotations."""
-    s = grid_settings(profile)
+    s = grid_settings(profile, protocol)
     _check_dataset(name)
     if name in s["table3_paper"]:
         return _paper_protocol(name)
     return _reduced_protocol(name, s, int(s["table3_folds"]))
 
 
-def table4_protocol(name: str, profile: str) -> dict:
+def table4_protocol(name: str, profile: str, protocol: str = "book") -> dict:
     """Table 4's rotations and round caps for one data set, as :func:`table2_protocol` gives
     Table 2's: the paper's protocol on the sets in ``table4_paper``, otherwise the reduced caps
     on the rotations that ``table4`` names."""
-    s = grid_settings(profile)
+    s = grid_settings(profile, protocol)
     _check_dataset(name)
     if name in s["table4_paper"]:
         return _paper_protocol(name)
@@ -291,6 +353,7 @@ def _paper_protocol(name: str) -> dict:
         "max_rounds": int(PAPER_SETTINGS["max_rounds"]),  # type: ignore[call-overload]
         "dmc_max_rounds": DMC_SAFETY_CAP,
         "paper": True,
+        "paper_baselines": True,
     }
 
 
@@ -301,6 +364,7 @@ def _reduced_protocol(name: str, s: dict, folds: int) -> dict:
         "max_rounds": max_rounds,
         "dmc_max_rounds": dmc_max_rounds,
         "paper": False,
+        "paper_baselines": False,
     }
 
 
@@ -349,16 +413,19 @@ def _cell(name, fold, noise, depth, method, caps, s, profile) -> dict:
     )
 
 
-def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict]:
+def grid_cells(
+    profile: str, tables=("table2", "table3", "table4"), protocol: str = "book"
+) -> list[dict]:
     """The cells of the asked tables, without repeats (Table 2's cells are Table 3's depth-3
     cells where both tables run the same protocol, :func:`table2_protocol` and
     :func:`table3_protocol`, and Table 4's noise-free cells where :func:`table4_protocol` runs
-    the same protocol as Table 3; where the caps differ, so do the cells)."""
-    s = grid_settings(profile)
+    the same protocol as Table 3; where the caps differ, so do the cells); ``protocol`` as in
+    :func:`grid_settings`."""
+    s = grid_settings(profile, protocol)
     wanted = []
     if "table2" in tables:
         for name in s["folds"]:
-            t2 = table2_protocol(name, profile)
+            t2 = table2_protocol(name, profile, protocol)
             caps = (t2["max_rounds"], t2["dmc_max_rounds"])
             for fold in range(t2["folds"]):
                 for method in METHODS:
@@ -366,7 +433,7 @@ def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict
                         wanted.append((name, fold, 0.0, 3, method, caps))
     if "table3" in tables:
         for name in s["table3_datasets"]:
-            t3 = table3_protocol(name, profile)
+            t3 = table3_protocol(name, profile, protocol)
             caps = (t3["max_rounds"], t3["dmc_max_rounds"])
             for fold in range(t3["folds"]):
                 for depth in s["depths"]:
@@ -374,7 +441,7 @@ def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict
                         wanted.append((name, fold, 0.0, depth, method, caps))
     if "table4" in tables:
         for name, part in s["table4"].items():
-            t4 = table4_protocol(name, profile)
+            t4 = table4_protocol(name, profile, protocol)
             caps = (t4["max_rounds"], t4["dmc_max_rounds"])
             for noise in NOISE_RATES:
                 for fold in range(t4["folds"]):
@@ -389,9 +456,21 @@ def grid_cells(profile: str, tables=("table2", "table3", "table4")) -> list[dict
     return cells
 
 
+def paper_protocol_cells(profile: str) -> list[dict]:
+    """Every cell of Tables 2-4 on the paper's protocol in full (``full`` profile; none in
+    ``quick``): :func:`grid_cells` with ``protocol="paper"``.  The Table 2 notebook counts those
+    the store holds, so records of them may be committed before the whole protocol is run."""
+    _check_profile(profile)
+    return grid_cells(profile, protocol="paper") if profile == "full" else []
+
+
 #: Table 2's DMCBoost cells rerun with a larger safety cap, to see whether the cap decides a
 #: number (full profile): data set -> (rotations, cap).
-CAP_ABLATION = {"Nursery": ((0,), 20000), "Yeast": ((0,), 20000)}
+CAP_ABLATION = {
+    "Nursery": ((0,), 20000),
+    "Waveform": ((0,), 20000),
+    "Yeast": ((0,), 20000),
+}
 
 
 def cap_ablation_cells(profile: str) -> list[dict]:
