@@ -101,7 +101,7 @@ def _paper_protocol_notebooks(args: argparse.Namespace, chosen: list) -> list:
     if not kept:
         raise ValueError(
             f"--protocol {args.protocol} applies to {', '.join(PAPER_PROTOCOL_NOTEBOOKS)} only "
-            f"(the other notebooks run their paper's protocol as they stand)"
+            f"(the notebooks whose full profile it lifts the reductions of)"
         )
     return kept
 
