@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import cvxpy as cp
 import numpy as np
 import pytest
 from scipy.special import softmax
+from sklearn.exceptions import ConvergenceWarning
 
 from marginboost.boosting import AdaBoost, _masters
 from marginboost.boosting.corrective import (
@@ -339,3 +342,50 @@ def test_a_fit_stopped_by_its_column_limit_says_so():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         assert LPBoost(nu=0.2, n_estimators=500).fit(X, y).converged_
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **kw: LPBoost(nu=0.25, **kw),
+        lambda **kw: AdaBoostCG(T=0.1, **kw),
+        lambda **kw: LogitBoostCG(T=0.1, **kw),
+    ],
+    ids=["LPBoost", "AdaBoostCG", "LogitBoostCG"],
+)
+def test_warm_start_goes_on_where_the_previous_fit_stopped(make):
+    X, y = integer_data(seed=3, n=80, flip=0.15)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        whole = make(n_estimators=12, max_depth=2).fit(X, y)
+        parts = make(n_estimators=5, max_depth=2, warm_start=True).fit(X, y)
+        first_time = parts.history_["time"][-1]
+        parts.set_params(n_estimators=12).fit(X, y)
+    assert parts.n_estimators_ == whole.n_estimators_
+    assert parts.converged_ == whole.converged_
+    assert len(parts.history_["objective"]) == parts.n_iterations_ == whole.n_iterations_
+    np.testing.assert_allclose(parts.history_["objective"], whole.history_["objective"], rtol=1e-7)
+    np.testing.assert_allclose(parts.decision_function(X), whole.decision_function(X), atol=1e-7)
+    staged = list(parts.staged_decision_function(X))
+    assert len(staged) == parts.n_iterations_
+    assert parts.history_["time"][4] == first_time <= parts.history_["time"][5]
+    # a converged fit stays converged and adds nothing
+    if parts.converged_:
+        before = parts.n_estimators_
+        parts.set_params(n_estimators=before + 5).fit(X, y)
+        assert parts.converged_ and parts.n_estimators_ == before
+
+
+def test_warm_start_refuses_what_it_cannot_continue():
+    X, y = integer_data(seed=3, n=80, flip=0.15)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = LPBoost(nu=0.25, n_estimators=6, max_depth=2, warm_start=True).fit(X, y)
+    with pytest.raises(ValueError, match="n_estimators=3 must be at least the 6 columns"):
+        model.set_params(n_estimators=3).fit(X, y)
+    with pytest.raises(ValueError, match="X has 2 features, the fitted model 3"):
+        model.set_params(n_estimators=10).fit(X[:, :2], y)
+    with pytest.raises(ValueError, match="y has the classes"):
+        model.fit(X, np.where(y > 0, "a", "b"))
+    assert model.n_features_in_ == 3 and list(model.classes_) == [-1, 1]
+    assert model.predict(X).shape == (80,)  # still the fitted model

@@ -4,10 +4,12 @@ column additions) against the cold one-shot solve and an independent cvxpy/Clara
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import cvxpy as cp
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 from marginboost.boosting import _masters
 from marginboost.boosting.corrective import LPBoost
@@ -217,3 +219,64 @@ def test_lpboost_fit_follows_the_cold_master_and_keeps_no_solver_state():
         rel=RTOL,
         abs=1e-12,
     )
+
+
+def test_a_kept_basis_restarts_a_new_master_at_the_optimum():
+    A = random_columns(5, M=200, J=30)
+    master = _masters.LPBoostMaster(200, 0.02)
+    master.add_columns(A)
+    first = master.solve()
+    col_status, row_status = master.get_basis()
+    assert col_status.shape == (201,) and row_status.shape == (31,)
+    restarted = _masters.LPBoostMaster(200, 0.02)
+    restarted.add_columns(A)
+    restarted.set_basis(col_status, row_status)
+    again = restarted.solve()
+    assert again.iterations == 0  # the basis was optimal: no pivot
+    assert again.objective == pytest.approx(first.objective, rel=RTOL, abs=1e-12)
+    np.testing.assert_allclose(again.w, first.w, atol=1e-12)
+    with pytest.raises(ValueError, match="31 row statuses"):
+        restarted.set_basis(col_status, row_status[:-1])
+    with pytest.raises(ValueError, match="solve it first"):
+        _masters.LPBoostMaster(200, 0.02).get_basis()
+
+
+def test_warm_started_lpboost_after_pickling_restarts_its_master_from_the_basis(monkeypatch):
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 12, size=(120, 4)).astype(float)
+    y = np.where(X[:, 0] - X[:, 1] + 0.5 * X[:, 2] > 2.0, 1, -1)
+    y[rng.random(120) < 0.15] *= -1
+    kwargs = dict(nu=0.2, max_depth=2, tol=0.0)
+    with pytest.warns(ConvergenceWarning):
+        part = LPBoost(**kwargs, n_estimators=10, warm_start=True).fit(X, y)
+    restored = pickle.loads(pickle.dumps(part))
+    assert not hasattr(restored, "_master")
+    pivots = []
+    solve = _masters.LPBoostMaster.solve
+
+    def counted(master):
+        solution = solve(master)
+        pivots.append(solution.iterations)
+        return solution
+
+    monkeypatch.setattr(_masters.LPBoostMaster, "solve", counted)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        restored.set_params(n_estimators=14).fit(X, y)
+        whole = LPBoost(**kwargs, n_estimators=14).fit(X, y)
+    assert pivots[0] == 0  # the re-solve over the 10 columns starts at their optimum
+    assert restored.n_estimators_ == whole.n_estimators_ == 14
+    np.testing.assert_array_equal(restored.history_["objective"], whole.history_["objective"])
+    # on other rows the kept basis does not apply: the master starts from scratch
+    other = pickle.loads(pickle.dumps(part))
+    pivots.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        other.set_params(n_estimators=10).fit(X[:100], y[:100])
+    assert pivots[0] > 0
+    cold = _masters.solve_lpboost_dual(
+        y[:100, None]
+        * np.column_stack([t.predict(other.mapper_.transform(X[:100])) for t in other.estimators_]),
+        other.D_,
+    )
+    assert other.history_["objective"][-1] == pytest.approx(cold.objective, rel=RTOL, abs=1e-12)

@@ -40,6 +40,7 @@ PARAMETERS: dict[str, Any] = {
     "validation_fraction": [Interval(Real, 0.0, 1.0, closed="neither")],
     "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
     "random_state": ["random_state"],
+    "warm_start": ["boolean"],
 }
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog
 from scipy.special import expit, softmax
 
@@ -284,6 +284,38 @@ class LPBoostMaster:
         if a.ndim != 1:
             raise ValueError(f"a column must be 1-D; got shape {a.shape}")
         self.add_columns(a[:, None])
+
+    def get_basis(self) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+        """The last optimal basis: HiGHS's status codes of the variables (``u`` then ``r``) and
+        of the rows (the sum row then one edge row per column), for :meth:`set_basis`."""
+        basis = self._highs.getBasis()
+        if not basis.valid:
+            raise ValueError("the master has no basis yet: solve it first")
+        return (
+            np.array([int(v) for v in basis.col_status], dtype=np.int8),
+            np.array([int(v) for v in basis.row_status], dtype=np.int8),
+        )
+
+    def set_basis(self, col_status: ArrayLike, row_status: ArrayLike) -> None:
+        """Start the next :meth:`solve` from a basis of :meth:`get_basis` taken from a master
+        with the same columns (in the same order) and the same ``D``."""
+        import highspy
+
+        col_status = np.asarray(col_status, dtype=np.int64)
+        row_status = np.asarray(row_status, dtype=np.int64)
+        if col_status.shape != (self.n_examples + 1,) or row_status.shape != (self.n_columns + 1,):
+            raise ValueError(
+                f"a basis of this master has {self.n_examples + 1} variable and "
+                f"{self.n_columns + 1} row statuses; got {col_status.shape} and "
+                f"{row_status.shape}"
+            )
+        basis = highspy.HighsBasis()
+        basis.col_status = [highspy.HighsBasisStatus(int(v)) for v in col_status]
+        basis.row_status = [highspy.HighsBasisStatus(int(v)) for v in row_status]
+        basis.valid = True
+        status = self._highs.setBasis(basis)
+        if status != highspy.HighsStatus.kOk:
+            raise ValueError(f"HiGHS refused the basis ({status})")
 
     def solve(self) -> MasterSolution:
         """Re-solve from the last basis (dual simplex) and return the solution.

@@ -41,6 +41,7 @@ final ``alphas_``).  Failures of a master raise :class:`ColumnGenerationError`.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import warnings
 from abc import ABCMeta, abstractmethod
@@ -163,6 +164,36 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         (up to solver rounding, clipped here)."""
         return np.clip(u, 0.0, None)
 
+    def _previous_fit(self) -> dict[str, Any] | None:
+        """What ``warm_start`` continues from: the fitted state, or ``None`` before a fit."""
+        if not hasattr(self, "_stage_weights"):
+            return None
+        names = ("classes_", "n_features_in_", "mapper_", "estimators_", "_stage_weights")
+        state = {name: getattr(self, name) for name in names}
+        state["history_"] = self.history_
+        return state
+
+    def _check_warm_start(self, previous: dict[str, Any], n_iterations: int) -> None:
+        """A warm start needs the fitted classes and features and at least as many columns."""
+        name = type(self).__name__
+        if not np.array_equal(self.classes_, previous["classes_"]):
+            raise ValueError(
+                f"{name} with warm_start=True: y has the classes {self.classes_}, the fitted "
+                f"model {previous['classes_']}; fit a new model (warm_start=False) instead"
+            )
+        if self.n_features_in_ != previous["n_features_in_"]:
+            raise ValueError(
+                f"{name} with warm_start=True: X has {self.n_features_in_} features, the "
+                f"fitted model {previous['n_features_in_']}; fit a new model "
+                "(warm_start=False) instead"
+            )
+        fitted = len(previous["estimators_"])
+        if n_iterations < fitted:
+            raise ValueError(
+                f"{name} with warm_start=True: n_estimators={n_iterations} must be at least "
+                f"the {fitted} columns already fitted"
+            )
+
     def fit(
         self,
         X: ArrayLike,
@@ -190,29 +221,69 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         ColumnGenerationError
             When a restricted master cannot be solved (names the iteration and the status).
         """
+        previous = self._previous_fit() if self.warm_start else None
         X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
         self._refuse_non_uniform_weights(
             sample_weight, weights, "the restricted master problems weigh every example equally"
         )
         n_iterations = check_positive_int(self.n_estimators, "n_estimators")
         tol = check_real(self.tol, "tol", 0.0, low_inclusive=True)
+        if previous is not None:
+            try:
+                self._check_warm_start(previous, n_iterations)
+            except ValueError:  # leave the fitted model as it was
+                self.classes_ = previous["classes_"]
+                self.n_features_in_ = previous["n_features_in_"]
+                raise
         self._check_params(X.shape[0])
-        codes = self._bin(X)
+        if previous is None:
+            codes = self._bin(X)
+        else:  # the trees split on the previous fit's bins
+            self.mapper_ = previous["mapper_"]
+            codes = self.mapper_.transform(X)
+            codes.setflags(write=False)
         learner = self._weak_learner_template("error")
         M = y_signed.shape[0]
-        u = np.full(M, 1.0 / M)
-        columns: list[FloatArray] = []
-        estimators: list[Any] = []
-        stage_weights: list[FloatArray] = []
-        history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
-        tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
-        h = tree.predict(codes)
-        edge = float(u @ (y_signed * h))
-        w = None
         self.stop_reason_ = "n_estimators"
         self.converged_ = False
         start = time.perf_counter()
-        for iteration in range(1, n_iterations + 1):
+        if previous is None:
+            u = np.full(M, 1.0 / M)
+            columns: list[FloatArray] = []
+            estimators: list[Any] = []
+            stage_weights: list[FloatArray] = []
+            history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
+            elapsed = 0.0
+            tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
+            h = tree.predict(codes)
+            edge = float(u @ (y_signed * h))
+            w = None
+        else:
+            # Re-solve the master over the previous fit's columns (on this X) and certify it.
+            estimators = list(previous["estimators_"])
+            columns = [y_signed * tree.predict(codes) for tree in estimators]
+            stage_weights = list(previous["_stage_weights"])
+            history = {key: list(value) for key, value in previous["history_"].items()}
+            elapsed = float(history["time"][-1]) if history["time"] else 0.0
+            try:
+                solution = self._solve_master(np.column_stack(columns), stage_weights[-1])
+            except _masters.MasterSolverError as error:
+                raise ColumnGenerationError(
+                    type(self).__name__, len(estimators), error.status
+                ) from error
+            w, u = solution.w, solution.u
+            stage_weights[-1] = w.copy()
+            next_tree, next_h, next_edge = self._next_column(
+                learner, codes, y_signed, u, solution.r + tol
+            )
+            if next_edge < solution.r + tol:
+                self.stop_reason_ = "no violated dual constraint"
+                self.converged_ = True
+            tree, h, edge = next_tree, next_h, next_edge
+        first = len(estimators) + 1
+        for iteration in range(first, n_iterations + 1):
+            if self.converged_:
+                break
             estimators.append(tree)
             columns.append(y_signed * h)
             A = np.column_stack(columns)
@@ -236,7 +307,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 learner, codes, y_signed, u, solution.r + tol
             )
             history["duality_gap"].append(self._gap(solution, next_edge))
-            history["time"].append(time.perf_counter() - start)
+            history["time"].append(elapsed + time.perf_counter() - start)
             if next_edge < solution.r + tol:
                 self.stop_reason_ = "no violated dual constraint"
                 self.converged_ = True
@@ -248,7 +319,8 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 f"certifying its optimum: the next weak classifier's edge {next_edge:.6g} still "
                 f"exceeds the master's bound r + tol = {solution.r + tol:.6g} (Shen & Li's "
                 "termination criterion). The model is the restricted master's solution; raise "
-                "n_estimators to reach the optimum.",
+                "n_estimators to reach the optimum (with warm_start=True the next fit goes on "
+                "from here).",
                 ConvergenceWarning,
                 stacklevel=2,
             )
@@ -281,6 +353,14 @@ _COMMON_DOC = """
         Stop when the next column's edge is below ``r + tol`` (Shen & Li use 1e-5).
     random_state : int, optional
         Unused (the method is deterministic); kept for a uniform interface.
+    warm_start : bool, default=False
+        When True, ``fit`` goes on from the previous fit: it re-solves the master over the
+        columns of the trees already fitted (on the ``X`` given), certifies the solution and
+        adds columns until the termination criterion holds or ``n_estimators`` columns in
+        all; ``history_`` and ``staged_decision_function`` continue the previous fit's (its
+        ``time`` counts on from the previous fit's). ``n_estimators`` must be at least the
+        columns already fitted. Long fits can so be run in parts and saved in between
+        (``pickle``); :class:`LPBoost` then restarts its master from the last optimal basis.
 """
 
 #: The fitted attributes of every column-generation estimator (numpydoc ``Attributes``).
@@ -333,6 +413,7 @@ class _CGParams(ColumnGenerationBoosting):
         "estimator",
         "max_bins",
         "random_state",
+        "warm_start",
         tol=[Interval(Real, 0.0, 1.0, closed="left")],
     )
 
@@ -344,6 +425,7 @@ class _CGParams(ColumnGenerationBoosting):
         max_bins: int,
         tol: float,
         random_state: int | None,
+        warm_start: bool = False,
     ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -351,6 +433,7 @@ class _CGParams(ColumnGenerationBoosting):
         self.max_bins = max_bins
         self.tol = tol
         self.random_state = random_state
+        self.warm_start = warm_start
 
 
 class LPBoost(_CGParams):
@@ -420,6 +503,10 @@ class LPBoost(_CGParams):
     )
 
     _algorithm_name = "LPBoost"
+    #: with ``warm_start``: fingerprint and final basis of the last fit's master
+    _master_key: str
+    _master_basis: tuple[NDArray[np.int8], NDArray[np.int8]]
+    _kept_master: _masters.LPBoostMaster | None
     _parameter_constraints: dict[str, Any] = {
         **_CGParams._parameter_constraints,
         "D": [*_POSITIVE, None],
@@ -439,11 +526,14 @@ class LPBoost(_CGParams):
         tol: float = 1e-5,
         random_state: int | None = None,
         smoothing: float = 0.0,
+        warm_start: bool = False,
     ) -> None:
         self.D = D
         self.nu = nu
         self.smoothing = smoothing
-        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
+        self._set_common(
+            n_estimators, max_depth, estimator, max_bins, tol, random_state, warm_start
+        )
 
     def _check_params(self, n_samples: int) -> None:
         if self.D is not None and self.nu is not None:
@@ -473,14 +563,63 @@ class LPBoost(_CGParams):
         The restricted master is one :class:`~marginboost.boosting._masters.LPBoostMaster`
         per fit: each iteration adds the new column as one edge constraint and re-solves from
         the previous optimal basis.  It is dropped when ``fit`` returns (a HiGHS model is
-        neither picklable nor needed for prediction).
+        neither picklable nor needed for prediction), unless ``warm_start`` is set: then the
+        next fit goes on with it, and a pickle keeps its final basis, from which the master
+        rebuilt after unpickling restarts.
         """
+        kept = self.__dict__.pop("_master", None) if self.warm_start else None
+        if not self.warm_start:
+            self.__dict__.pop("_master_basis", None)
+            self.__dict__.pop("_master_key", None)
+        self._kept_master = kept
         self._master: _masters.LPBoostMaster | None = None
+        self._last_columns: FloatArray | None = None
         try:
-            return super().fit(X, y, sample_weight)
-        finally:
+            super().fit(X, y, sample_weight)
+            if self.warm_start and self._master is not None and self._last_columns is not None:
+                # kept for the next warm-started fit; a pickle keeps the basis only
+                self._master_key = self._columns_key(self._last_columns)
+                self._master_basis = self._master.get_basis()
+                return self
             del self._master
+            return self
+        except BaseException:
+            self.__dict__.pop("_master", None)
+            raise
+        finally:
+            self._kept_master = None
+            self._last_columns = None
             self._center = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a HiGHS model is not picklable: a warm start after unpickling rebuilds the master
+        # from the trees and restarts it from the kept basis
+        state = dict(super().__getstate__())
+        for name in ("_master", "_kept_master", "_last_columns"):
+            state.pop(name, None)
+        return state
+
+    def _columns_key(self, A: FloatArray) -> str:
+        """Fingerprint of a master: its columns and its bound D."""
+        digest = hashlib.blake2b(np.ascontiguousarray(A).tobytes(), digest_size=16)
+        digest.update(repr(self.D_).encode())
+        return digest.hexdigest()
+
+    def _restarted_master(self, A: FloatArray) -> _masters.LPBoostMaster:
+        """The master of a warm-started fit's first solve: the previous fit's own master when
+        these are its columns, else a new one over them, started from the previous fit's
+        final basis when these are its columns (an unpickled model), else from scratch."""
+        kept, self._kept_master = self._kept_master, None
+        if not self.warm_start or "_master_key" not in self.__dict__:
+            return _masters.LPBoostMaster(A.shape[0], self.D_)
+        same = self._columns_key(A) == self._master_key
+        if same and kept is not None and kept.n_columns == A.shape[1]:
+            return kept
+        master = _masters.LPBoostMaster(A.shape[0], self.D_)
+        if same:
+            master.add_columns(A)
+            master.set_basis(*self._master_basis)
+        return master
 
     def _next_column(
         self, learner: Any, codes: Any, y_signed: FloatArray, u: FloatArray, bound: float
@@ -513,9 +652,11 @@ class LPBoost(_CGParams):
     def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         master = getattr(self, "_master", None)
         if master is None or master.n_examples != A.shape[0] or master.n_columns > A.shape[1]:
-            master = self._master = _masters.LPBoostMaster(A.shape[0], self.D_)
+            master = self._master = self._restarted_master(A)
         # the loop appends one column per call; add whatever the master has not seen yet
-        master.add_columns(A[:, master.n_columns :])
+        if master.n_columns < A.shape[1]:
+            master.add_columns(A[:, master.n_columns :])
+        self._last_columns = A
         return master.solve()
 
 
@@ -570,9 +711,12 @@ class AdaBoostCG(_CGParams):
         max_bins: int = 255,
         tol: float = 1e-5,
         random_state: int | None = None,
+        warm_start: bool = False,
     ) -> None:
         self.T = T
-        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
+        self._set_common(
+            n_estimators, max_depth, estimator, max_bins, tol, random_state, warm_start
+        )
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.T, "T", 0.0)
@@ -679,10 +823,13 @@ class HingeLPBoost(_CGParams):
         max_bins: int = 255,
         tol: float = 1e-5,
         random_state: int | None = None,
+        warm_start: bool = False,
     ) -> None:
         self.D = D
         self.p = p
-        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
+        self._set_common(
+            n_estimators, max_depth, estimator, max_bins, tol, random_state, warm_start
+        )
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.D, "D", 0.0)
@@ -750,9 +897,12 @@ class MCBoost(_CGParams):
         max_bins: int = 255,
         tol: float = 1e-5,
         random_state: int | None = None,
+        warm_start: bool = False,
     ) -> None:
         self.E = E
-        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
+        self._set_common(
+            n_estimators, max_depth, estimator, max_bins, tol, random_state, warm_start
+        )
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.E, "E", 0.0)
@@ -837,9 +987,12 @@ class MDBoost(_CGParams):
         max_bins: int = 255,
         tol: float = 1e-5,
         random_state: int | None = None,
+        warm_start: bool = False,
     ) -> None:
         self.D = D
-        self._set_common(n_estimators, max_depth, estimator, max_bins, tol, random_state)
+        self._set_common(
+            n_estimators, max_depth, estimator, max_bins, tol, random_state, warm_start
+        )
 
     def _check_params(self, n_samples: int) -> None:
         check_real(self.D, "D", 0.0)
