@@ -330,3 +330,27 @@ def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_c
         P.grid_settings("quick", protocol="paper")
     with pytest.raises(ValueError, match="unknown protocol 'whole'"):
         P.grid_cells("full", protocol="whole")
+
+
+def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
+    s = P.grid_settings("full")
+    assert set(P.REDUCED_CAP_CHECK) <= set(s["table2_paper"])
+    cells = P.reduced_cap_cells("full")
+    assert {c["paper_dataset"] for c in cells} == set(P.REDUCED_CAP_CHECK)
+    for name in P.REDUCED_CAP_CHECK:
+        mine = [c for c in cells if c["paper_dataset"] == name]
+        assert sorted(c["fold"] for c in mine) == list(
+            range(P.table2_protocol(name, "full")["folds"])
+        )
+    assert all(c["algorithm"] == "DMCBoost" for c in cells)
+    assert all(c["params"]["max_rounds"] == s["dmc_max_rounds"] for c in cells)
+    # the same cells as Table 2's DMCBoost cells of a set on the reduced protocol
+    reduced = {**s, "table2_paper": [], "table2_paper_baselines": []}
+    for c in cells:
+        name, fold = c["paper_dataset"], c["fold"]
+        caps = P._reduced_caps(name, reduced)
+        assert cell_key(c) == cell_key(P._cell(name, fold, 0.0, 3, "DMCBoost", caps, s, "full"))
+    # and not Table 2's own cells of those sets, which run the paper's protocol
+    table2 = {cell_key(c) for c in P.grid_cells("full", tables=("table2",))}
+    assert not {cell_key(c) for c in cells} & table2
+    assert P.reduced_cap_cells("quick") == []

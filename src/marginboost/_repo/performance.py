@@ -807,9 +807,11 @@ def _recompute_cost_section(root: Path | None) -> list[str]:
         "Every full-profile grid cell committed under `data/results/<paper>/store-full/` "
         "records the seconds it took (one cell runs on one core; the cells were computed on "
         "2-core machines, some while the machine did other work, so these are upper-end "
-        "estimates; the exception is DMCBoost's Table 2 cells for rotations 1-4 of CNAE-9, "
-        "computed on a 16-core machine eight cells at a time with two threads each, "
-        "whose seconds are wall-clock seconds there). Summed per grid, they say what a reader "
+        "estimates; the exceptions are DMCBoost's 500-round cells for rotations 1-4 of "
+        "CNAE-9, computed on a 16-core machine eight cells at a time with two threads each, "
+        "whose seconds are wall-clock seconds there, and its cells on the paper's protocol for "
+        "rotations 2-4, run three at a time on two cores). Summed per grid, they say what a "
+        "reader "
         "pays to recompute the book's evidence instead of loading it:",
         "",
         "| paper | grid | cells | core-hours | hours on 2 cores | largest cell (s) |",
