@@ -505,6 +505,15 @@ def _directboost_section(record: dict) -> list[str]:
             f"{case['paper_total_s']:,.0f} | {total} | "
             f"{case['speedup_per_iteration']:.1f}x | {stop} |"
         )
+    lp = next((c for c in record["cases"] if c["case"] == "lpboost"), None)
+    if lp and "wall_s" in lp:
+        lines += [
+            "",
+            "LPBoost is fitted in parts of 50 columns, saved after each part, so that a long run "
+            "can be interrupted and resumed; its total is the CPU seconds of its process summed "
+            f"over the parts (resumed {lp['resumes']} times; {lp['wall_s']:.0f} s of wall "
+            "clock). Its restricted master, nearly all of that time, runs on one thread.",
+        ]
     db = next((c for c in record["cases"] if c["case"] == "directboost-eps-avg"), None)
     if db:
         met = db["speedup_total"] >= goal
