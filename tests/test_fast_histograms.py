@@ -11,6 +11,8 @@ values, AdaBoost weights and predictions.  Likewise the multi-class label kernel
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -277,10 +279,20 @@ def test_search_histogram_has_exact_counts_and_nearly_exact_sums(n):
     dense = dominant < 0
     np.testing.assert_array_equal(exact_rows, dense)
     _assert_same_bits(search[dense], exact[dense])
-    frozen = _read_only(codes)  # the bundled path marks the same rows exact
-    np.testing.assert_array_equal(_kernels.build_search_histogram(frozen, stats)[1], dense)
+    # the bundled path (read-only codes) marks the same rows exact, except the dense rows
+    # with exactly two codes, which it sums without a histogram (exact counts, nearly exact
+    # sums)
+    frozen = _read_only(codes)
+    two_code = _kernels.search_layout(frozen)[-1][:, 0] >= 0
+    np.testing.assert_array_equal(two_code, dense & ((exact[..., 2] > 0).sum(axis=1) == 2))
+    bundled, bundled_exact = _kernels.build_search_histogram(frozen, stats)
+    np.testing.assert_array_equal(bundled_exact, dense & ~two_code)
+    np.testing.assert_array_equal(bundled[..., 2], exact[..., 2])
+    np.testing.assert_allclose(bundled, exact, rtol=0, atol=1e-12 * max(1.0, stats.sum()))
+    _assert_same_bits(bundled[bundled_exact], exact[bundled_exact])
     if n >= 64:  # one-hot columns are sparse (code 0 or, mostly 1, code 1), every-code dense
         assert dominant[1] == 0 and dominant[5] == 1 and dominant[6] == -1
+        assert two_code[12] and not two_code[6] and not two_code[5]  # codes 0 and 255: two-code
 
 
 @pytest.mark.parametrize("n", [1, 2, 9, 1001])
@@ -434,9 +446,51 @@ def test_bundled_search_histogram_is_bitwise_the_unbundled_one(n):
     assert _kernels.search_layout(codes) is None  # writable: no layout, the member scans
     layout = _kernels.search_layout(frozen)
     assert layout is not None
+    bundled = _kernels.build_search_histogram(frozen, stats)[0]
+    unbundled = _kernels.build_search_histogram(codes, stats)[0]
+    two_code = layout[-1][:, 0] >= 0  # summed without a histogram on the bundled path only
+    _assert_same_bits(bundled[~two_code], unbundled[~two_code])
+    np.testing.assert_array_equal(bundled[..., 2], unbundled[..., 2])
+    np.testing.assert_allclose(bundled, unbundled, rtol=0, atol=1e-12 * max(1.0, stats.sum()))
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 4, 5, 1001])
+def test_two_code_sums_are_the_sums_over_the_code(n):
+    """The branch-free four-lane sums of a two-code column's samples: the exact sums of the
+    samples with that code up to rounding (negative statistics too), and 0 when none has it."""
+    rng = np.random.default_rng(200 + n)
+    column = np.where(rng.random(n) < 0.4, 7, 200).astype(np.uint8)
+    stat0, stat1 = rng.normal(size=n), rng.uniform(size=n)
+    for code in (7, 200, 3):
+        got = _kernels._code_sums_two_channels(column, code, stat0, stat1)
+        chosen = column == code
+        want = (math.fsum(stat0[chosen]), math.fsum(stat1[chosen]))
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
+    counts = _kernels._root_counts(np.asfortranarray(np.column_stack([column, column])))
+    two_code = _kernels._two_code_features(counts, np.array([-1, 7], dtype=np.int64))
+    if np.unique(column).shape[0] == 2:  # the rarer code first; never a sparse feature
+        assert two_code[0].tolist() == sorted([7, 200], key=lambda c: (column == c).sum())
+    else:
+        assert two_code[0].tolist() == [-1, -1]
+    assert two_code[1].tolist() == [-1, -1]
+
+
+@pytest.mark.parametrize("n", [1, 2, 9, 1001, 3001])
+def test_root_histogram_from_the_kept_counts_is_bitwise_the_full_one(n):
+    """Read-only codes: the root histogram starts from the counts kept for the array and adds
+    the weight channels only; it is bitwise the histogram that counts every sample."""
+    rng = np.random.default_rng(300 + n)
+    codes = _bundling_codes(rng, n)
+    stats = _stats(rng, n)
+    frozen = _read_only(codes)
+    assert _kernels.root_counts(codes) is None  # writable: counted in every histogram
+    counts = _kernels.root_counts(frozen)
+    assert counts is not None and _kernels.root_counts(frozen) is counts
     _assert_same_bits(
-        _kernels.build_search_histogram(frozen, stats)[0],
-        _kernels.build_search_histogram(codes, stats)[0],
+        _kernels.build_histogram(frozen, stats), _kernels.build_histogram(codes, stats)
+    )
+    _assert_same_bits(
+        _kernels.build_histogram(frozen, stats)[..., 2], _kernels._root_counts(codes)[..., 2]
     )
 
 
@@ -446,7 +500,7 @@ def test_bundles_are_conflict_free_and_decode_to_their_members():
     rng = np.random.default_rng(7)
     n = 2000
     codes = _read_only(_bundling_codes(rng, n))
-    dominant, bundle_of, code_map, start, rows, bundle_codes, counts = _kernels.search_layout(codes)
+    dominant, bundle_of, code_map, start, rows, bundle_codes, *_ = _kernels.search_layout(codes)
     n_bundles = start.shape[0] - 1
     assert n_bundles >= 2
     for g in range(n_bundles):

@@ -11,6 +11,8 @@ sibling's is obtained by subtraction from the parent's.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import get_num_threads, njit, prange
@@ -43,6 +45,8 @@ def build_histogram(
     samples (the root node).
     """
     if stats.shape[1] == 2:
+        if sample_index is None:
+            return _histogram_two_channels_blocked(codes, stats, None, root_counts(codes))
         return _histogram_two_channels_blocked(codes, stats, sample_index)
     if sample_index is None:
         return _histogram_all(codes, stats)
@@ -301,11 +305,14 @@ def _accumulate_one_two_channels(column, stat0, stat1, sample_index, out):
 
 
 @njit(cache=True)
-def _accumulate_four_two_channels(c0, c1, c2, c3, stat0, stat1, sample_index, even, odd):
+def _accumulate_four_two_channels(
+    c0, c1, c2, c3, stat0, stat1, sample_index, even, odd, counts=True
+):
     """Histograms of four features in one pass (``even``/``odd`` of shape (4, 256, 3), zeroed).
 
     Each feature's bins get exactly the additions of ``_accumulate_one_two_channels``, in
-    the same order; only the interleaving between features differs.
+    the same order; only the interleaving between features differs.  ``counts=False``: the
+    count channel is not touched (the root's counts are known, see ``root_counts``).
     """
     n_node = stat0.shape[0]
     n_even = n_node // 2 * 2
@@ -324,28 +331,29 @@ def _accumulate_four_two_channels(c0, c1, c2, c3, stat0, stat1, sample_index, ev
         b3 = _code(c3, sample_index, k + 1)
         even[0, a0, 0] += se0
         even[0, a0, 1] += se1
-        even[0, a0, 2] += 1.0
         odd[0, b0, 0] += so0
         odd[0, b0, 1] += so1
-        odd[0, b0, 2] += 1.0
         even[1, a1, 0] += se0
         even[1, a1, 1] += se1
-        even[1, a1, 2] += 1.0
         odd[1, b1, 0] += so0
         odd[1, b1, 1] += so1
-        odd[1, b1, 2] += 1.0
         even[2, a2, 0] += se0
         even[2, a2, 1] += se1
-        even[2, a2, 2] += 1.0
         odd[2, b2, 0] += so0
         odd[2, b2, 1] += so1
-        odd[2, b2, 2] += 1.0
         even[3, a3, 0] += se0
         even[3, a3, 1] += se1
-        even[3, a3, 2] += 1.0
         odd[3, b3, 0] += so0
         odd[3, b3, 1] += so1
-        odd[3, b3, 2] += 1.0
+        if counts:  # the counts (channel 2) are exact in any order
+            even[0, a0, 2] += 1.0
+            odd[0, b0, 2] += 1.0
+            even[1, a1, 2] += 1.0
+            odd[1, b1, 2] += 1.0
+            even[2, a2, 2] += 1.0
+            odd[2, b2, 2] += 1.0
+            even[3, a3, 2] += 1.0
+            odd[3, b3, 2] += 1.0
     for k in range(n_even, n_node):
         s0 = stat0[k]
         s1 = stat1[k]
@@ -353,11 +361,13 @@ def _accumulate_four_two_channels(c0, c1, c2, c3, stat0, stat1, sample_index, ev
             b = _code(column, sample_index, k)
             even[j, b, 0] += s0
             even[j, b, 1] += s1
-            even[j, b, 2] += 1.0
+            if counts:
+                even[j, b, 2] += 1.0
 
 
 @njit(cache=True, parallel=True)
-def _histogram_two_channels_blocked(codes, stats, sample_index):
+def _histogram_two_channels_blocked(codes, stats, sample_index, counts=None):
+    """``counts``: the root's ``_root_counts`` (with ``sample_index=None`` only), or None."""
     n_features = codes.shape[1]
     tasks = _feature_tasks(codes, sample_index)
     if tasks.shape[0] == n_features:  # no group of four: the one-feature kernels
@@ -375,22 +385,32 @@ def _histogram_two_channels_blocked(codes, stats, sample_index):
         for k in range(n_node):
             stat0[k] = stats[sample_index[k], 0]
             stat1[k] = stats[sample_index[k], 1]
-    hist = np.zeros((n_features, N_BINS, 3))
-    for t in prange(tasks.shape[0]):
-        _accumulate_task_two_channels(codes, tasks[t], stat0, stat1, sample_index, hist)
+    if counts is None:
+        hist = np.zeros((n_features, N_BINS, 3))
+        for t in prange(tasks.shape[0]):
+            _accumulate_task_two_channels(codes, tasks[t], stat0, stat1, sample_index, hist, True)
+    else:
+        hist = counts.copy()  # the counts; the tasks add the weight channels
+        for t in prange(tasks.shape[0]):
+            _accumulate_task_two_channels(codes, tasks[t], stat0, stat1, None, hist, False)
     return hist
 
 
 @njit(cache=True)
-def _accumulate_task_two_channels(codes, task, stat0, stat1, sample_index, hist):
-    """The histograms of one row of ``_feature_tasks`` (a group of four, or single features)."""
+def _accumulate_task_two_channels(codes, task, stat0, stat1, sample_index, hist, counts):
+    """The histograms of one row of ``_feature_tasks`` (a group of four, or single features);
+    ``counts=False`` (the root, whose counts ``hist`` holds already): the weights only."""
     if task[3] < 0:  # a single feature, or a short last group: one at a time
         for j in range(4):
             feature = task[j]
-            if feature >= 0:
+            if feature < 0:
+                continue
+            if counts:
                 _accumulate_one_two_channels(
                     codes[:, feature], stat0, stat1, sample_index, hist[feature]
                 )
+            else:
+                _accumulate_weights_two_channels(codes[:, feature], stat0, stat1, hist[feature])
         return
     even = np.zeros((4, N_BINS, 3))
     odd = np.zeros((4, N_BINS, 3))
@@ -404,11 +424,12 @@ def _accumulate_task_two_channels(codes, task, stat0, stat1, sample_index, hist)
         sample_index,
         even,
         odd,
+        counts,
     )
     for j in range(4):
         feature = task[j]
         for b in range(N_BINS):
-            for c in range(3):
+            for c in range(3 if counts else 2):
                 hist[feature, b, c] = even[j, b, c] + odd[j, b, c]
 
 
@@ -447,6 +468,7 @@ def build_search_histogram(
     else:
         dominant = layout[0]
         hist = _bundled_search_histogram_two_channels(codes, stats, get_num_threads(), *layout)
+        dominant = np.where(layout[-1][:, 0] >= 0, 0, dominant)  # two-code rows: subtracted
     exact_rows: NDArray[np.bool_] = dominant < 0
     return hist, exact_rows
 
@@ -478,6 +500,7 @@ def _exact_feature_histograms(codes, stats, features):
 #: A layout is a tuple of arrays (see ``search_layout``).
 Layout = tuple[NDArray[np.int64] | NDArray[np.uint8], ...]
 _LAYOUTS: dict[int, tuple[weakref.ref[NDArray[np.uint8]], Layout]] = {}
+_ROOT_COUNTS: dict[int, tuple[weakref.ref[NDArray[np.uint8]], NDArray[np.float64]]] = {}
 
 
 def _cannot_change(array: NDArray[np.uint8]) -> bool:
@@ -493,25 +516,48 @@ def _cannot_change(array: NDArray[np.uint8]) -> bool:
 def search_layout(codes: NDArray[np.uint8]) -> Layout | None:
     """The bundles of ``codes``'s sparse features, computed once per read-only codes array.
 
-    Returns ``(dominant, *_bundle_layout(codes, dominant), _root_counts(codes))`` for a
-    codes array that cannot be written (the boosting estimators make their binned training data read-only), kept
+    Returns ``(dominant, *_bundle_layout(codes, dominant), root_counts, two_code)`` (see
+    ``_root_counts`` and ``_two_code_features``) for a codes array that cannot be written (the boosting estimators make their binned training data read-only), kept
     while that array lives; ``None`` for a writable array, whose contents could change
     between calls (the search histogram then scans every sparse feature).
     """
+    return _kept_for(codes, _LAYOUTS, _compute_layout)
+
+
+def root_counts(codes: NDArray[np.uint8]) -> NDArray[np.float64] | None:
+    """``_root_counts(codes)`` for a codes array that cannot be written, computed once and
+    kept while that array lives (the root histograms of every round start from it); ``None``
+    for a writable array."""
+    return _kept_for(codes, _ROOT_COUNTS, _root_counts)
+
+
+def _compute_layout(codes: NDArray[np.uint8]) -> Layout:
+    dominant = _dominant_codes(codes)
+    counts = root_counts(codes)
+    return (
+        dominant,
+        *_bundle_layout(codes, dominant),
+        counts,
+        _two_code_features(counts, dominant),
+    )
+
+
+def _kept_for(codes: NDArray[np.uint8], cache: dict[int, Any], compute: Callable[..., Any]) -> Any:
+    """``compute(codes)``, computed once per read-only ``codes`` array and kept in ``cache``
+    while the array lives; ``None`` for an array whose contents could change."""
     if not _cannot_change(codes):
         return None
     key = id(codes)
-    entry = _LAYOUTS.get(key)
+    entry = cache.get(key)
     if entry is not None and entry[0]() is codes:
         return entry[1]
-    dominant = _dominant_codes(codes)
-    layout = (dominant, *_bundle_layout(codes, dominant), _root_counts(codes))
+    value = compute(codes)
 
     def forget(_: weakref.ref[NDArray[np.uint8]]) -> None:
-        _LAYOUTS.pop(key, None)
+        cache.pop(key, None)
 
-    _LAYOUTS[key] = (weakref.ref(codes, forget), layout)
-    return layout
+    cache[key] = (weakref.ref(codes, forget), value)
+    return value
 
 
 @njit(cache=True)
@@ -690,6 +736,70 @@ def _accumulate_weights_two_channels(column, stat0, stat1, out):
         out[b, 1] = even[b, 1] + odd[b, 1]
 
 
+# Dense features with exactly two codes (one-hot indicators of common categories, yes/no
+# attributes) defeat the interleaved histogram: consecutive samples mostly add to the same
+# bin, so each addition waits for the previous one's store.  Their search rows are summed
+# without a histogram: the weights of the samples with the rarer code, in four independent
+# lanes without a branch (adding 0.0 leaves a sum unchanged), and the other code's bin by the
+# same subtraction as a sparse feature's dominant bin.  Like the sparse rows, they may differ
+# from ``build_histogram``'s in the last bits and are not marked exact.
+
+
+@njit(cache=True)
+def _two_code_features(root_counts, dominant):
+    """``(n_features, 2)``: the rarer and the more frequent code of each feature that is not
+    sparse (``dominant < 0``) and has exactly two codes; -1 for the others."""
+    n_features = dominant.shape[0]
+    two_code = np.full((n_features, 2), -1, dtype=np.int64)
+    for j in range(n_features):
+        if dominant[j] >= 0:
+            continue
+        first = -1
+        second = -1
+        n_codes = 0
+        for b in range(N_BINS):
+            if root_counts[j, b, 2] > 0:
+                n_codes += 1
+                if first < 0:
+                    first = b
+                else:
+                    second = b
+        if n_codes == 2:
+            if root_counts[j, first, 2] <= root_counts[j, second, 2]:
+                two_code[j, 0], two_code[j, 1] = first, second
+            else:
+                two_code[j, 0], two_code[j, 1] = second, first
+    return two_code
+
+
+@njit(cache=True)
+def _code_sums_two_channels(column, code, stat0, stat1):
+    """The two weight channels summed over the samples whose code is ``code`` (sample k to
+    lane k mod 4, the lanes added in pairs at the end)."""
+    n = stat0.shape[0]
+    n_four = n // 4 * 4
+    a0 = a1 = a2 = a3 = 0.0
+    b0 = b1 = b2 = b3 = 0.0
+    for k in range(0, n_four, 4):
+        m0 = 1.0 if column[k] == code else 0.0
+        m1 = 1.0 if column[k + 1] == code else 0.0
+        m2 = 1.0 if column[k + 2] == code else 0.0
+        m3 = 1.0 if column[k + 3] == code else 0.0
+        a0 += stat0[k] * m0
+        b0 += stat1[k] * m0
+        a1 += stat0[k + 1] * m1
+        b1 += stat1[k + 1] * m1
+        a2 += stat0[k + 2] * m2
+        b2 += stat1[k + 2] * m2
+        a3 += stat0[k + 3] * m3
+        b3 += stat1[k + 3] * m3
+    for k in range(n_four, n):
+        if column[k] == code:
+            a0 += stat0[k]
+            b0 += stat1[k]
+    return (a0 + a1) + (a2 + a3), (b0 + b1) + (b2 + b3)
+
+
 # Bundles of sparse features (LightGBM's exclusive feature bundling, without conflicts).
 # Sparse features that are never off their dominant code in the same sample (the indicators
 # of one one-hot encoded attribute, for instance) share one column of bundle codes: code 0
@@ -827,6 +937,7 @@ def _bundled_search_histogram_two_channels(
     bundle_rows,
     bundle_codes,
     root_counts,
+    two_code,
 ):
     # Compiled without ``parallel``: its set-up would otherwise become parallel loops, each
     # waking the threads; only the loop over the workers runs in parallel, and only when the
@@ -838,10 +949,11 @@ def _bundled_search_histogram_two_channels(
     stat1 = np.ascontiguousarray(stats[:, 1])
     total0, total1 = _search_totals(c_stats)
     # Tasks: rows of ``_group_tasks`` over the dense features (ids 0..n_dense-1), then the
-    # bundles, then the sparse features left alone, shared between the threads by their
-    # estimated cost (which thread computes a histogram never changes it).
-    dense = _group_tasks(codes, None, np.flatnonzero(dominant < 0))
-    alone = np.flatnonzero((dominant >= 0) & (bundle_of < 0))
+    # bundles, then the sparse features left alone, then the two-code features, shared
+    # between the threads by their estimated cost (which thread computes a histogram never
+    # changes it).
+    dense = _group_tasks(codes, None, np.flatnonzero((dominant < 0) & (two_code[:, 0] < 0)))
+    alone = np.flatnonzero(((dominant >= 0) & (bundle_of < 0)) | (two_code[:, 0] >= 0))
     n_dense = dense.shape[0]
     n_tasks = n_dense + n_bundles + alone.shape[0]
     cost = np.empty(n_tasks)
@@ -856,8 +968,8 @@ def _bundled_search_histogram_two_channels(
     hist = root_counts.copy()  # the counts; the tasks add the weight channels
     bundle_hist = np.zeros((n_bundles, N_BINS, 2))
     args = (
-        worker, codes, dense, alone, dominant, bundle_start, bundle_rows, bundle_codes,
-        c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
+        worker, codes, dense, alone, dominant, two_code, bundle_start, bundle_rows,
+        bundle_codes, c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
     )  # fmt: skip
     if n_workers == 1:
         _search_worker(0, *args)
@@ -879,22 +991,23 @@ def _bundled_search_histogram_two_channels(
 
 @njit(cache=True, parallel=True)
 def _search_workers_parallel(
-    n_workers, worker, codes, dense, alone, dominant, bundle_start, bundle_rows, bundle_codes,
-    c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
+    n_workers, worker, codes, dense, alone, dominant, two_code, bundle_start, bundle_rows,
+    bundle_codes, c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
 ):  # fmt: skip
     for w in prange(n_workers):
         _search_worker(
-            w, worker, codes, dense, alone, dominant, bundle_start, bundle_rows, bundle_codes,
-            c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
+            w, worker, codes, dense, alone, dominant, two_code, bundle_start, bundle_rows,
+            bundle_codes, c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
         )  # fmt: skip
 
 
 @njit(cache=True)
 def _search_worker(
-    w, worker, codes, dense, alone, dominant, bundle_start, bundle_rows, bundle_codes,
-    c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
+    w, worker, codes, dense, alone, dominant, two_code, bundle_start, bundle_rows,
+    bundle_codes, c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
 ):  # fmt: skip
-    """The tasks of worker ``w``: dense groups, bundles, then sparse features left alone."""
+    """The tasks of worker ``w``: dense groups, bundles, then the sparse features left alone
+    and the two-code features."""
     n_dense = dense.shape[0]
     n_bundles = bundle_start.shape[0] - 1
     for task in range(worker.shape[0]):
@@ -915,9 +1028,23 @@ def _search_worker(
             )
         else:
             feature = alone[task - n_dense - n_bundles]
-            _accumulate_sparse_two_channels(
-                codes[:, feature], dominant[feature], c_stats, total0, total1, hist[feature], False
-            )
+            rare = two_code[feature, 0]
+            if rare >= 0:
+                out = hist[feature]
+                out[rare, 0], out[rare, 1] = _code_sums_two_channels(
+                    codes[:, feature], rare, stat0, stat1
+                )
+                _fill_dominant_bin(out, two_code[feature, 1], total0, total1, codes.shape[0])
+            else:
+                _accumulate_sparse_two_channels(
+                    codes[:, feature],
+                    dominant[feature],
+                    c_stats,
+                    total0,
+                    total1,
+                    hist[feature],
+                    False,
+                )
 
 
 @njit(cache=True)
