@@ -135,8 +135,9 @@ class LPBoostUnfinished(Exception):
     """The LPBoost run stopped at its time budget; its checkpoint holds the finished parts."""
 
 
-def _checkpoint_path(n_train: int) -> Path:
-    return CHECKPOINTS / f"directboost-lpboost-{ENCODING}-{n_train}.pkl"
+def _checkpoint_path(n_train: int, columns: int) -> Path:
+    """The saved LPBoost fit of ``n_train`` rows and a budget of ``columns`` columns."""
+    return CHECKPOINTS / f"directboost-lpboost-{ENCODING}-{n_train}-{columns}.pkl"
 
 
 def _save(path: Path, state: dict) -> None:
@@ -247,12 +248,10 @@ def run(
     cases = []
 
     _timed(LPBoost(nu=0.1, max_depth=3, n_estimators=5), warm_X, warm_y)
-    checkpoint = None if quick else _checkpoint_path(n_train)
     columns = 40 if quick else lpboost_columns
-    if checkpoint is not None:
-        checkpoint = checkpoint.with_name(f"{checkpoint.stem}-{columns}{checkpoint.suffix}")
-        if restart:
-            checkpoint.unlink(missing_ok=True)
+    checkpoint = None if quick else _checkpoint_path(n_train, columns)
+    if checkpoint is not None and restart:
+        checkpoint.unlink(missing_ok=True)
     cases.append(_lpboost_case(X, y, columns, log, checkpoint, budget_s))
     log("   ", {k: v for k, v in cases[-1].items() if k != "trajectory"}, flush=True)
 

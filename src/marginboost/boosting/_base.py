@@ -216,17 +216,23 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         depth = check_positive_int(self.max_depth, "max_depth")
         return DecisionTree(max_depth=depth, criterion=default_criterion)
 
-    def _bin(self, X: FloatArray) -> Codes:
+    def _bin(self, X: FloatArray, mapper: Any = None) -> Codes:
         """Inputs of the weak learner: ``uint8`` bin codes, or the raw features for a learner
-        that declares ``uses_raw_features = True`` (such as :class:`~marginboost.weak.LDALearner`)."""
+        that declares ``uses_raw_features = True`` (such as :class:`~marginboost.weak.LDALearner`).
+
+        ``mapper``: a fitted mapper to transform ``X`` with instead of fitting a new one (a
+        warm start goes on with the previous fit's)."""
         from ..weak import BinMapper, RawFeatures
 
         self.mapper_: BinMapper | RawFeatures
-        if getattr(getattr(self, "estimator", None), "uses_raw_features", False):
+        if mapper is not None:
+            self.mapper_ = mapper
+        elif getattr(getattr(self, "estimator", None), "uses_raw_features", False):
             self.mapper_ = RawFeatures().fit(X)
             return self.mapper_.transform(X)
-        max_bins = check_positive_int(self.max_bins, "max_bins", minimum=2)
-        self.mapper_ = BinMapper(max_bins=max_bins).fit(X)
+        else:
+            max_bins = check_positive_int(self.max_bins, "max_bins", minimum=2)
+            self.mapper_ = BinMapper(max_bins=max_bins).fit(X)
         codes = self.mapper_.transform(X)
         # Read-only for the whole fit: the weak learners may then keep what they derive from
         # the codes (the sparse-feature bundles of the depth-1 search) between rounds.

@@ -296,16 +296,6 @@ def phase1_split_scores(
 
 
 @njit(cache=True)
-def _flat_min(E, n):  # pragma: no cover - compiled
-    """The smallest of ``E[:n]``."""
-    m = E[0]
-    for j in range(1, n):
-        if E[j] < m:
-            m = E[j]
-    return m
-
-
-@njit(cache=True)
 def _flat_profile(base, D, E, n):  # pragma: no cover - compiled
     """``E[:n] = base[:n] + cumsum(D)[:n]``; returns the smallest of them."""
     run = D[0]
@@ -339,7 +329,7 @@ def _profile_find(t, tag, size, E, n_flat, bound, target, leftmost):  # pragma: 
 
 
 @njit(cache=True)
-def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat):  # pragma: no cover - compiled
+def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat, target):  # pragma: no cover
     r""":func:`profile_step`'s step from the segment tree of the errors on the positions of the
     intervals ``J`` (increasing), in :math:`O(\log |J|)`, or, when ``n_flat > 0``, from the
     same errors held flat in ``E[:n_flat]`` (the same searches by scans, so the same step).
@@ -347,8 +337,8 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat):  # pragma: no cov
     :math:`\alpha`, so only the position of the interval holding its minimizer (when ``J`` has
     it) and the nearest positions with the fewest errors on either side of it can hold the
     best step; with every interval in ``J`` these are the interval holding the minimizer and
-    its nearest best neighbours."""
-    target = t[1] if n_flat == 0 else _flat_min(E, n_flat)
+    its nearest best neighbours.  ``target`` is the fewest errors (``t[1]``, or the smallest
+    of ``E[:n_flat]``), which the caller has."""
     if mode == 0:
         if n_flat == 0:
             return interval_alpha(J[_seg_argmin(t, size)], V)
@@ -571,7 +561,7 @@ def _phase1_seg_grid_block(
                         )
                         _record_pair(
                             errors,
-                            _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat),
+                            _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat, errors),
                             G,
                             B,
                             R,

@@ -145,6 +145,16 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         """Solve the restricted master over the columns ``A`` (warm start ``w0``)."""
 
+    def _solved_master(
+        self, A: FloatArray, w0: FloatArray | None, iteration: int
+    ) -> _masters.MasterSolution:
+        """``_solve_master(A, w0)``; a solver failure becomes a ``ColumnGenerationError`` that
+        names the iteration."""
+        try:
+            return self._solve_master(A, w0)
+        except _masters.MasterSolverError as error:
+            raise ColumnGenerationError(type(self).__name__, iteration, error.status) from error
+
     def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
         """Duality gap of the full problem certified by the next column's ``edge``."""
         return max(0.0, edge - solution.r)
@@ -236,12 +246,8 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.n_features_in_ = previous["n_features_in_"]
                 raise
         self._check_params(X.shape[0])
-        if previous is None:
-            codes = self._bin(X)
-        else:  # the trees split on the previous fit's bins
-            self.mapper_ = previous["mapper_"]
-            codes = self.mapper_.transform(X)
-            codes.setflags(write=False)
+        # a warm start's trees split on the previous fit's bins
+        codes = self._bin(X, None if previous is None else previous["mapper_"])
         learner = self._weak_learner_template("error")
         M = y_signed.shape[0]
         self.stop_reason_ = "n_estimators"
@@ -265,12 +271,9 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             stage_weights = list(previous["_stage_weights"])
             history = {key: list(value) for key, value in previous["history_"].items()}
             elapsed = float(history["time"][-1]) if history["time"] else 0.0
-            try:
-                solution = self._solve_master(np.column_stack(columns), stage_weights[-1])
-            except _masters.MasterSolverError as error:
-                raise ColumnGenerationError(
-                    type(self).__name__, len(estimators), error.status
-                ) from error
+            solution = self._solved_master(
+                np.column_stack(columns), stage_weights[-1], len(estimators)
+            )
             w, u = solution.w, solution.u
             stage_weights[-1] = w.copy()
             next_tree, next_h, next_edge = self._next_column(
@@ -288,10 +291,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             columns.append(y_signed * h)
             A = np.column_stack(columns)
             w0 = None if w is None else np.append(w, 0.0)
-            try:
-                solution = self._solve_master(A, w0)
-            except _masters.MasterSolverError as error:
-                raise ColumnGenerationError(type(self).__name__, iteration, error.status) from error
+            solution = self._solved_master(A, w0, iteration)
             w, u = solution.w, solution.u
             stage_weights.append(w.copy())
             margins = A @ w
@@ -723,6 +723,16 @@ class AdaBoostCG(_CGParams):
 
     def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_adaboost_l1(A, float(self.T), w0)
+
+    def _solved_master(
+        self, A: FloatArray, w0: FloatArray | None, iteration: int
+    ) -> _masters.MasterSolution:
+        """``_solve_master(A, w0)``; a solver failure becomes a ``ColumnGenerationError`` that
+        names the iteration."""
+        try:
+            return self._solve_master(A, w0)
+        except _masters.MasterSolverError as error:
+            raise ColumnGenerationError(type(self).__name__, iteration, error.status) from error
 
     def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
         return solution.duality_gap + max(0.0, edge - solution.r)
