@@ -53,3 +53,9 @@ def pid_cell(spec: dict, pid_dir: str, sleep: float = 0.0) -> dict:
         fh.write("")
     time.sleep(sleep)
     return {"cell": spec["cell"]}
+
+
+def resumed_cell(spec: dict) -> dict:
+    """A cell that went on from a checkpoint of an earlier run that had spent ``spec['before']``
+    seconds."""
+    return {"value": spec["cell"], "resumed_seconds": spec["before"]}

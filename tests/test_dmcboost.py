@@ -559,3 +559,72 @@ def test_fit_path_equals_separate_fits():
         np.testing.assert_array_equal(model.decision_function(X), alone.decision_function(X))
     with pytest.raises(ValueError, match="n_prime"):
         DMCBoost().fit_path(X, y, [])
+
+
+def _path_data():
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(160, 3))
+    y = np.where(
+        rng.random(160) < 0.2,
+        rng.integers(0, 3, 160),
+        (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.3).astype(int),
+    )
+    return X, y
+
+
+def test_an_interrupted_path_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
+    """Killed in the second n' branch, the path keeps phase I and the first branch; the next
+    call loads them and computes the rest, giving the uninterrupted path's models."""
+    from marginboost.boosting.dmcboost import PathCheckpoint
+
+    X, y = _path_data()
+    grid = [1, 0.25, 0.5]
+    estimator = DMCBoost(n_estimators=40, n_iter_no_change=10)
+    whole = estimator.fit_path(X, y, grid)
+    original = DMCBoost._run_phase2
+    calls = []
+
+    def dies_in_the_second_branch(self, state):
+        calls.append(self.n_prime)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return original(self, state)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(DMCBoost, "_run_phase2", dies_in_the_second_branch)
+        with pytest.raises(KeyboardInterrupt):
+            estimator.fit_path(X, y, grid, checkpoint=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "fingerprint",
+        "phase1.pkl",
+        "phase2-0.pkl",
+    ]
+    saved = PathCheckpoint(tmp_path)
+    resumed = estimator.fit_path(X, y, grid, checkpoint=saved)
+    assert saved.restored_seconds > 0
+    for a, b in zip(resumed, whole, strict=True):
+        assert a.n_prime == b.n_prime and a.n_phase1_ == b.n_phase1_
+        assert a.stop_reason_ == b.stop_reason_
+        np.testing.assert_array_equal(a.alphas_, b.alphas_)
+        for key in ("phase", "errors", "objective", "alpha"):
+            np.testing.assert_array_equal(a.history_[key], b.history_[key])
+        assert np.all(np.diff(a.history_["time"]) >= 0)  # the clock goes on from the parts
+        np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    # every part is saved now: nothing is fitted again
+    with monkeypatch.context() as patch:
+        patch.setattr(DMCBoost, "_run_phase1", lambda self, state: pytest.fail("refitted"))
+        patch.setattr(DMCBoost, "_run_phase2", lambda self, state: pytest.fail("refitted"))
+        again = estimator.fit_path(X, y, grid, checkpoint=tmp_path)
+    np.testing.assert_array_equal(again[2].predict(X), whole[2].predict(X))
+
+
+def test_a_checkpoint_of_another_fit_is_refused(tmp_path):
+    X, y = _path_data()
+    DMCBoost(n_estimators=5).fit_path(X, y, [0.5], checkpoint=tmp_path)
+    for other in (
+        lambda: DMCBoost(n_estimators=5).fit_path(X, y, [0.25], checkpoint=tmp_path),
+        lambda: DMCBoost(n_estimators=6).fit_path(X, y, [0.5], checkpoint=tmp_path),
+        lambda: DMCBoost(n_estimators=5).fit_path(X[::-1], y, [0.5], checkpoint=tmp_path),
+    ):
+        with pytest.raises(ValueError, match="another fit"):
+            other()

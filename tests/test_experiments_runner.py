@@ -18,7 +18,7 @@ from marginboost.experiments import CellError, ResultStore, run_grid
 from marginboost.experiments.store import _KEY_PATTERN
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _grid_cells import fails_on_three, noisy_square, slow_cell
+from _grid_cells import fails_on_three, noisy_square, resumed_cell, slow_cell
 
 HERE = Path(__file__).resolve().parent
 # later cells sleep less, so parallel executors finish them out of order
@@ -59,6 +59,14 @@ def test_serial_results_in_cell_order_and_stored(tmp_path):
         functools.partial(noisy_square, log_path=str(log)), cells, store=store, progress=False
     )
     assert again == results and calls(log) == []
+
+
+def test_a_resumed_cell_counts_the_seconds_of_its_earlier_run(tmp_path):
+    store = ResultStore(tmp_path / "store")
+    cells = [{"cell": 1, "before": 120.0}, {"cell": 2, "before": 0.0}]
+    run_grid(resumed_cell, cells, store=store, progress=False)
+    assert 120.0 <= store.get(cells[0])["elapsed_seconds"] < 130.0
+    assert store.get(cells[1])["elapsed_seconds"] < 10.0
 
 
 def test_only_missing_cells_are_computed(tmp_path):

@@ -232,6 +232,42 @@ def test_a_quick_cell_selects_n_prime_on_validation():
     assert 0 <= record["test_error"] <= 100
 
 
+@needs_mirror
+def test_an_interrupted_dmcboost_cell_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
+    """A DMCBoost cell killed in its second n' branch keeps its finished parts; run again, it
+    gives the same record, counts the earlier run's seconds and removes its checkpoint."""
+    from marginboost.boosting import DMCBoost
+
+    monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
+    spec = [
+        c
+        for c in P.grid_cells("quick", tables=("table2",))
+        if c["paper_dataset"] == "Wine" and c["algorithm"] == "DMCBoost"
+    ][0]
+    folder = P.checkpoint_folder(spec)
+    assert folder.is_relative_to(tmp_path) and folder.name == cell_key(spec)
+    whole = P.grid_cell(spec)
+    assert "resumed_seconds" not in whole and not folder.exists()
+    original, calls = DMCBoost._run_phase2, []
+
+    def dies_in_the_second_branch(self, state):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return original(self, state)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(DMCBoost, "_run_phase2", dies_in_the_second_branch)
+        with pytest.raises(KeyboardInterrupt):
+            P.grid_cell(spec)
+    assert (folder / "phase1.pkl").exists() and (folder / "phase2-0.pkl").exists()
+    resumed = P.grid_cell(spec)
+    assert not folder.exists()
+    assert 0 < resumed["resumed_seconds"] < resumed["seconds"]
+    for key in ("test_errors", "validation_errors", "train_errors", "rounds", "chosen"):
+        assert resumed[key] == whole[key]
+
+
 def test_rounds_run_counts_the_rounds_each_run_trained():
     """A capped run trained the cap, a run stopped by the patience rule 50 rounds beyond the
     round it keeps (never beyond the cap), any other run exactly the rounds it keeps."""

@@ -104,9 +104,11 @@ hands, 10 classes, depth 3) and on Letter.
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from numbers import Integral, Real
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numba
@@ -642,17 +644,34 @@ class DMCBoost(MulticlassBoostingClassifier):
         y: ArrayLike,
         n_primes: list[float],
         sample_weight: ArrayLike | None = None,
+        *,
+        checkpoint: str | os.PathLike[str] | PathCheckpoint | None = None,
     ) -> list[DMCBoost]:
         """Fit phase I once and phase II once per value of ``n_prime`` (the paper's model
         selection over :math:`n'`: phase I does not depend on it).
 
         Returns one fitted copy of this estimator per value, with ``n_prime`` set to it; each
         equals ``DMCBoost(n_prime=value, ...).fit(X, y)`` (``self`` is left unfitted).
+
+        ``checkpoint``: a folder (or a :class:`PathCheckpoint`) where the path saves its
+        finished parts, phase I and each value's phase II, as it goes.  A later call with the
+        same estimator parameters, data and values loads them and computes only the rest, so
+        an interrupted path loses at most the part it was in; the models and their
+        ``history_["time"]`` are those of an uninterrupted fit.  A folder holding the parts of
+        another fit raises ``ValueError``.  Warnings about a loaded part were given when it
+        was computed.
         """
         from copy import copy
 
         if len(n_primes) == 0:
             raise ValueError("fit_path needs at least one n_prime value")
+        saved = (
+            checkpoint
+            if checkpoint is None or isinstance(checkpoint, PathCheckpoint)
+            else PathCheckpoint(checkpoint)
+        )
+        if saved is not None:
+            saved.open(self, X, y, n_primes, sample_weight)
         first = copy(self)
         state = first._start(X, y, sample_weight)
         n = state["y"].shape[0]
@@ -664,8 +683,19 @@ class DMCBoost(MulticlassBoostingClassifier):
             models.append(model)
         first.n_prime_ = models[0].n_prime_
         state["objective_path"] = [model.n_prime_ for model in models]
-        first._run_phase1(state)
+        phase1 = None if saved is None else saved.load("phase1")
+        if phase1 is None:
+            first._run_phase1(state)
+            if saved is not None:
+                saved.save("phase1", first._phase1_part(state))
+        else:
+            first._restore_phase1(state, phase1)
         for j, model in enumerate(models):
+            done = None if saved is None else saved.load(f"phase2-{j}")
+            if done is not None:
+                models[j] = done
+                state["start"] = time.perf_counter() - float(done.history_["time"][-1])
+                continue
             model.phase1_stop_reason_ = first.phase1_stop_reason_
             model.n_phase1_ = first.n_phase1_
             history = {key: list(value) for key, value in state["history"].items()}
@@ -679,7 +709,29 @@ class DMCBoost(MulticlassBoostingClassifier):
             }
             del branch["objective_path"]
             model._run_phase2(branch)
+            if saved is not None:
+                saved.save(f"phase2-{j}", model)
         return models
+
+    #: Keys of the training state that a checkpoint does not keep (rebuilt by ``_start``).
+    _REBUILT_STATE = ("codes", "builder", "start", "y")
+
+    def _phase1_part(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What :meth:`fit_path` saves after phase I: the state it leaves, its seconds and
+        its stop."""
+        return {
+            "state": {k: v for k, v in state.items() if k not in self._REBUILT_STATE},
+            "seconds": time.perf_counter() - state["start"],
+            "phase1_stop_reason_": self.phase1_stop_reason_,
+            "n_phase1_": self.n_phase1_,
+        }
+
+    def _restore_phase1(self, state: dict[str, Any], part: dict[str, Any]) -> None:
+        """Put a saved phase I (:meth:`_phase1_part`) into the fresh ``state``."""
+        state.update(part["state"])
+        state["start"] = time.perf_counter() - float(part["seconds"])
+        self.phase1_stop_reason_ = part["phase1_stop_reason_"]
+        self.n_phase1_ = part["n_phase1_"]
 
     def _start(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None) -> dict[str, Any]:
         """Validate, bin and set up the training state (phase-independent parameters)."""
@@ -917,6 +969,96 @@ class DMCBoost(MulticlassBoostingClassifier):
 
 
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
+class PathCheckpoint:
+    """A folder where :meth:`DMCBoost.fit_path` keeps the parts of a path it has finished.
+
+    Each part is a pickle written atomically (a killed write leaves no part), next to a
+    fingerprint of the fit (the estimator's parameters, the data and the :math:`n'` values):
+    a folder that holds another fit's parts is refused.  ``restored_seconds`` is the fit time,
+    in seconds, of the parts loaded rather than computed by the last :meth:`DMCBoost.fit_path`
+    (the time of an uninterrupted fit is that plus the time of the call).  Pickles run code
+    when loaded: use folders that only this package writes.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from sklearn.datasets import load_iris
+    >>> from marginboost.boosting import DMCBoost
+    >>> from marginboost.boosting.dmcboost import PathCheckpoint
+    >>> X, y = load_iris(return_X_y=True)
+    >>> folder = tempfile.mkdtemp()
+    >>> model = DMCBoost(n_estimators=6, max_depth=1)
+    >>> first = model.fit_path(X, y, [0.1, 0.5], checkpoint=folder)
+    >>> saved = PathCheckpoint(folder)
+    >>> again = model.fit_path(X, y, [0.1, 0.5], checkpoint=saved)  # loaded, not refitted
+    >>> saved.restored_seconds > 0, [m.n_estimators_ for m in again] == [m.n_estimators_ for m in first]
+    (True, True)
+    """
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+        self.restored_seconds = 0.0
+        self._fingerprint: str | None = None
+
+    def open(
+        self,
+        estimator: DMCBoost,
+        X: ArrayLike,
+        y: ArrayLike,
+        n_primes: list[float],
+        sample_weight: ArrayLike | None,
+    ) -> None:
+        """Tie the folder to this fit; raise ``ValueError`` if it holds another fit's parts."""
+        import hashlib
+        import pickle
+
+        digest = hashlib.blake2b(digest_size=16)
+        params = sorted((k, repr(v)) for k, v in estimator.get_params(deep=False).items())
+        digest.update(pickle.dumps((type(estimator).__name__, params, [repr(v) for v in n_primes])))
+        for array in (X, y, sample_weight):
+            if array is not None:
+                data = np.ascontiguousarray(np.asarray(array))
+                digest.update(repr((data.dtype.str, data.shape)).encode())
+                digest.update(pickle.dumps(data.tolist()) if data.dtype == object else data.data)
+        self._fingerprint = digest.hexdigest()
+        self.restored_seconds = 0.0
+        self.folder.mkdir(parents=True, exist_ok=True)
+        stamp = self.folder / "fingerprint"
+        if stamp.exists():
+            if stamp.read_text().strip() != self._fingerprint:
+                raise ValueError(
+                    f"checkpoint folder {self.folder} holds the parts of another fit (other "
+                    "parameters, data or n' values); use another folder or empty this one"
+                )
+        else:
+            stamp.write_text(self._fingerprint + "\n")
+
+    def load(self, name: str) -> Any:
+        """The saved part ``name``, or None."""
+        import pickle
+
+        path = self.folder / f"{name}.pkl"
+        if not path.exists():
+            return None
+        part = pickle.loads(path.read_bytes())
+        if name == "phase1":
+            self.restored_seconds = max(self.restored_seconds, float(part["seconds"]))
+        elif len(part.history_["time"]):
+            self.restored_seconds = max(self.restored_seconds, float(part.history_["time"][-1]))
+        return part
+
+    def save(self, name: str, part: Any) -> None:
+        """Write part ``name`` atomically."""
+        import pickle
+
+        if self._fingerprint is None:
+            raise RuntimeError("open the checkpoint for a fit before saving parts")
+        path = self.folder / f"{name}.pkl"
+        partial = path.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.replace(path)
+
+
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
 DMCBoost.__doc__ = (

@@ -58,6 +58,9 @@ def _run_cell(func: Callable[[dict], Mapping], index: int, spec: dict):
     except Exception as exc:
         return _Failure(index, exc, traceback.format_exc())
     elapsed = time.perf_counter() - start
+    if isinstance(metrics, Mapping):
+        # a cell that went on from its own checkpoint reports the seconds spent before
+        elapsed += float(metrics.get("resumed_seconds", 0.0))
     if not isinstance(metrics, Mapping):
         return _Failure(
             index,
@@ -200,6 +203,8 @@ def run_grid(
     ----------
     func : callable
         Picklable top-level function ``func(spec) -> dict`` returning the metrics of one cell.
+        A cell that goes on from its own checkpoint of an interrupted run reports the seconds
+        that run had spent in ``metrics["resumed_seconds"]``; they count in its elapsed time.
     cells : sequence of dict
         Cell specs (dicts); duplicates are computed once.
     store : ResultStore, optional

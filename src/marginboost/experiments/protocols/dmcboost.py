@@ -58,6 +58,7 @@ __all__ = [
     "table2_protocol",
     "table3_protocol",
     "on_paper_protocol",
+    "checkpoint_folder",
     "DMC_SAFETY_CAP",
     "grid_cells",
     "grid_cell",
@@ -582,7 +583,18 @@ def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
     }
 
 
-def _dmcboost(params: dict, data, fixed: bool) -> dict:
+def checkpoint_folder(spec: dict):
+    """Where a DMCBoost cell keeps the finished parts of its :math:`n'` path while it runs
+    (:class:`~marginboost.boosting.dmcboost.PathCheckpoint`): ``<results>/dmcboost/checkpoints/<cell key>``
+    (:func:`marginboost._paths.results_dir`, ``_build/results`` in a checkout).  A cell that
+    was interrupted goes on from there; the folder is removed once the cell's record is made."""
+    from ..._paths import results_dir
+    from ..store import cell_key
+
+    return results_dir() / "dmcboost" / "checkpoints" / cell_key(spec)
+
+
+def _dmcboost(params: dict, data, fixed: bool, checkpoint=None) -> dict:
     from ...boosting import DMCBoost
 
     X, y, Xv, yv, Xt, yt = data
@@ -592,7 +604,7 @@ def _dmcboost(params: dict, data, fixed: bool) -> dict:
             max_depth=int(params["depth"]),
             n_estimators=int(params["max_rounds"]),
             step=_step(params),
-        ).fit_path(X, y, [N_PRIME_GRID[label] for label in labels])
+        ).fit_path(X, y, [N_PRIME_GRID[label] for label in labels], checkpoint=checkpoint)
     test = [_pct(m.predict(Xt), yt) for m in models]
     train = [_pct(m.predict(X), y) for m in models]
     if fixed:
@@ -641,13 +653,24 @@ def grid_cell(spec: dict) -> dict:
     )
     start = time.perf_counter()
     if method == "DMCBoost":
-        record = _dmcboost(params, data, name in FIXED)
+        from ...boosting.dmcboost import PathCheckpoint
+
+        folder = checkpoint_folder(spec)
+        saved = PathCheckpoint(folder)
+        record = _dmcboost(params, data, name in FIXED, saved)
+        if saved.restored_seconds > 0:
+            # the fit time of the parts an interrupted run of this cell had finished
+            record["resumed_seconds"] = saved.restored_seconds
     elif method in METHODS:
         record = _baseline(method, params, data, name in FIXED)
     else:
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
-    record["seconds"] = time.perf_counter() - start
+    record["seconds"] = time.perf_counter() - start + record.get("resumed_seconds", 0.0)
     record["n_train"] = int(split.train.size)
+    if method == "DMCBoost":
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)  # the record replaces the parts
     return record
 
 
