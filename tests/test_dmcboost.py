@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from _dmc_helpers import killed_in_branch
 
 import marginboost
 from marginboost.boosting import DMCBoost
@@ -539,14 +540,19 @@ def test_max_intervals_is_validated_and_large_data_stays_monotone():
     assert set(capped.history_["phase"][2:]) <= {2.0}
 
 
-def test_fit_path_equals_separate_fits():
-    rng = np.random.default_rng(11)
+def _path_data(seed):
+    rng = np.random.default_rng(seed)
     X = rng.normal(size=(160, 3))
     y = np.where(
         rng.random(160) < 0.2,
         rng.integers(0, 3, 160),
         (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.3).astype(int),
     )
+    return X, y
+
+
+def test_fit_path_equals_separate_fits():
+    X, y = _path_data(11)
     grid = [1, 0.25, 0.5]
     path = DMCBoost(n_estimators=40, n_iter_no_change=10).fit_path(X, y, grid)
     assert [model.n_prime for model in path] == grid
@@ -561,39 +567,17 @@ def test_fit_path_equals_separate_fits():
         DMCBoost().fit_path(X, y, [])
 
 
-def _path_data():
-    rng = np.random.default_rng(12)
-    X = rng.normal(size=(160, 3))
-    y = np.where(
-        rng.random(160) < 0.2,
-        rng.integers(0, 3, 160),
-        (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.3).astype(int),
-    )
-    return X, y
-
-
 def test_an_interrupted_path_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
     """Killed in the second n' branch, the path keeps phase I and the first branch; the next
     call loads them and computes the rest, giving the uninterrupted path's models."""
     from marginboost.boosting.dmcboost import PathCheckpoint
 
-    X, y = _path_data()
+    X, y = _path_data(12)
     grid = [1, 0.25, 0.5]
     estimator = DMCBoost(n_estimators=40, n_iter_no_change=10)
     whole = estimator.fit_path(X, y, grid)
-    original = DMCBoost._run_phase2
-    calls = []
-
-    def dies_in_the_second_branch(self, state):
-        calls.append(self.n_prime)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return original(self, state)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(DMCBoost, "_run_phase2", dies_in_the_second_branch)
-        with pytest.raises(KeyboardInterrupt):
-            estimator.fit_path(X, y, grid, checkpoint=tmp_path)
+    with killed_in_branch(monkeypatch):
+        estimator.fit_path(X, y, grid, checkpoint=tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "fingerprint",
         "phase1.pkl",
@@ -619,7 +603,7 @@ def test_an_interrupted_path_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
 
 
 def test_a_checkpoint_of_another_fit_is_refused(tmp_path):
-    X, y = _path_data()
+    X, y = _path_data(12)
     DMCBoost(n_estimators=5).fit_path(X, y, [0.5], checkpoint=tmp_path)
     for other in (
         lambda: DMCBoost(n_estimators=5).fit_path(X, y, [0.25], checkpoint=tmp_path),

@@ -236,7 +236,7 @@ def test_a_quick_cell_selects_n_prime_on_validation():
 def test_an_interrupted_dmcboost_cell_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
     """A DMCBoost cell killed in its second n' branch keeps its finished parts; run again, it
     gives the same record, counts the earlier run's seconds and removes its checkpoint."""
-    from marginboost.boosting import DMCBoost
+    from _dmc_helpers import killed_in_branch
 
     monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
     spec = [
@@ -248,18 +248,8 @@ def test_an_interrupted_dmcboost_cell_goes_on_from_its_checkpoint(tmp_path, monk
     assert folder.is_relative_to(tmp_path) and folder.name == cell_key(spec)
     whole = P.grid_cell(spec)
     assert "resumed_seconds" not in whole and not folder.exists()
-    original, calls = DMCBoost._run_phase2, []
-
-    def dies_in_the_second_branch(self, state):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return original(self, state)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(DMCBoost, "_run_phase2", dies_in_the_second_branch)
-        with pytest.raises(KeyboardInterrupt):
-            P.grid_cell(spec)
+    with killed_in_branch(monkeypatch):
+        P.grid_cell(spec)
     assert (folder / "phase1.pkl").exists() and (folder / "phase2-0.pkl").exists()
     resumed = P.grid_cell(spec)
     assert not folder.exists()

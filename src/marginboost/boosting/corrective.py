@@ -724,16 +724,6 @@ class AdaBoostCG(_CGParams):
     def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
         return _masters.solve_adaboost_l1(A, float(self.T), w0)
 
-    def _solved_master(
-        self, A: FloatArray, w0: FloatArray | None, iteration: int
-    ) -> _masters.MasterSolution:
-        """``_solve_master(A, w0)``; a solver failure becomes a ``ColumnGenerationError`` that
-        names the iteration."""
-        try:
-            return self._solve_master(A, w0)
-        except _masters.MasterSolverError as error:
-            raise ColumnGenerationError(type(self).__name__, iteration, error.status) from error
-
     def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
         return solution.duality_gap + max(0.0, edge - solution.r)
 
