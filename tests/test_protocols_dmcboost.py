@@ -290,6 +290,7 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
         cell("Poker525k", "SAMME"),
         cell("Car", "DMCBoost"),
         cell("Car", "AdaBoost.M1"),
+        cell("Glass", "DMCBoost"),
     ]
     metrics = [
         {"seconds": 2.0, "rounds_fitted": 100, "stop_reason": "n_estimators"},
@@ -302,6 +303,13 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
             "stop_reasons": ["phase I zero training error", "n_estimators"],
         },
         {"seconds": 0.5, "rounds_fitted": 5, "stop_reason": "weighted error 0.5 >= 1/2"},
+        {
+            "seconds": 9.0,
+            "phase1_seconds": 6.0,
+            "n_phase1": 10,
+            "rounds": [40, 100],
+            "stop_reasons": ["phase I zero training error", "n_estimators"],
+        },
     ]
     out = P.cost_frame(cells, metrics, paper_rounds=5000).set_index(["dataset", "algorithm"])
     samme = out.loc[("Car", "SAMME")]
@@ -314,8 +322,13 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
     # phase I 10 rounds, phase II 30 and 90 rounds: 130 rounds in 9 s
     assert dmc["rounds"] == 130 and dmc["capped"] == 1 and dmc["lower_bound"]
     assert dmc["paper_cpu_h"] == pytest.approx(9 / 130 * (10 + 30 + 4990) * 5 / 3600)
+    assert dmc["rate"] == "blended" and samme["rate"] == "blended"
     m1 = out.loc[("Car", "AdaBoost.M1")]
     assert m1["paper_cpu_h"] == pytest.approx(0.1 * 5 * 5 / 3600)
+    # with phase I's seconds recorded: phase I as it is, phase II's 120 rounds took 3 s
+    glass = out.loc[("Glass", "DMCBoost")]
+    assert glass["rate"] == "per phase"
+    assert glass["paper_cpu_h"] == pytest.approx((6.0 + 3.0 / 120 * (30 + 4990)) * 5 / 3600)
 
 
 def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_cells():
