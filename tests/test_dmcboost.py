@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from _dmc_helpers import killed_in_branch
+from _dmc_helpers import killed_at_round, killed_in_branch
 
 import marginboost
 from marginboost.boosting import DMCBoost
@@ -600,6 +600,65 @@ def test_an_interrupted_path_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
         patch.setattr(DMCBoost, "_run_phase2", lambda self, state: pytest.fail("refitted"))
         again = estimator.fit_path(X, y, grid, checkpoint=tmp_path)
     np.testing.assert_array_equal(again[2].predict(X), whole[2].predict(X))
+
+
+@pytest.mark.parametrize("phase", [1, 2])
+def test_a_path_killed_inside_a_phase_goes_on_from_its_last_round(tmp_path, monkeypatch, phase):
+    """With ``every=0`` the phase in progress is saved at each round: a path killed inside
+    phase I, or inside the last n' branch's phase II, resumes from that round and gives the
+    uninterrupted path's models; the finished phases replace their progress."""
+    from marginboost.boosting.dmcboost import PathCheckpoint
+
+    X, y = _path_data(12)
+    grid = [1, 0.25, 0.5]
+    estimator = DMCBoost(n_estimators=40, n_iter_no_change=10)
+    original, calls = DMCBoost._add, []
+
+    def counted(self, *args):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return original(self, *args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(DMCBoost, "_add", counted)
+        whole = estimator.fit_path(X, y, grid)
+    rounds, n1 = len(calls), whole[0].n_phase1_
+    assert n1 >= 3 and rounds - n1 >= 6
+    # the round to die at, counted over phase I and the branches' rounds in order
+    kill = n1 - 1 if phase == 1 else rounds - 1
+    with killed_at_round(monkeypatch, kill):
+        estimator.fit_path(X, y, grid, checkpoint=PathCheckpoint(tmp_path, every=0))
+    progress = "phase1-progress.pkl" if phase == 1 else f"phase2-{len(grid) - 1}-progress.pkl"
+    assert progress in {p.name for p in tmp_path.iterdir()}
+    saved = PathCheckpoint(tmp_path, every=0)
+    calls.clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(DMCBoost, "_add", counted)
+        resumed = estimator.fit_path(X, y, grid, checkpoint=saved)
+    assert len(calls) == rounds - (kill - 1)  # only the rounds after the last save again
+    assert saved.restored_seconds > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "fingerprint",
+        "phase1.pkl",
+        "phase2-0.pkl",
+        "phase2-1.pkl",
+        "phase2-2.pkl",
+    ]
+    for a, b in zip(resumed, whole, strict=True):
+        assert a.n_phase1_ == b.n_phase1_ and a.stop_reason_ == b.stop_reason_
+        assert a.phase1_stop_reason_ == b.phase1_stop_reason_
+        np.testing.assert_array_equal(a.alphas_, b.alphas_)
+        for key in ("phase", "errors", "objective", "alpha"):
+            np.testing.assert_array_equal(a.history_[key], b.history_[key])
+        assert np.all(np.diff(a.history_["time"]) >= 0)
+        np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_path_checkpoint_rejects_a_bad_save_interval(tmp_path):
+    from marginboost.boosting.dmcboost import PathCheckpoint
+
+    for bad in (-1.0, float("nan"), "often"):
+        with pytest.raises(ValueError, match="every"):
+            PathCheckpoint(tmp_path, every=bad)
 
 
 def test_a_checkpoint_of_another_fit_is_refused(tmp_path):

@@ -127,6 +127,8 @@ from .dmcboost_search import TH, MarginLineSearch, margin_line_search, zero_one_
 from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..weak.direct import DirectNode, DirectTreeState
     from ..weak.tree import FittedTree
 
@@ -654,9 +656,10 @@ class DMCBoost(MulticlassBoostingClassifier):
         equals ``DMCBoost(n_prime=value, ...).fit(X, y)`` (``self`` is left unfitted).
 
         ``checkpoint``: a folder (or a :class:`PathCheckpoint`) where the path saves its
-        finished parts, phase I and each value's phase II, as it goes.  A later call with the
-        same estimator parameters, data and values loads them and computes only the rest, so
-        an interrupted path loses at most the part it was in; the models and their
+        finished parts, phase I and each value's phase II, as it goes, and the part in
+        progress every :attr:`PathCheckpoint.every` seconds.  A later call with the same
+        estimator parameters, data and values loads them and computes only the rest, so an
+        interrupted path loses at most the rounds since its last save; the models and their
         ``history_["time"]`` are those of an uninterrupted fit.  A folder holding the parts of
         another fit raises ``ValueError``.  Warnings about a loaded part were given when it
         was computed.
@@ -685,9 +688,14 @@ class DMCBoost(MulticlassBoostingClassifier):
         state["objective_path"] = [model.n_prime_ for model in models]
         phase1 = None if saved is None else saved.load("phase1")
         if phase1 is None:
+            if saved is not None:
+                saved.resume("phase1-progress", state)
+                state["progress"] = saved.progress("phase1-progress")
             first._run_phase1(state)
+            state.pop("progress", None)
             if saved is not None:
                 saved.save("phase1", first._phase1_part(state))
+                saved.discard("phase1-progress")
         else:
             first._restore_phase1(state, phase1)
         for j, model in enumerate(models):
@@ -708,20 +716,22 @@ class DMCBoost(MulticlassBoostingClassifier):
                 "history": history,
             }
             del branch["objective_path"]
+            if saved is not None:
+                name = f"phase2-{j}-progress"
+                if saved.resume(name, branch):
+                    state["start"] = branch["start"]  # the later branches' clock goes on
+                branch["progress"] = saved.progress(name)
             model._run_phase2(branch)
             if saved is not None:
                 saved.save(f"phase2-{j}", model)
+                saved.discard(f"phase2-{j}-progress")
         return models
-
-    #: Keys of the training state that a checkpoint does not keep (rebuilt by ``_start``).
-    _REBUILT_STATE = ("codes", "builder", "start", "y")
 
     def _phase1_part(self, state: dict[str, Any]) -> dict[str, Any]:
         """What :meth:`fit_path` saves after phase I: the state it leaves, its seconds and
         its stop."""
         return {
-            "state": {k: v for k, v in state.items() if k not in self._REBUILT_STATE},
-            "seconds": time.perf_counter() - state["start"],
+            **_state_part(state),
             "phase1_stop_reason_": self.phase1_stop_reason_,
             "n_phase1_": self.n_phase1_,
         }
@@ -840,8 +850,8 @@ class DMCBoost(MulticlassBoostingClassifier):
     def _phase1(self, state: dict[str, Any]) -> str:
         """Algorithm 1; returns the stop reason."""
         y, codes, builder = state["y"], state["codes"], state["builder"]
-        errors = y.shape[0]  # F = 0: every example is a tie, i.e. an error
-        plateau = 0
+        # F = 0: every example is a tie, i.e. an error (a resumed phase goes on from its rounds)
+        errors = state["history"]["errors"][-1] if state["trees"] else y.shape[0]
         cap = (
             int(self.n_estimators)
             if self.max_phase1_rounds is None
@@ -851,6 +861,8 @@ class DMCBoost(MulticlassBoostingClassifier):
             )
         )
         while len(state["trees"]) < cap:
+            if "progress" in state:
+                state["progress"](state)
             if errors == 0:
                 return "phase I zero training error"
             objective = ZeroOneTreeObjective(
@@ -870,7 +882,8 @@ class DMCBoost(MulticlassBoostingClassifier):
                     else f"phase I coordinatewise minimum ({errors} errors; the best tree "
                     f"reaches {sweep.errors})"
                 )
-            plateau = plateau + 1 if sweep.errors == errors else 0
+            plateau = state.get("plateau", 0) + 1 if sweep.errors == errors else 0
+            state["plateau"] = plateau
             self._add(state, 1, tree, h, sweep.alpha)
             errors = state["history"]["errors"][-1]
             if plateau >= int(self.n_iter_no_change):
@@ -883,9 +896,15 @@ class DMCBoost(MulticlassBoostingClassifier):
         """Algorithm 2; returns the stop reason and, with relaxation, the best round count."""
         y, codes, builder = state["y"], state["codes"], state["builder"]
         n_prime, relaxed = self.n_prime_, self.epsilon_ > 0
-        value = bottom_margin_average(multiclass_margins(state["F"], y) / state["c"], n_prime)
-        best_value, best_rounds, stall = value, len(state["trees"]), 0
+        if "phase2" in state:  # resumed: the best value and round so far, the rounds since
+            best_value, best_rounds, stall = state["phase2"]
+        else:
+            value = bottom_margin_average(multiclass_margins(state["F"], y) / state["c"], n_prime)
+            best_value, best_rounds, stall = value, len(state["trees"]), 0
         while len(state["trees"]) < int(self.n_estimators):
+            state["phase2"] = (best_value, best_rounds, stall)
+            if "progress" in state:
+                state["progress"](state)
             F = state["F"]
             candidates = []
             for sign in (1, -1):
@@ -968,14 +987,30 @@ class DMCBoost(MulticlassBoostingClassifier):
         return None
 
 
+#: Keys of the training state that a checkpoint does not keep (rebuilt by ``_start``, or the
+#: checkpoint's own hook).
+_REBUILT_STATE = ("codes", "builder", "start", "y", "progress")
+
+
+def _state_part(state: dict[str, Any]) -> dict[str, Any]:
+    """The training state as a checkpoint keeps it, with the fit's seconds so far."""
+    return {
+        "state": {k: v for k, v in state.items() if k not in _REBUILT_STATE},
+        "seconds": time.perf_counter() - state["start"],
+    }
+
+
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
 class PathCheckpoint:
     """A folder where :meth:`DMCBoost.fit_path` keeps the parts of a path it has finished.
 
     Each part is a pickle written atomically (a killed write leaves no part), next to a
     fingerprint of the fit (the estimator's parameters, the data and the :math:`n'` values):
-    a folder that holds another fit's parts is refused.  ``restored_seconds`` is the fit time,
-    in seconds, of the parts loaded rather than computed by the last :meth:`DMCBoost.fit_path`
+    a folder that holds another fit's parts is refused.  The phase in progress (phase I, or
+    one :math:`n'` value's phase II) is also saved, at the start of a round, once ``every``
+    seconds have passed since the last save (0: every round), and a later fit goes on from
+    it; finished phases replace their progress.  ``restored_seconds`` is the fit time, in
+    seconds, of the parts loaded rather than computed by the last :meth:`DMCBoost.fit_path`
     (the time of an uninterrupted fit is that plus the time of the call).  Pickles run code
     when loaded: use folders that only this package writes.
 
@@ -995,10 +1030,12 @@ class PathCheckpoint:
     (True, True)
     """
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
+    def __init__(self, folder: str | os.PathLike[str], every: float = 600.0) -> None:
         self.folder = Path(folder)
+        self.every = check_real(every, "every", 0.0, low_inclusive=True)
         self.restored_seconds = 0.0
         self._fingerprint: str | None = None
+        self._last_save = time.monotonic()
 
     def open(
         self,
@@ -1041,7 +1078,7 @@ class PathCheckpoint:
         if not path.exists():
             return None
         part = pickle.loads(path.read_bytes())
-        if name == "phase1":
+        if isinstance(part, dict):  # phase I, or a phase in progress
             self.restored_seconds = max(self.restored_seconds, float(part["seconds"]))
         elif len(part.history_["time"]):
             self.restored_seconds = max(self.restored_seconds, float(part.history_["time"][-1]))
@@ -1057,6 +1094,31 @@ class PathCheckpoint:
         partial = path.with_suffix(".partial")
         partial.write_bytes(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
         partial.replace(path)
+        self._last_save = time.monotonic()
+
+    def discard(self, name: str) -> None:
+        """Remove part ``name`` if it is there."""
+        (self.folder / f"{name}.pkl").unlink(missing_ok=True)
+
+    def resume(self, name: str, state: dict[str, Any]) -> bool:
+        """Put the saved progress ``name`` (if any) into the training ``state``; whether there
+        was one.  The state's clock goes on from the progress's seconds."""
+        part = self.load(name)
+        if part is None:
+            return False
+        state.update(part["state"])
+        state["start"] = time.perf_counter() - float(part["seconds"])
+        return True
+
+    def progress(self, name: str) -> Callable[[dict[str, Any]], None]:
+        """The hook a phase calls at the start of each round: it saves the state as progress
+        ``name`` once :attr:`every` seconds have passed since the last save."""
+
+        def hook(state: dict[str, Any]) -> None:
+            if time.monotonic() - self._last_save >= self.every:
+                self.save(name, _state_part(state))
+
+        return hook
 
 
 from .._sklearn import examples_section as _examples_section  # noqa: E402

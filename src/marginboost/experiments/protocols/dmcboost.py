@@ -585,6 +585,11 @@ def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
     }
 
 
+#: Seconds between the saves of a DMCBoost cell's phase in progress (a killed cell loses at
+#: most this much of its fit).
+CHECKPOINT_EVERY = 300.0
+
+
 def checkpoint_folder(spec: dict):
     """Where a DMCBoost cell keeps the finished parts of its :math:`n'` path while it runs
     (:class:`~marginboost.boosting.dmcboost.PathCheckpoint`): ``<results>/dmcboost/checkpoints/<cell key>``
@@ -661,7 +666,7 @@ def grid_cell(spec: dict) -> dict:
         from ...boosting.dmcboost import PathCheckpoint
 
         folder = checkpoint_folder(spec)
-        saved = PathCheckpoint(folder)
+        saved = PathCheckpoint(folder, every=CHECKPOINT_EVERY)
         record = _dmcboost(params, data, name in FIXED, saved)
         if saved.restored_seconds > 0:
             # the fit time of the parts an interrupted run of this cell had finished
