@@ -72,6 +72,7 @@ NOJIT_TESTS ?= tests/test_weak_trees.py tests/test_fast_histograms.py tests/test
                tests/test_binning_cuts.py \
                tests/test_weak_pool.py tests/test_weak_direct.py tests/test_direct_line_search.py \
                tests/test_dmcboost_search.py \
+               tests/test_dmcboost_edges.py::test_pair_kernel_scores_every_split_as_the_segment_tree_kernel \
                tests/test_directboost_reference.py::test_exp_loss_step_matches_the_reference \
                tests/test_directboost_reference.py::test_direct_trees_against_greedy_and_exhaustive_search
 test-nojit: $(STAMP)

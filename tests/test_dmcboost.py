@@ -92,17 +92,18 @@ def test_zero_one_split_scores_equal_brute_force(seed, equal_labels):
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("use_grid", [True, False], ids=["profile-kernel", "segment-tree-kernel"])
+@pytest.mark.parametrize("kernel", ["grid", "segment", "pairs"])
 @pytest.mark.parametrize("step", ["best-midpoint", "midpoint", "exp-loss"])
-def test_both_phase1_kernels_score_every_step_rule_as_the_objective(seed, use_grid, step):
-    """Under each step rule both split kernels (the per-bin profiles and the segment tree with
-    its O(log m) search for the best interval) give every split the score of its best label
-    pair as ``ZeroOneTreeObjective.score`` computes it over all intervals in numpy."""
+def test_every_phase1_kernel_scores_every_step_rule_as_the_objective(seed, kernel, step):
+    """Under each step rule every split kernel (the per-bin profiles, the segment tree with
+    its O(log m) search for the best interval, the label pairs' minima per interval) gives
+    every split the score of its best label pair as ``ZeroOneTreeObjective.score`` computes
+    it over all intervals in numpy."""
     rng = np.random.default_rng(50 + seed)
     n, d, bins, K = 36, 3, 5, 3 + seed % 2
     codes, y, F = _codes(rng, n, d, bins), rng.integers(0, K, n), _scores(rng, n, K)
     objective = ZeroOneTreeObjective(F, y, step=step)
-    objective._use_grid = lambda codes, n_node: use_grid
+    objective.kernel = kernel
     state, node = _partial_state(rng, n, K)
     scores = objective.split_scores(codes, node, state)[0]
     best: dict = {}
@@ -115,27 +116,32 @@ def test_both_phase1_kernels_score_every_step_rule_as_the_objective(seed, use_gr
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("step", ["best-midpoint", "midpoint", "exp-loss"])
-def test_both_phase1_kernels_agree_on_a_subset_of_the_intervals(seed, step):
-    """With ``max_intervals`` below the number of intervals, the per-bin profiles and the
-    segment tree over the positions of the scored intervals give every split the same score and
-    the same label pair (the segment tree finds the best step near the loss's minimizer only)."""
+def test_every_phase1_kernel_agrees_on_a_subset_of_the_intervals(seed, step):
+    """With ``max_intervals`` below the number of intervals, the per-bin profiles, the segment
+    tree over the positions of the scored intervals and the label pairs' minima give every
+    split the same score and the same label pair (the last two find the best step near the
+    loss's minimizer only)."""
     rng = np.random.default_rng(90 + seed)
     n, d, bins, K = 60, 3, 6, 3 + seed % 3
     codes, y, F = _codes(rng, n, d, bins), rng.integers(0, K, n), _scores(rng, n, K)
     F = F + rng.normal(scale=0.05, size=F.shape) * (seed % 2)  # distinct crossings or ties
     results = []
-    for use_grid in (True, False):
+    for kernel in ("grid", "segment", "pairs"):
         objective = ZeroOneTreeObjective(F, y, step=step, max_intervals=3 + seed % 3)
         assert not objective.exact
-        objective._use_grid = lambda codes, n_node: use_grid
+        objective.kernel = kernel
         state, node = _partial_state(np.random.default_rng(seed), n, K)
         results.append(objective.split_scores(codes, node, state))
-    (grid_scores, *grid_labels), (segment_scores, *segment_labels) = results
+    (grid_scores, *grid_labels), *others = results
     # the loss sums are added in another order (per code bucket, not per sample): equal up to
     # rounding, and the same label pairs
-    np.testing.assert_allclose(segment_scores, grid_scores, rtol=1e-12, atol=0)
-    for grid, segment in zip(grid_labels, segment_labels):
-        np.testing.assert_array_equal(grid, segment)
+    for other_scores, *other_labels in others:
+        np.testing.assert_allclose(other_scores, grid_scores, rtol=1e-12, atol=0)
+        for grid, other in zip(grid_labels, other_labels):
+            np.testing.assert_array_equal(grid, other)
+    # the segment tree and the pairs sum the loss terms alike: bit for bit
+    for a, b in zip(results[1], results[2]):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_step_rules_pick_their_points_among_the_best_intervals():

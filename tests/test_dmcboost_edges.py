@@ -227,6 +227,9 @@ def test_phase1_split_scores_do_not_depend_on_the_number_of_feature_blocks(
     for blocks in (1, 2, 3, 7):
         monkeypatch.setattr(numba, "get_num_threads", lambda blocks=blocks: blocks)
         results.append(objective.split_scores(codes, node, state))
+        objective.kernel = "pairs"
+        results.append(objective.split_scores(codes, node, state))
+        objective.kernel = None
     _assert_same_split_scores(results)
 
 
@@ -270,7 +273,7 @@ def test_segment_kernel_scores_alike_with_its_errors_flat_or_in_the_tree(monkeyp
     F = rng.integers(0, 4, size=(n, K)) * 0.5
     F = F + rng.normal(scale=0.3, size=(n, K)) * (rng.random((n, K)) < 0.1)  # ties and crossings
     objective = ZeroOneTreeObjective(F, rng.integers(0, K, n), step=step)
-    objective._use_grid = lambda codes, n_node: False
+    objective.kernel = "segment"
     n_intervals = objective.J.size
     codes = np.asfortranarray(rng.integers(0, 12, size=(n, 3)).astype(np.uint8))
     state = DirectTreeState(np.zeros(n, np.int64), {0: 0.0})
@@ -286,7 +289,85 @@ def test_segment_kernel_scores_alike_with_its_errors_flat_or_in_the_tree(monkeyp
                 lambda *args, flat=flat: kernel(*args, flat),
             )
             results.append(objective.split_scores(codes, node, state))
+        objective.kernel = "pairs"  # the label pairs' minima: the same, bit for bit
+        results.append(objective.split_scores(codes, node, state))
+        objective.kernel = "segment"
         _assert_same_split_scores(results)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pair_kernel_scores_every_split_as_the_segment_tree_kernel(seed):
+    """``phase1_pair_split_scores`` finds each split's fewest errors from the per-interval
+    minima over the left and the right labels and computes steps only for the label pairs
+    reaching them: the segment-tree kernel's scores and leaf labels, bit for bit, on random
+    nodes with ties and crossings, 2 to 8 labels, every step rule, all the intervals or a
+    subset of them."""
+    from marginboost.boosting import _dmcboost_kernels as kernels
+    from marginboost.boosting.direct import _empty_scores
+
+    rng = np.random.default_rng(700 + seed)
+    n, K, d = int(rng.integers(5, 120)), int(rng.integers(2, 9)), 3
+    F = rng.integers(0, 4, size=(n, K)) * 0.5
+    F = F + rng.normal(scale=0.3, size=(n, K)) * (rng.random((n, K)) < rng.random())
+    y = rng.integers(0, K, n)
+    objective = ZeroOneTreeObjective(
+        F,
+        y,
+        max_intervals=None if seed % 2 else int(rng.integers(2, 30)),
+        step=("best-midpoint", "midpoint", "exp-loss")[seed % 3],
+    )
+    codes = np.asfortranarray(rng.integers(0, int(rng.integers(2, 20)), size=(n, d)))
+    codes = codes.astype(np.uint8)
+    size = max(2, int(n * rng.random()))
+    samples = np.sort(rng.choice(n, size=size, replace=False)).astype(np.int64)
+    pred = rng.integers(0, K, n).astype(np.int64)
+    outside = np.ones(n, dtype=bool)
+    outside[samples] = False
+    base = kernels.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
+    sums = np.asarray(kernels.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
+    lo, hi = (objective.lo, objective.hi) if objective.exact else objective._grid_ranges()
+    results = []
+    for kernel in ("segment", "pairs"):
+        out = _empty_scores(d)
+        args = (
+            codes,
+            samples,
+            lo,
+            hi,
+            objective.J,
+            objective.V,
+            base if objective.exact else base[objective.J],
+            objective.parts,
+            sums,
+            objective.shift,
+            objective.reference,
+            *out,
+            2,
+        )
+        if kernel == "segment":
+            kernels.phase1_seg_grid_split_scores(*args, True, objective.mode)
+        else:
+            kernels.phase1_pair_split_scores(*args, objective.mode)
+        results.append(out)
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(a, b)
+    assert np.isfinite(results[0][0]).any()
+
+
+def test_the_pair_kernel_scores_where_labels_may_be_equal_and_are_at_least_four():
+    rng = np.random.default_rng(3)
+    codes = np.zeros((30, 2), dtype=np.uint8)
+    for K, equal_labels, expected in (
+        (4, True, "pairs"),
+        (12, True, "pairs"),
+        (3, True, "segment"),
+        (4, False, "segment"),
+        (70, True, "segment"),
+    ):
+        F, y = rng.normal(size=(30, K)), rng.integers(0, K, 30)
+        objective = ZeroOneTreeObjective(F, y, equal_labels=equal_labels)
+        objective._use_grid = lambda codes, n_node: False
+        assert objective._kernel(codes, 30) == expected
 
 
 def _assert_same_split_scores(results):

@@ -76,3 +76,23 @@ def test_not_reproduced_page_is_current():
     assert page == not_reproduced_markdown(), (
         "book/not_reproduced.md is stale: run `marginboost scoreboard --update`"
     )
+
+
+@pytest.mark.parametrize("missed", [("adult-d1",), ("adult-d3",), ("adult-d1", "adult-d3")])
+def test_the_missed_goals_paragraph_reads_for_any_missed_goal(missed):
+    """The "goal not met" paragraph names exactly the goals this run missed, in sentences
+    joined by single spaces, whichever of them miss."""
+    import copy
+
+    from marginboost._repo.performance import _adaboost_section, load_benchmark_results
+
+    record = copy.deepcopy(load_benchmark_results(ROOT)["adaboost"])
+    for case in record["cases"]:
+        if case["case"] in missed:
+            case["speedup"] = 1.0
+    paragraph = next(
+        line for line in _adaboost_section(record) if line.startswith("**Where a goal is not met")
+    )
+    assert "  " not in paragraph
+    assert paragraph.endswith("Goals missed in this run: " + ", ".join(missed) + ".")
+    assert ("A depth-3 round" in paragraph) == ("adult-d3" in missed)

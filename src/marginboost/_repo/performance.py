@@ -174,19 +174,21 @@ def _adaboost_section(record: dict) -> list[str]:
     if missed:
         lines += [
             "",
-            "**Where a goal is not met, and why.** "
-            + (
-                "A depth-3 round cannot use the bundles or the two-code sums: every node's "
-                "histogram feeds its children's (the larger child's by subtraction), so each "
-                "is built exactly over all the columns, one-hot indicators included, for the "
-                "root and up to three smaller children; those histogram passes are most of "
-                "the round."
-                if "adult-d3" in missed
-                else ""
-            )
-            + " Goals missed in this run: "
-            + ", ".join(missed)
-            + ".",
+            " ".join(
+                ["**Where a goal is not met, and why.**"]
+                + (
+                    [
+                        "A depth-3 round cannot use the bundles or the two-code sums: every "
+                        "node's histogram feeds its children's (the larger child's by "
+                        "subtraction), so each is built exactly over all the columns, one-hot "
+                        "indicators included, for the root and up to three smaller children; "
+                        "those histogram passes are most of the round."
+                    ]
+                    if "adult-d3" in missed
+                    else []
+                )
+                + ["Goals missed in this run: " + ", ".join(missed) + "."]
+            ),
         ]
     lines += [
         "",

@@ -314,9 +314,17 @@ def _profile_find(t, tag, size, E, n_flat, bound, target, leftmost):  # pragma: 
     """:func:`~marginboost.boosting._direct_kernels._seg_find` on the segment tree
     (``n_flat == 0``) or the same search by a scan of the flat profile ``E[:n_flat]``: the
     leftmost position ``j >= bound`` (``leftmost``) or the rightmost ``j <= bound`` whose
-    errors are ``target``; -1 if there is none."""
+    errors are ``target``; -1 if there is none.  With ``n_flat < 0``, ``E[:-n_flat]`` are
+    the positions whose errors are ``target``, increasing, and the search is a bisection."""
     if n_flat == 0:
         return _seg_find(t, tag, size, bound, target, leftmost)
+    if n_flat < 0:
+        where = E[:-n_flat]
+        if leftmost:
+            k = np.searchsorted(where, max(bound, 0))
+            return where[k] if k < where.shape[0] else -1
+        k = np.searchsorted(where, bound, side="right") - 1
+        return where[k] if k >= 0 else -1
     if leftmost:
         for j in range(max(bound, 0), n_flat):
             if E[j] == target:
@@ -338,7 +346,8 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat, target):  # pragma
     it) and the nearest positions with the fewest errors on either side of it can hold the
     best step; with every interval in ``J`` these are the interval holding the minimizer and
     its nearest best neighbours.  ``target`` is the fewest errors (``t[1]``, or the smallest
-    of ``E[:n_flat]``), which the caller has."""
+    of ``E[:n_flat]``), which the caller has.  ``n_flat < 0``: the positions with the fewest
+    errors are ``E[:-n_flat]`` (:func:`_profile_find`)."""
     if mode == 0:
         if n_flat == 0:
             return interval_alpha(J[_seg_argmin(t, size)], V)
@@ -578,6 +587,202 @@ def _phase1_seg_grid_block(
                     code += 1
                     while counts[code + 1] == counts[code]:
                         code += 1
+
+
+#: Most labels :func:`phase1_pair_split_scores` handles (its label sets are bit masks).
+PAIR_KERNEL_MAX_LABELS = 62
+
+
+@njit(cache=True, parallel=True)
+def phase1_pair_split_scores(
+    codes,
+    samples,
+    lo_g,
+    hi_g,
+    J,
+    V,
+    base_g,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+    mode=0,
+):  # pragma: no cover
+    r""":func:`phase1_seg_grid_split_scores` (leaf labels may be equal, at most
+    :data:`PAIR_KERNEL_MAX_LABELS` labels) in :math:`O(K |J|)` per split instead of
+    :math:`O(K^2 |J|)`: the same scores and label pairs, bit for bit.
+
+    At a split the errors of the pair (left label :math:`l`, right label :math:`r`) on
+    interval :math:`j` are :math:`P_l(j) + S_r(j)`, :math:`P_l` the errors of the left child's
+    samples under :math:`l` and :math:`S_r` those of the right child's under :math:`r` plus
+    the errors outside the node.  The fewest errors of any pair are therefore
+    :math:`E^* = \min_j (\min_l P_l(j) + \min_r S_r(j))`, and the pairs that reach them are
+    those with :math:`P_l(j) = \min P(j)` and :math:`S_r(j) = \min S(j)` on an interval
+    where the two minima sum to :math:`E^*`.  Only those pairs can hold the best score of
+    the split (a score is :math:`-(\text{errors} + t)`, :math:`t \in (0, 1)`), so only
+    their steps are computed, in the order of the segment-tree kernel's loops (right label,
+    then left label), whose first best pair is kept on exact ties."""
+    n_features = codes.shape[1]
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase1_pair_block(
+            codes,
+            samples,
+            lo_g,
+            hi_g,
+            J,
+            V,
+            base_g,
+            parts,
+            out_sums,
+            shift,
+            reference,
+            scores,
+            left_values,
+            right_values,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+            mode,
+        )
+
+
+@njit(cache=True)
+def _phase1_pair_block(
+    codes,
+    samples,
+    lo_g,
+    hi_g,
+    J,
+    V,
+    base_g,
+    parts,
+    out_sums,
+    shift,
+    reference,
+    scores,
+    left_values,
+    right_values,
+    f_start,
+    f_stop,
+    mode,
+):  # pragma: no cover
+    n_node = samples.shape[0]
+    K = lo_g.shape[1]
+    n_pos = J.shape[0]
+    big = np.iinfo(np.int64).max // 4
+    # BT[j, k]: the errors outside the node plus those of all the node's samples under label
+    # k, on position j (the same for every feature)
+    BT = np.zeros((n_pos + 1, K), dtype=np.int64)
+    for q in range(n_node):
+        i = samples[q]
+        for k in range(K):
+            if lo_g[i, k] < hi_g[i, k]:
+                BT[lo_g[i, k], k] += 1
+                BT[hi_g[i, k], k] -= 1
+    for j in range(1, n_pos):
+        for k in range(K):
+            BT[j, k] += BT[j - 1, k]
+    for j in range(n_pos):
+        for k in range(K):
+            BT[j, k] += base_g[j]
+    DP = np.empty((n_pos + 1, K), dtype=np.int64)  # the left child's errors, differenced
+    P = np.empty((n_pos, K), dtype=np.int64)
+    run = np.empty(K, dtype=np.int64)
+    min_p = np.empty(n_pos, dtype=np.int64)
+    min_s = np.empty(n_pos, dtype=np.int64)
+    cand = np.empty(K, dtype=np.int64)  # per right label, the left labels to score (bits)
+    # the positions where the minima sum to the fewest errors, with the labels reaching the
+    # minima there (bits), and one pair's positions with the fewest errors
+    best_j = np.empty(n_pos, dtype=np.int64)
+    best_left = np.empty(n_pos, dtype=np.int64)
+    best_right = np.empty(n_pos, dtype=np.int64)
+    where = np.empty(n_pos, dtype=np.int64)
+    t = np.empty(0, dtype=np.int64)  # the step's searches run on the flat profile E
+    counts = np.zeros(257, dtype=np.int64)
+    by_code = np.empty(n_node, dtype=np.int64)
+    cum = np.zeros((257, K, 3))
+    for f in range(f_start, f_stop):
+        first, last = _cumulate_by_code(codes, samples, f, counts, by_code, parts, cum)
+        if first == last:
+            continue
+        DP[:] = 0
+        code = first
+        while code < last:
+            for q in range(counts[code], counts[code + 1]):
+                i = by_code[q]
+                for k in range(K):
+                    if lo_g[i, k] < hi_g[i, k]:
+                        DP[lo_g[i, k], k] += 1
+                        DP[hi_g[i, k], k] -= 1
+            split = code
+            run[:] = 0
+            fewest = big
+            for j in range(n_pos):
+                mp = big
+                ms = big
+                for k in range(K):
+                    run[k] += DP[j, k]
+                    P[j, k] = run[k]
+                    mp = min(mp, run[k])
+                    ms = min(ms, BT[j, k] - run[k])
+                min_p[j] = mp
+                min_s[j] = ms
+                fewest = min(fewest, mp + ms)
+            cand[:] = 0
+            n_best = 0
+            for j in range(n_pos):
+                if min_p[j] + min_s[j] == fewest:
+                    lefts = np.int64(0)
+                    rights = np.int64(0)
+                    for k in range(K):
+                        if P[j, k] == min_p[j]:
+                            lefts |= np.int64(1) << k
+                        if BT[j, k] - P[j, k] == min_s[j]:
+                            rights |= np.int64(1) << k
+                    for k in range(K):
+                        if (rights >> k) & 1:
+                            cand[k] |= lefts
+                    best_j[n_best] = j
+                    best_left[n_best] = lefts
+                    best_right[n_best] = rights
+                    n_best += 1
+            for right in range(K):
+                if cand[right] == 0:
+                    continue
+                for left in range(K):
+                    if (cand[right] >> left) & 1 == 0:
+                        continue
+                    n_where = 0  # the pair's positions with the fewest errors
+                    for g in range(n_best):
+                        if (best_left[g] >> left) & 1 and (best_right[g] >> right) & 1:
+                            where[n_where] = best_j[g]
+                            n_where += 1
+                    G, B, R = _pair_sums(
+                        out_sums, cum[split + 1, left], cum[256, right], cum[split + 1, right]
+                    )
+                    _record_pair(
+                        fewest,
+                        _seg_grid_step(t, t, 1, J, V, mode, G, B, where, -n_where, fewest),
+                        G,
+                        B,
+                        R,
+                        shift,
+                        reference,
+                        f,
+                        split,
+                        left,
+                        right,
+                        scores,
+                        left_values,
+                        right_values,
+                    )
+            code += 1
+            while counts[code + 1] == counts[code]:
+                code += 1
 
 
 @njit(cache=True)
