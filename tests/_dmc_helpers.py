@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 
 from marginboost.boosting import DMCBoost
@@ -45,3 +46,33 @@ def killed_at_round(monkeypatch: pytest.MonkeyPatch, rounds: int) -> Iterator[No
         patch.setattr(DMCBoost, "_add", dies)
         with pytest.raises(KeyboardInterrupt):
             yield
+
+
+def node_kernel_args(objective, codes, samples, pred, out, n_blocks=2):  # type: ignore[no-untyped-def]
+    """The arguments of the phase-I split kernels over the scored intervals
+    (``phase1_grid_split_scores``, ``phase1_seg_grid_split_scores``,
+    ``phase1_pair_split_scores``, before their own flags) for the node ``samples`` of a
+    ``ZeroOneTreeObjective``, the other examples predicted ``pred``; ``out`` the
+    ``(scores, left, right)`` arrays they fill."""
+    from marginboost.boosting import _dmcboost_kernels as kernels
+
+    outside = np.ones(pred.size, dtype=bool)
+    outside[samples] = False
+    base = kernels.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
+    sums = np.asarray(kernels.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
+    lo, hi = (objective.lo, objective.hi) if objective.exact else objective._grid_ranges()
+    return (
+        codes,
+        samples,
+        lo,
+        hi,
+        objective.J,
+        objective.V,
+        base if objective.exact else base[objective.J],
+        objective.parts,
+        sums,
+        objective.shift,
+        objective.reference,
+        *out,
+        n_blocks,
+    )

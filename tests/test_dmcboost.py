@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from _dmc_helpers import killed_at_round, killed_in_branch
+from _dmc_helpers import killed_at_round, killed_in_branch, node_kernel_args
 
 import marginboost
 from marginboost.boosting import DMCBoost
@@ -464,21 +464,7 @@ def test_profile_kernel_equals_segment_tree_kernel(seed):
         2,
     )
     lo, hi = objective._grid_ranges()
-    kernels.phase1_grid_split_scores(
-        codes,
-        samples,
-        lo,
-        hi,
-        objective.J,
-        objective.V,
-        base[objective.J],
-        objective.parts,
-        sums,
-        objective.shift,
-        objective.reference,
-        *profile,
-        2,
-    )
+    kernels.phase1_grid_split_scores(*node_kernel_args(objective, codes, samples, pred, profile))
     for a, b in zip(segment, profile):
         np.testing.assert_array_equal(a, b)
     for n_blocks in (1, 3):
@@ -592,14 +578,7 @@ def test_an_interrupted_path_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
     saved = PathCheckpoint(tmp_path)
     resumed = estimator.fit_path(X, y, grid, checkpoint=saved)
     assert saved.restored_seconds > 0
-    for a, b in zip(resumed, whole, strict=True):
-        assert a.n_prime == b.n_prime and a.n_phase1_ == b.n_phase1_
-        assert a.stop_reason_ == b.stop_reason_
-        np.testing.assert_array_equal(a.alphas_, b.alphas_)
-        for key in ("phase", "errors", "objective", "alpha"):
-            np.testing.assert_array_equal(a.history_[key], b.history_[key])
-        assert np.all(np.diff(a.history_["time"]) >= 0)  # the clock goes on from the parts
-        np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    _assert_same_paths(resumed, whole, X)
     # every part is saved now: nothing is fitted again
     with monkeypatch.context() as patch:
         patch.setattr(DMCBoost, "_run_phase1", lambda self, state: pytest.fail("refitted"))
@@ -649,8 +628,15 @@ def test_a_path_killed_inside_a_phase_goes_on_from_its_last_round(tmp_path, monk
         "phase2-1.pkl",
         "phase2-2.pkl",
     ]
+    _assert_same_paths(resumed, whole, X)
+
+
+def _assert_same_paths(resumed, whole, X):
+    """A resumed path's models are the uninterrupted path's, and its clock goes on from the
+    saved parts."""
     for a, b in zip(resumed, whole, strict=True):
-        assert a.n_phase1_ == b.n_phase1_ and a.stop_reason_ == b.stop_reason_
+        assert a.n_prime == b.n_prime and a.n_phase1_ == b.n_phase1_
+        assert a.stop_reason_ == b.stop_reason_
         assert a.phase1_stop_reason_ == b.phase1_stop_reason_
         np.testing.assert_array_equal(a.alphas_, b.alphas_)
         for key in ("phase", "errors", "objective", "alpha"):

@@ -8,6 +8,7 @@ import warnings
 import numba
 import numpy as np
 import pytest
+from _dmc_helpers import node_kernel_args
 
 from marginboost.boosting import DMCBoost, PhaseTwoWarning
 from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
@@ -321,29 +322,10 @@ def test_pair_kernel_scores_every_split_as_the_segment_tree_kernel(seed):
     size = max(2, int(n * rng.random()))
     samples = np.sort(rng.choice(n, size=size, replace=False)).astype(np.int64)
     pred = rng.integers(0, K, n).astype(np.int64)
-    outside = np.ones(n, dtype=bool)
-    outside[samples] = False
-    base = kernels.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
-    sums = np.asarray(kernels.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
-    lo, hi = (objective.lo, objective.hi) if objective.exact else objective._grid_ranges()
     results = []
     for kernel in ("segment", "pairs"):
         out = _empty_scores(d)
-        args = (
-            codes,
-            samples,
-            lo,
-            hi,
-            objective.J,
-            objective.V,
-            base if objective.exact else base[objective.J],
-            objective.parts,
-            sums,
-            objective.shift,
-            objective.reference,
-            *out,
-            2,
-        )
+        args = node_kernel_args(objective, codes, samples, pred, out)
         if kernel == "segment":
             kernels.phase1_seg_grid_split_scores(*args, True, objective.mode)
         else:
