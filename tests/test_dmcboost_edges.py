@@ -336,20 +336,29 @@ def test_pair_kernel_scores_every_split_as_the_segment_tree_kernel(seed):
     assert np.isfinite(results[0][0]).any()
 
 
-def test_the_pair_kernel_scores_where_labels_may_be_equal_and_are_at_least_four():
+def test_the_kernel_choice_follows_labels_bins_and_node_size():
+    """The pairs' kernel needs labels that may be equal and at least 4 of them; against the
+    per-bin profiles it is chosen where bins * K * |J| exceeds the node's size (few samples
+    or many intervals), and the profiles stay where a node is large and has few bins and
+    intervals, as on Poker525k."""
     rng = np.random.default_rng(3)
-    codes = np.zeros((30, 2), dtype=np.uint8)
-    for K, equal_labels, expected in (
-        (4, True, "pairs"),
-        (12, True, "pairs"),
-        (3, True, "segment"),
-        (4, False, "segment"),
-        (70, True, "segment"),
+    n = 30
+    few_bins = np.asfortranarray(rng.integers(0, 2, size=(n, 2)).astype(np.uint8))
+    for K, equal_labels, grid, size, expected in (
+        (4, True, False, n, "pairs"),
+        (12, True, False, n, "pairs"),
+        (3, True, False, n, "segment"),
+        (4, False, False, n, "segment"),
+        (70, True, False, n, "segment"),
+        (4, True, True, n, "pairs"),  # 2 bins * 4 labels * |J| > 30 samples
+        (4, True, True, 10**6, "grid"),  # a large node with few bins and intervals
+        (3, True, True, n, "grid"),
     ):
-        F, y = rng.normal(size=(30, K)), rng.integers(0, K, 30)
+        F, y = rng.normal(size=(n, K)), rng.integers(0, K, n)
         objective = ZeroOneTreeObjective(F, y, equal_labels=equal_labels)
-        objective._use_grid = lambda codes, n_node: False
-        assert objective._kernel(codes, 30) == expected
+        assert 2 * K * objective.J.size > n
+        objective._use_grid = lambda codes, n_node, grid=grid: grid
+        assert objective._kernel(few_bins, size) == expected
 
 
 def _assert_same_split_scores(results):

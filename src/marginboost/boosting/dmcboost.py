@@ -227,7 +227,7 @@ class ZeroOneTreeObjective:
             self.J = np.arange(m + 1, dtype=np.int64)
         self.exact = self.J.size == m + 1
         self._grid: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
-        #: ``None``: :meth:`_kernel` chooses; ``"pairs"``, ``"grid"`` or ``"segment"``: that one
+        #: ``None``: :meth:`_kernel` chooses; else one of its kernels' names
         self.kernel: str | None = None
 
     def _grid_ranges(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -305,18 +305,32 @@ class ZeroOneTreeObjective:
         return scores, left, right
 
     def _kernel(self, codes: NDArray[np.uint8], n_node: int) -> str:
-        """The kernel that scores a node's splits (all give the same scores; tests set
-        :attr:`kernel` to one of them): ``"pairs"``
-        (:func:`~._dmcboost_kernels.phase1_pair_split_scores`) where leaf labels may be equal
-        and there are 4 to :data:`~._dmcboost_kernels.PAIR_KERNEL_MAX_LABELS` labels, the
-        fastest there on every node measured (Car, Letter, Abalone: 1.5 to 25 times the
-        others); else ``"grid"`` or ``"segment"`` (:meth:`_use_grid`), as fast or faster
-        than the pairs with 3 labels."""
+        """The kernel that scores a node's splits (all give the same label pairs and scores,
+        the last up to the order in which loss terms are added; tests set :attr:`kernel`).
+
+        ``"pairs"`` (:func:`~._dmcboost_kernels.phase1_pair_split_scores`) needs leaf labels
+        that may be equal and 4 to :data:`~._dmcboost_kernels.PAIR_KERNEL_MAX_LABELS`
+        labels; it reads the node's samples by code and spends :math:`O(K |J|)` per split.
+        It is used where the per-bin profiles' label pairs, :math:`bins\,K^2 |J|` in all,
+        would cost more than reading the samples in their own order, i.e. where
+        :math:`bins\,K |J|` exceeds the node's size: measured 1.5 to 25 times faster than the
+        others on Car, Letter and Abalone, while on Poker525k (525,010 examples, 4 or 13
+        bins, few intervals) the per-bin profiles are 2 to 7 times faster than the pairs.
+        Otherwise ``"grid"`` or ``"segment"`` as :meth:`_use_grid` says."""
         if self.kernel is not None:
             return self.kernel
-        if self.equal_labels and 4 <= self.n_classes <= _k.PAIR_KERNEL_MAX_LABELS:
+        pairs = self.equal_labels and 4 <= self.n_classes <= _k.PAIR_KERNEL_MAX_LABELS
+        grid = self._use_grid(codes, n_node)
+        if pairs and (not grid or self._pairs_beat_grid(codes, n_node)):
             return "pairs"
-        return "grid" if self._use_grid(codes, n_node) else "segment"
+        return "grid" if grid else "segment"
+
+    def _pairs_beat_grid(self, codes: NDArray[np.uint8], n_node: int) -> bool:
+        """Whether the label pairs of the per-bin profiles (:math:`bins\,K^2 |J|`) cost
+        more than bucketing the node's samples (:math:`n_{node} K`, with its scattered
+        reads), i.e. :math:`bins\,K |J| > n_{node}` (see :meth:`_kernel`)."""
+        bins = int(codes.max()) + 1
+        return bool(bins * self.n_classes * self.J.size > n_node)
 
     def leaf_value(
         self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
