@@ -229,6 +229,7 @@ class ZeroOneTreeObjective:
         self._grid: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
         #: ``None``: :meth:`_kernel` chooses; else one of its kernels' names
         self.kernel: str | None = None
+        self._bins_of: tuple[NDArray[np.uint8], int] | None = None
 
     def _grid_ranges(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """The error ranges as positions in :attr:`J` (computed once)."""
@@ -244,8 +245,14 @@ class ZeroOneTreeObjective:
         about ``bins * G`` cells per label pair (``G`` intervals scored), the segment tree
         ``G + 2 n_node log2(G + 1)``.  Both are exact on the intervals scored."""
         G = self.J.size
-        bins = int(codes.max()) + 1
-        return bool(bins * G < G + 2.0 * n_node * np.log2(G + 1))
+        return bool(self._bins(codes) * G < G + 2.0 * n_node * np.log2(G + 1))
+
+    def _bins(self, codes: NDArray[np.uint8]) -> int:
+        """The number of codes in use, ``codes.max() + 1``: read once per codes array (a tree
+        scores all its nodes on the same one), not once per node and kernel test."""
+        if self._bins_of is None or self._bins_of[0] is not codes:
+            self._bins_of = (codes, int(codes.max()) + 1)
+        return self._bins_of[1]
 
     def score(
         self, h: NDArray[np.intp], mask: NDArray[np.bool_] | None = None
@@ -329,8 +336,7 @@ class ZeroOneTreeObjective:
         """Whether the label pairs of the per-bin profiles (:math:`bins\,K^2 |J|`) cost
         more than bucketing the node's samples (:math:`n_{node} K`, with its scattered
         reads), i.e. :math:`bins\,K |J| > n_{node}` (see :meth:`_kernel`)."""
-        bins = int(codes.max()) + 1
-        return bool(bins * self.n_classes * self.J.size > n_node)
+        return bool(self._bins(codes) * self.n_classes * self.J.size > n_node)
 
     def leaf_value(
         self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
