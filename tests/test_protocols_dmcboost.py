@@ -258,6 +258,47 @@ def test_an_interrupted_dmcboost_cell_goes_on_from_its_checkpoint(tmp_path, monk
         assert resumed[key] == whole[key]
 
 
+@needs_mirror
+@pytest.mark.parametrize("method", ["SAMME", "GD-MCBoost", "AdaBoost.M1"])
+def test_an_interrupted_baseline_cell_goes_on_from_its_last_part(tmp_path, monkeypatch, method):
+    """A baseline cell fits in parts of rounds (warm starts) and saves its model after each:
+    killed in its third part, run again, it goes on from the second and gives the record of
+    an uninterrupted run (AdaBoost.M1 stops by its own rule in round 8 on Car)."""
+    from marginboost.boosting import SAMME, AdaBoostM1, GDMCBoost
+
+    monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
+    monkeypatch.setattr(P, "FIRST_PART", 3)
+    monkeypatch.setattr(P, "CHECKPOINT_EVERY", 0.0)  # every later part FIRST_PART rounds
+    spec = [
+        c
+        for c in P.grid_cells("quick", tables=("table2",))
+        if c["paper_dataset"] == "Car" and c["algorithm"] == method
+    ][0]
+    folder = P.checkpoint_folder(spec)
+    whole = P.grid_cell(spec)
+    assert "resumed_seconds" not in whole and not folder.exists()
+    cls = {"SAMME": SAMME, "GD-MCBoost": GDMCBoost, "AdaBoost.M1": AdaBoostM1}[method]
+    original, calls = cls.fit, []
+
+    def dies(self, *args, **kwargs):
+        calls.append(self.n_estimators)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return original(self, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "fit", dies)
+        with pytest.raises(KeyboardInterrupt):
+            P.grid_cell(spec)
+    assert calls == [3, 6, 9] and (folder / "fit-progress.pkl").exists()
+    resumed = P.grid_cell(spec)
+    assert not folder.exists()
+    assert 0 < resumed["resumed_seconds"] < resumed["seconds"]
+    for key, value in whole.items():
+        if key not in ("seconds", "resumed_seconds"):
+            assert resumed[key] == value, key
+
+
 def test_rounds_run_counts_the_rounds_each_run_trained():
     """A capped run trained the cap, a run stopped by the patience rule 50 rounds beyond the
     round it keeps (never beyond the cap), any other run exactly the rounds it keeps."""

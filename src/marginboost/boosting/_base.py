@@ -72,6 +72,37 @@ def check_weighted_classes(
         )
 
 
+def check_warm_start(
+    estimator: Any, previous: dict[str, Any], n_rounds: int, unit: str = "rounds"
+) -> None:
+    """A warm start needs the fitted model's classes and features and ``n_estimators`` at
+    least the ``unit`` already fitted; otherwise raise ``ValueError`` and leave the fitted
+    model as it was (``previous``: its ``classes_``, ``n_features_in_``, ``estimators_`` and
+    optionally ``n_classes_``, taken before the new data were validated)."""
+    name = type(estimator).__name__
+    problem = None
+    if not np.array_equal(estimator.classes_, previous["classes_"]):
+        problem = f"y has the classes {estimator.classes_}, the fitted model {previous['classes_']}"
+    elif estimator.n_features_in_ != previous["n_features_in_"]:
+        problem = (
+            f"X has {estimator.n_features_in_} features, the fitted model "
+            f"{previous['n_features_in_']}"
+        )
+    if problem is not None:
+        for attribute in ("classes_", "n_features_in_", "n_classes_"):
+            if attribute in previous:
+                setattr(estimator, attribute, previous[attribute])
+        raise ValueError(
+            f"{name} with warm_start=True: {problem}; fit a new model (warm_start=False) instead"
+        )
+    fitted = len(previous["estimators_"])
+    if n_rounds < fitted:
+        raise ValueError(
+            f"{name} with warm_start=True: n_estimators={n_rounds} must be at least the "
+            f"{fitted} {unit} already fitted"
+        )
+
+
 class NoEdgeError(ValueError):
     """The training data leave the weak learner nothing to learn: no weak hypothesis has a
     positive edge under the initial weights, so not even one round can be made.

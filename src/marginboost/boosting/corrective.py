@@ -56,7 +56,12 @@ from sklearn.utils._param_validation import Interval
 
 from .._sklearn import constraints
 from . import _masters
-from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from ._base import (
+    BinaryBoostingClassifier,
+    check_positive_int,
+    check_real,
+    check_warm_start,
+)
 
 __all__ = [
     "ColumnGenerationBoosting",
@@ -183,27 +188,6 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         state["history_"] = self.history_
         return state
 
-    def _check_warm_start(self, previous: dict[str, Any], n_iterations: int) -> None:
-        """A warm start needs the fitted classes and features and at least as many columns."""
-        name = type(self).__name__
-        if not np.array_equal(self.classes_, previous["classes_"]):
-            raise ValueError(
-                f"{name} with warm_start=True: y has the classes {self.classes_}, the fitted "
-                f"model {previous['classes_']}; fit a new model (warm_start=False) instead"
-            )
-        if self.n_features_in_ != previous["n_features_in_"]:
-            raise ValueError(
-                f"{name} with warm_start=True: X has {self.n_features_in_} features, the "
-                f"fitted model {previous['n_features_in_']}; fit a new model "
-                "(warm_start=False) instead"
-            )
-        fitted = len(previous["estimators_"])
-        if n_iterations < fitted:
-            raise ValueError(
-                f"{name} with warm_start=True: n_estimators={n_iterations} must be at least "
-                f"the {fitted} columns already fitted"
-            )
-
     def fit(
         self,
         X: ArrayLike,
@@ -239,12 +223,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         n_iterations = check_positive_int(self.n_estimators, "n_estimators")
         tol = check_real(self.tol, "tol", 0.0, low_inclusive=True)
         if previous is not None:
-            try:
-                self._check_warm_start(previous, n_iterations)
-            except ValueError:  # leave the fitted model as it was
-                self.classes_ = previous["classes_"]
-                self.n_features_in_ = previous["n_features_in_"]
-                raise
+            check_warm_start(self, previous, n_iterations, "columns")
         self._check_params(X.shape[0])
         # a warm start's trees split on the previous fit's bins
         codes = self._bin(X, None if previous is None else previous["mapper_"])

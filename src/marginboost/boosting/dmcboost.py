@@ -114,6 +114,7 @@ from typing import TYPE_CHECKING, Any
 import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
@@ -312,7 +313,7 @@ class ZeroOneTreeObjective:
         return scores, left, right
 
     def _kernel(self, codes: NDArray[np.uint8], n_node: int) -> str:
-        """The kernel that scores a node's splits (all give the same label pairs and scores,
+        r"""The kernel that scores a node's splits (all give the same label pairs and scores,
         the last up to the order in which loss terms are added; tests set :attr:`kernel`).
 
         ``"pairs"`` (:func:`~._dmcboost_kernels.phase1_pair_split_scores`) needs leaf labels
@@ -333,7 +334,7 @@ class ZeroOneTreeObjective:
         return "grid" if grid else "segment"
 
     def _pairs_beat_grid(self, codes: NDArray[np.uint8], n_node: int) -> bool:
-        """Whether the label pairs of the per-bin profiles (:math:`bins\,K^2 |J|`) cost
+        r"""Whether the label pairs of the per-bin profiles (:math:`bins\,K^2 |J|`) cost
         more than bucketing the node's samples (:math:`n_{node} K`, with its scattered
         reads), i.e. :math:`bins\,K |J| > n_{node}` (see :meth:`_kernel`)."""
         return bool(self._bins(codes) * self.n_classes * self.J.size > n_node)
@@ -1076,13 +1077,16 @@ class PathCheckpoint:
 
     def open(
         self,
-        estimator: DMCBoost,
+        estimator: BaseEstimator,
         X: ArrayLike,
         y: ArrayLike,
         n_primes: list[float],
         sample_weight: ArrayLike | None,
     ) -> None:
-        """Tie the folder to this fit; raise ``ValueError`` if it holds another fit's parts."""
+        """Tie the folder to this fit; raise ``ValueError`` if it holds another fit's parts.
+
+        The fingerprint covers the estimator's class and parameters, the data and the
+        :math:`n'` values (``[]`` for a fit of another estimator run in parts)."""
         import hashlib
         import pickle
 

@@ -85,7 +85,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from .._sklearn import constraints
-from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_weighted_classes
+from ._base import (
+    BinaryBoostingClassifier,
+    Codes,
+    check_positive_int,
+    check_warm_start,
+    check_weighted_classes,
+)
 from ._multiclass_kernels import add_votes
 from ._steps import MIN_WEIGHTED_ERROR
 
@@ -112,6 +118,17 @@ FloatArray = NDArray[np.float64]
 
 #: Split criteria of the multi-class trees (see :mod:`marginboost.weak.tree`).
 MULTICLASS_CRITERIA = ("gini", "entropy", "multiclass_error")
+
+#: The ``warm_start`` parameter of the multi-class estimators (numpydoc ``Parameters``).
+_WARM_START = """When True, ``fit`` goes on from the previous fit: it replays the fitted
+        rounds on the ``X``, ``y`` and ``sample_weight`` given (with the previous fit's bins)
+        and adds rounds until ``n_estimators`` in all, or the algorithm's own stop;
+        ``history_`` goes on from the previous fit's (its ``time`` counts on from the previous
+        fit's).  On the same data the result is that of one fit with the final
+        ``n_estimators``, so a long fit can be run in parts and saved in between
+        (``pickle``).  A previous fit that stopped by its own rule is kept as it is.
+        ``n_estimators`` must be at least the rounds already fitted.
+    """
 
 #: The fitted attributes shared by the multi-class estimators (numpydoc ``Attributes``).
 _COMMON_ATTRIBUTES = r"""
@@ -214,32 +231,65 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         check_weighted_classes(weights, y_index, classes, type(self).__name__)
         return X, y_index.astype(np.intp), weights
 
-    def _weak_learner(self) -> Any:
-        from ..weak import DecisionTree
-
-        if self.criterion not in MULTICLASS_CRITERIA:
-            raise ValueError(
-                f"criterion must be one of {MULTICLASS_CRITERIA}; got {self.criterion!r}"
-            )
-        depth = check_positive_int(self.max_depth, "max_depth")
-        return DecisionTree(max_depth=depth, criterion=self.criterion)
-
     def _start_fit(
         self,
         X: ArrayLike,
         y: ArrayLike,
         sample_weight: ArrayLike | None,
         criterion: str,
+        previous: dict[str, Any] | None,
     ) -> tuple[Codes, NDArray[np.intp], FloatArray, int, Any]:
-        """Validate and bin: ``(codes, class indices, weights, n_rounds, weak learner)``."""
+        """Validate and bin: ``(codes, class indices, weights, n_rounds, weak learner)``; a
+        warm start (``previous``, from :meth:`_previous_fit`) is checked and keeps its bins."""
         from ..weak import DecisionTree
 
         X, y, weights = self._validate_training_data(X, y, sample_weight)
         n_rounds = check_positive_int(self.n_estimators, "n_estimators")
+        if previous is not None:
+            check_warm_start(self, previous, n_rounds)
         learner = DecisionTree(
             max_depth=check_positive_int(self.max_depth, "max_depth"), criterion=criterion
         )
-        return self._bin(X), y, weights, n_rounds, learner
+        codes = self._bin(X, None if previous is None else previous["mapper_"])
+        return codes, y, weights, n_rounds, learner
+
+    # ---- warm start -------------------------------------------------------------------------
+    def _previous_fit(self) -> dict[str, Any] | None:
+        """What ``warm_start`` goes on from: the fitted rounds, their bins and history; ``None``
+        without ``warm_start`` or before a first fit."""
+        if not self.warm_start or not hasattr(self, "estimators_"):
+            return None
+        names = ("classes_", "n_classes_", "n_features_in_", "mapper_", "estimators_", "alphas_")
+        previous = {name: getattr(self, name) for name in names}
+        previous["stop_reason_"] = self.stop_reason_
+        previous["history_"] = {key: list(value) for key, value in self.history_.items()}
+        return previous
+
+    def _resumed(
+        self, previous: dict[str, Any] | None, n_rounds: int, *names: str
+    ) -> tuple[list[tuple[Any, float]], dict[str, list[float]], bool]:
+        """``(rounds to replay, history, finished)`` a fit starts from: the previous fit's
+        ``(tree, vote)`` pairs and history on a warm start, none and an empty history
+        (``names``, as :meth:`_new_history`) otherwise.  ``finished``: the previous fit already
+        is the answer (it stopped by its own rule, or has ``n_estimators`` rounds): the fit
+        keeps it as it is."""
+        if previous is None:
+            return [], self._new_history(*names), False
+        done = list(zip(previous["estimators_"], previous["alphas_"]))
+        finished = previous["stop_reason_"] != "n_estimators" or n_rounds == len(done)
+        if finished:
+            self._finish(
+                previous["history_"],
+                previous["estimators_"],
+                previous["alphas_"],
+                previous["stop_reason_"],
+            )
+        return done, previous["history_"], finished
+
+    @staticmethod
+    def _clock(history: dict[str, list[float]]) -> float:
+        """The ``start`` of a fit's clock such that its times go on from ``history``'s last."""
+        return time.perf_counter() - (history["time"][-1] if history["time"] else 0.0)
 
     # ---- stored rounds ----------------------------------------------------------------------
     def _set_stages(self, estimators: list[Any], alphas: ArrayLike, stop_reason: str) -> None:
@@ -365,7 +415,11 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
     """The loop shared by AdaBoost.M1 and SAMME (see the module docstring)."""
 
     _parameter_constraints: dict[str, Any] = constraints(
-        "n_estimators", "max_depth", "max_bins", criterion=[StrOptions(set(MULTICLASS_CRITERIA))]
+        "n_estimators",
+        "max_depth",
+        "max_bins",
+        "warm_start",
+        criterion=[StrOptions(set(MULTICLASS_CRITERIA))],
     )
 
     def __init__(
@@ -375,11 +429,13 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
         max_depth: int = 3,
         criterion: str = "gini",
         max_bins: int = 255,
+        warm_start: bool = False,
     ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.criterion = criterion
         self.max_bins = max_bins
+        self.warm_start = warm_start
 
     @abstractmethod
     def _error_limit(self, n_classes: int) -> tuple[float, str]:
@@ -410,47 +466,58 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
         -------
         self
         """
-        X, y, weights = self._validate_training_data(X, y, sample_weight)
-        n_rounds = check_positive_int(self.n_estimators, "n_estimators")
-        learner = self._weak_learner()
-        codes = self._bin(X)
+        previous = self._previous_fit()
+        codes, y, weights, n_rounds, learner = self._start_fit(
+            X, y, sample_weight, self.criterion, previous
+        )
+        done, history, finished = self._resumed(previous, n_rounds, "weighted_error")
+        if finished:
+            return self
         n_classes = self.n_classes_
         limit, limit_text = self._error_limit(n_classes)
         with np.errstate(divide="ignore"):
             log_weights = np.log(weights)
         scores = np.zeros((y.shape[0], n_classes))
         leader = np.zeros(y.shape[0], dtype=np.intp)  # argmax of each row of scores
-        history = self._new_history("weighted_error")
         estimators: list[Any] = []
         alphas: list[float] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
         for t in range(n_rounds):
-            weights = np.exp(log_weights - log_weights.max())
-            weights /= weights.sum()
-            tree = learner.fit_multiclass(codes, y, weights)
-            predicted = tree.predict(codes).astype(np.intp)
-            incorrect = predicted != y
-            error = float(weights[incorrect].sum())
-            if not limit - error > ERROR_LIMIT_RTOL * limit:  # reached, up to rounding
-                stop_reason = (
-                    f"weighted error {error:.6g} >= {limit_text} in round {t + 1} (K = {n_classes})"
-                )
-                break
-            perfect = error < MIN_WEIGHTED_ERROR
-            alpha = self._alpha(max(error, MIN_WEIGHTED_ERROR), n_classes)
+            if t < len(done):  # a warm start replays the fitted rounds' updates
+                tree, alpha = done[t]
+                predicted = tree.predict(codes).astype(np.intp)
+                incorrect = predicted != y
+            else:
+                if t == len(done):
+                    start = self._clock(history)
+                weights = np.exp(log_weights - log_weights.max())
+                weights /= weights.sum()
+                tree = learner.fit_multiclass(codes, y, weights)
+                predicted = tree.predict(codes).astype(np.intp)
+                incorrect = predicted != y
+                error = float(weights[incorrect].sum())
+                if not limit - error > ERROR_LIMIT_RTOL * limit:  # reached, up to rounding
+                    stop_reason = (
+                        f"weighted error {error:.6g} >= {limit_text} in round {t + 1} "
+                        f"(K = {n_classes})"
+                    )
+                    break
+                perfect = error < MIN_WEIGHTED_ERROR
+                alpha = self._alpha(max(error, MIN_WEIGHTED_ERROR), n_classes)
             estimators.append(tree)
             alphas.append(alpha)
             n_wrong = add_votes(scores, predicted, alpha, leader, y)
             if alpha < 0.0:  # the incremental leaders need growing scores
                 leader = np.argmax(scores, axis=1)
                 n_wrong = int(np.count_nonzero(leader != y))
-            history["weighted_error"].append(error)
-            history["train_error"].append(n_wrong / y.shape[0])
-            history["time"].append(time.perf_counter() - start)
-            if perfect:
-                stop_reason = "perfect weak learner"
-                break
+            if t >= len(done):
+                history["weighted_error"].append(error)
+                history["train_error"].append(n_wrong / y.shape[0])
+                history["time"].append(time.perf_counter() - start)
+                if perfect:
+                    stop_reason = "perfect weak learner"
+                    break
             log_weights = log_weights + alpha * incorrect
         self._finish(history, estimators, alphas, stop_reason)
         return self
@@ -480,7 +547,9 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
         the weighted error.
     max_bins : int, default=255
         Number of feature bins (exact thresholds when a feature has at most this many values).
-    """
+    warm_start : bool, default=False
+        """
+        + _WARM_START
         + _COMMON_ATTRIBUTES
         + r"""    estimators_ : list of FittedTree
         The K-class trees :math:`h_t`, in the order they were added.
@@ -538,7 +607,7 @@ class SAMME(_DiscreteMulticlassBoosting):
 
     Parameters
     ----------
-    n_estimators, max_depth, criterion, max_bins
+    n_estimators, max_depth, criterion, max_bins, warm_start
         As for :class:`AdaBoostM1`.
     """
         + _COMMON_ATTRIBUTES
@@ -669,6 +738,8 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         :math:`\epsilon > 0`; ``None`` means :math:`1/(2nK)` (Schapire & Singer recommend
         :math:`\epsilon` of the order of :math:`1/(nK)`; the same relative smoothing as
         :class:`~marginboost.boosting.RealAdaBoost`'s default :math:`1/(2n)`).
+    warm_start : bool, default=False
+        As for :class:`AdaBoostM1`.
     """
         + _COMMON_ATTRIBUTES
         + r"""    estimators_ : list of FittedTree
@@ -708,6 +779,7 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         "n_estimators",
         "max_depth",
         "max_bins",
+        "warm_start",
         smoothing=[Interval(Real, 0.0, float("inf"), closed="neither"), None],
     )
     reference = "schapire1999improved"
@@ -719,11 +791,13 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         max_depth: int = 3,
         max_bins: int = 255,
         smoothing: float | None = None,
+        warm_start: bool = False,
     ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.max_bins = max_bins
         self.smoothing = smoothing
+        self.warm_start = warm_start
 
     def fit(
         self,
@@ -732,7 +806,13 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         sample_weight: ArrayLike | None = None,
     ) -> AdaBoostMH:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
-        codes, y, weights, n_rounds, learner = self._start_fit(X, y, sample_weight, "confidence")
+        previous = self._previous_fit()
+        codes, y, weights, n_rounds, learner = self._start_fit(
+            X, y, sample_weight, "confidence", previous
+        )
+        done, history, finished = self._resumed(previous, n_rounds, "z", "hamming_loss")
+        if finished:
+            return self
         n, n_classes = y.shape[0], self.n_classes_
         smoothing = _check_smoothing(self.smoothing, 0.5 / (n * n_classes))
         Y = np.where(y[:, None] == np.arange(n_classes), 1.0, -1.0)
@@ -740,26 +820,35 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         with np.errstate(divide="ignore"):
             log_weights = np.log(initial)
         scores = np.zeros((n, n_classes))
-        history = self._new_history("z", "hamming_loss")
         estimators: list[Any] = []
         stop_reason = "n_estimators"
         start = time.perf_counter()
         for t in range(n_rounds):
-            D = np.exp(log_weights - log_weights.max())
-            D /= D.sum()
-            tree = learner.fit_multilabel(codes, Y, D)
-            leaves = tree.apply(codes)
-            values = confidence_leaf_values(leaves, Y, D, tree.n_leaves_, smoothing)
-            exponent = -Y * values[leaves]
-            z = float((D * np.exp(exponent)).sum())
-            if not z < 1.0:
-                stop_reason = f"Z_t = {z:.6g} >= 1 in round {t + 1}"
-                break
-            estimators.append(tree.with_leaf_values(values))
+            if t < len(done):  # a warm start replays the fitted rounds' updates
+                tree = done[t][0]
+                leaves = tree.apply(codes)
+                values = tree.leaf_values_
+                exponent = -Y * values[leaves]
+            else:
+                if t == len(done):
+                    start = self._clock(history)
+                D = np.exp(log_weights - log_weights.max())
+                D /= D.sum()
+                grown = learner.fit_multilabel(codes, Y, D)
+                leaves = grown.apply(codes)
+                values = confidence_leaf_values(leaves, Y, D, grown.n_leaves_, smoothing)
+                exponent = -Y * values[leaves]
+                z = float((D * np.exp(exponent)).sum())
+                if not z < 1.0:
+                    stop_reason = f"Z_t = {z:.6g} >= 1 in round {t + 1}"
+                    break
+                tree = grown.with_leaf_values(values)
+            estimators.append(tree)
             scores += values[leaves]
             log_weights = log_weights + exponent
-            hamming = float(initial[Y * scores <= 0].sum())
-            self._record_round(history, scores, y, start, z=z, hamming_loss=hamming)
+            if t >= len(done):
+                hamming = float(initial[Y * scores <= 0].sum())
+                self._record_round(history, scores, y, start, z=z, hamming_loss=hamming)
         self._finish(history, estimators, np.ones(len(estimators)), stop_reason)
         return self
 
@@ -879,6 +968,8 @@ class GDMCBoost(MulticlassBoostingClassifier):
         Depth of the K-class trees.
     max_bins : int, default=255
         Number of feature bins.
+    warm_start : bool, default=False
+        As for :class:`AdaBoostM1`.
     """
         + _COMMON_ATTRIBUTES
         + r"""    estimators_ : list of FittedTree
@@ -916,13 +1007,23 @@ class GDMCBoost(MulticlassBoostingClassifier):
     )
 
     _algorithm_name = "GD-MCBoost"
-    _parameter_constraints: dict[str, Any] = constraints("n_estimators", "max_depth", "max_bins")
+    _parameter_constraints: dict[str, Any] = constraints(
+        "n_estimators", "max_depth", "max_bins", "warm_start"
+    )
     reference = "saberian2011multiclass"
 
-    def __init__(self, *, n_estimators: int = 100, max_depth: int = 3, max_bins: int = 255) -> None:
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 3,
+        max_bins: int = 255,
+        warm_start: bool = False,
+    ) -> None:
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.max_bins = max_bins
+        self.warm_start = warm_start
 
     def fit(
         self,
@@ -931,9 +1032,13 @@ class GDMCBoost(MulticlassBoostingClassifier):
         sample_weight: ArrayLike | None = None,
     ) -> GDMCBoost:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
+        previous = self._previous_fit()
         codes, y, weights, n_rounds, learner = self._start_fit(
-            X, y, sample_weight, "multiclass_error"
+            X, y, sample_weight, "multiclass_error", previous
         )
+        done, history, finished = self._resumed(previous, n_rounds, "loss", "derivative")
+        if finished:
+            return self
         n, n_classes = y.shape[0], self.n_classes_
         self.codewords_ = simplex_codewords(n_classes)
         gram = self.codewords_ @ self.codewords_.T
@@ -943,7 +1048,6 @@ class GDMCBoost(MulticlassBoostingClassifier):
         with np.errstate(divide="ignore"):
             log_weights = np.log(weights)[:, None]
         scores = np.zeros((n, n_classes))  # <y_k, f(x_i)>
-        history = self._new_history("loss", "derivative")
         estimators: list[Any] = []
         alphas: list[float] = []
         stop_reason = "n_estimators"
@@ -954,6 +1058,15 @@ class GDMCBoost(MulticlassBoostingClassifier):
 
         log_pairs = log_pair_weights()
         for t in range(n_rounds):
+            if t < len(done):  # a warm start replays the fitted rounds' updates
+                tree, alpha = done[t]
+                estimators.append(tree)
+                alphas.append(alpha)
+                scores += alpha * gram[tree.predict(codes).astype(np.intp)]
+                log_pairs = log_pair_weights()
+                continue
+            if t == len(done):
+                start = self._clock(history)
             # a_ik / exp(shift): only directions and ratios are needed, so scale to max 1
             shift = float(log_pairs.max())
             pairs = np.exp(log_pairs - shift)

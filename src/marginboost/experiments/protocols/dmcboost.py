@@ -535,7 +535,7 @@ def _phase_two_recorded() -> Iterator[None]:
         yield
 
 
-def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
+def _baseline(method: str, params: dict, data, fixed: bool, checkpoint=None) -> dict:
     import warnings
 
     from ...boosting import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost
@@ -549,8 +549,11 @@ def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
     X, y, Xv, yv, Xt, yt = data
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NotBoostedWarning: recorded below
-        model = cls(n_estimators=int(params["max_rounds"]), max_depth=int(params["depth"])).fit(
-            X, y
+        model = _fit_in_parts(
+            cls(n_estimators=int(params["max_rounds"]), max_depth=int(params["depth"])),
+            X,
+            y,
+            checkpoint,
         )
     record = {
         "boosted": bool(model.boosted_),
@@ -583,16 +586,49 @@ def _baseline(method: str, params: dict, data, fixed: bool) -> dict:
     }
 
 
-#: Seconds between the saves of a DMCBoost cell's phase in progress (a killed cell loses at
-#: most this much of its fit).
+#: Seconds between the saves of a cell's fit in progress (a killed cell loses at most about
+#: this much of its fit).
 CHECKPOINT_EVERY = 300.0
+#: Rounds of a baseline's first part (:func:`_fit_in_parts`), which times its rounds.
+FIRST_PART = 25
+
+
+def _fit_in_parts(model, X, y, saved):
+    """``model.fit(X, y)`` run in parts (the estimator's ``warm_start``), the model saved in
+    ``saved`` (a :class:`~marginboost.boosting.dmcboost.PathCheckpoint`, or ``None``: one fit)
+    after each part: a killed cell goes on from its last part.  The first part has
+    :data:`FIRST_PART` rounds, the next ones about ``saved.every`` seconds of rounds at the
+    rate measured so far.  The fitted model is that of one fit (warm starts replay the rounds
+    they go on from)."""
+    if saved is None:
+        return model.fit(X, y)
+    target = int(model.n_estimators)
+    saved.open(model, X, y, [], None)
+    done = saved.load("fit-progress")
+    if done is not None:
+        model = done
+    model.set_params(warm_start=True)
+    while not hasattr(model, "estimators_") or (
+        model.stop_reason_ == "n_estimators" and model.n_estimators_ < target
+    ):
+        fitted = getattr(model, "n_estimators_", 0)
+        part = FIRST_PART
+        if fitted:
+            per_round = float(model.history_["time"][-1]) / fitted
+            part = max(FIRST_PART, int(saved.every / max(per_round, 1e-6)))
+        model.set_params(n_estimators=min(target, fitted + part))
+        model.fit(X, y)
+        saved.save("fit-progress", model)
+    return model
 
 
 def checkpoint_folder(spec: dict):
-    """Where a DMCBoost cell keeps the finished parts of its :math:`n'` path while it runs
-    (:class:`~marginboost.boosting.dmcboost.PathCheckpoint`): ``<results>/dmcboost/checkpoints/<cell key>``
-    (:func:`marginboost._paths.results_dir`, ``_build/results`` in a checkout).  A cell that
-    was interrupted goes on from there; the folder is removed once the cell's record is made."""
+    """Where a cell keeps its fit in progress while it runs (a DMCBoost cell the finished
+    parts of its :math:`n'` path, a baseline its model after each part,
+    :func:`_fit_in_parts`; :class:`~marginboost.boosting.dmcboost.PathCheckpoint`):
+    ``<results>/dmcboost/checkpoints/<cell key>`` (:func:`marginboost._paths.results_dir`,
+    ``_build/results`` in a checkout).  A cell that was interrupted goes on from there; the
+    folder is removed once the cell's record is made."""
     from ..._paths import results_dir
     from ..store import cell_key
 
@@ -659,26 +695,25 @@ def grid_cell(spec: dict) -> dict:
         X[split.test],
         y_clean[split.test],
     )
-    start = time.perf_counter()
-    if method == "DMCBoost":
-        from ...boosting.dmcboost import PathCheckpoint
-
-        folder = checkpoint_folder(spec)
-        saved = PathCheckpoint(folder, every=CHECKPOINT_EVERY)
-        record = _dmcboost(params, data, name in FIXED, saved)
-        if saved.restored_seconds > 0:
-            # the fit time of the parts an interrupted run of this cell had finished
-            record["resumed_seconds"] = saved.restored_seconds
-    elif method in METHODS:
-        record = _baseline(method, params, data, name in FIXED)
-    else:
+    if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
+    import shutil
+
+    from ...boosting.dmcboost import PathCheckpoint
+
+    start = time.perf_counter()
+    folder = checkpoint_folder(spec)
+    saved = PathCheckpoint(folder, every=CHECKPOINT_EVERY)
+    if method == "DMCBoost":
+        record = _dmcboost(params, data, name in FIXED, saved)
+    else:
+        record = _baseline(method, params, data, name in FIXED, saved)
+    if saved.restored_seconds > 0:
+        # the fit time of the parts an interrupted run of this cell had finished
+        record["resumed_seconds"] = saved.restored_seconds
     record["seconds"] = time.perf_counter() - start + record.get("resumed_seconds", 0.0)
     record["n_train"] = int(split.train.size)
-    if method == "DMCBoost":
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)  # the record replaces the parts
+    shutil.rmtree(folder, ignore_errors=True)  # the record replaces the parts
     return record
 
 
