@@ -231,18 +231,23 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         check_weighted_classes(weights, y_index, classes, type(self).__name__)
         return X, y_index.astype(np.intp), weights
 
-    def _start_fit(
+    def _begin(
         self,
         X: ArrayLike,
         y: ArrayLike,
         sample_weight: ArrayLike | None,
         criterion: str,
-        previous: dict[str, Any] | None,
-    ) -> tuple[Codes, NDArray[np.intp], FloatArray, int, Any]:
-        """Validate and bin: ``(codes, class indices, weights, n_rounds, weak learner)``; a
-        warm start (``previous``, from :meth:`_previous_fit`) is checked and keeps its bins."""
+        *names: str,
+    ) -> tuple[Codes, NDArray[np.intp], FloatArray, int, Any, list[tuple[Any, float]], Any] | None:
+        """Validate, bin and resume: ``(codes, class indices, weights, n_rounds, weak learner,
+        rounds to replay, history)``, or ``None`` when a warm start keeps the previous fit (it
+        stopped by its own rule, or has ``n_estimators`` rounds).  Without a warm start there
+        is nothing to replay and the history is empty (``names``, as :meth:`_new_history`); a
+        warm start is checked, keeps its bins and replays the previous fit's ``(tree, vote)``
+        pairs."""
         from ..weak import DecisionTree
 
+        previous = self._previous_fit()
         X, y, weights = self._validate_training_data(X, y, sample_weight)
         n_rounds = check_positive_int(self.n_estimators, "n_estimators")
         if previous is not None:
@@ -251,7 +256,16 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
             max_depth=check_positive_int(self.max_depth, "max_depth"), criterion=criterion
         )
         codes = self._bin(X, None if previous is None else previous["mapper_"])
-        return codes, y, weights, n_rounds, learner
+        if previous is None:
+            return codes, y, weights, n_rounds, learner, [], self._new_history(*names)
+        done = list(zip(previous["estimators_"], previous["alphas_"]))
+        history = previous["history_"]
+        if previous["stop_reason_"] != "n_estimators" or n_rounds == len(done):
+            self._finish(
+                history, previous["estimators_"], previous["alphas_"], previous["stop_reason_"]
+            )
+            return None
+        return codes, y, weights, n_rounds, learner, done, history
 
     # ---- warm start -------------------------------------------------------------------------
     def _previous_fit(self) -> dict[str, Any] | None:
@@ -264,27 +278,6 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
         previous["stop_reason_"] = self.stop_reason_
         previous["history_"] = {key: list(value) for key, value in self.history_.items()}
         return previous
-
-    def _resumed(
-        self, previous: dict[str, Any] | None, n_rounds: int, *names: str
-    ) -> tuple[list[tuple[Any, float]], dict[str, list[float]], bool]:
-        """``(rounds to replay, history, finished)`` a fit starts from: the previous fit's
-        ``(tree, vote)`` pairs and history on a warm start, none and an empty history
-        (``names``, as :meth:`_new_history`) otherwise.  ``finished``: the previous fit already
-        is the answer (it stopped by its own rule, or has ``n_estimators`` rounds): the fit
-        keeps it as it is."""
-        if previous is None:
-            return [], self._new_history(*names), False
-        done = list(zip(previous["estimators_"], previous["alphas_"]))
-        finished = previous["stop_reason_"] != "n_estimators" or n_rounds == len(done)
-        if finished:
-            self._finish(
-                previous["history_"],
-                previous["estimators_"],
-                previous["alphas_"],
-                previous["stop_reason_"],
-            )
-        return done, previous["history_"], finished
 
     @staticmethod
     def _clock(history: dict[str, list[float]]) -> float:
@@ -466,13 +459,10 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
         -------
         self
         """
-        previous = self._previous_fit()
-        codes, y, weights, n_rounds, learner = self._start_fit(
-            X, y, sample_weight, self.criterion, previous
-        )
-        done, history, finished = self._resumed(previous, n_rounds, "weighted_error")
-        if finished:
+        begun = self._begin(X, y, sample_weight, self.criterion, "weighted_error")
+        if begun is None:  # a warm start that keeps the previous fit
             return self
+        codes, y, weights, n_rounds, learner, done, history = begun
         n_classes = self.n_classes_
         limit, limit_text = self._error_limit(n_classes)
         with np.errstate(divide="ignore"):
@@ -806,13 +796,10 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         sample_weight: ArrayLike | None = None,
     ) -> AdaBoostMH:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
-        previous = self._previous_fit()
-        codes, y, weights, n_rounds, learner = self._start_fit(
-            X, y, sample_weight, "confidence", previous
-        )
-        done, history, finished = self._resumed(previous, n_rounds, "z", "hamming_loss")
-        if finished:
+        begun = self._begin(X, y, sample_weight, "confidence", "z", "hamming_loss")
+        if begun is None:  # a warm start that keeps the previous fit
             return self
+        codes, y, weights, n_rounds, learner, done, history = begun
         n, n_classes = y.shape[0], self.n_classes_
         smoothing = _check_smoothing(self.smoothing, 0.5 / (n * n_classes))
         Y = np.where(y[:, None] == np.arange(n_classes), 1.0, -1.0)
@@ -1032,13 +1019,10 @@ class GDMCBoost(MulticlassBoostingClassifier):
         sample_weight: ArrayLike | None = None,
     ) -> GDMCBoost:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
-        previous = self._previous_fit()
-        codes, y, weights, n_rounds, learner = self._start_fit(
-            X, y, sample_weight, "multiclass_error", previous
-        )
-        done, history, finished = self._resumed(previous, n_rounds, "loss", "derivative")
-        if finished:
+        begun = self._begin(X, y, sample_weight, "multiclass_error", "loss", "derivative")
+        if begun is None:  # a warm start that keeps the previous fit
             return self
+        codes, y, weights, n_rounds, learner, done, history = begun
         n, n_classes = y.shape[0], self.n_classes_
         self.codewords_ = simplex_codewords(n_classes)
         gram = self.codewords_ @ self.codewords_.T
