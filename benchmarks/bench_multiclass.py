@@ -1,7 +1,9 @@
 """Multi-class boosting per-round training times, for DMCBoost's timing remark (Zhai, Xia & Wang,
 KDD 2014): AdaBoost.M1, SAMME, AdaBoost.MH, GD-MCBoost and DMCBoost (phase I and phase II) with
 depth-3 trees on Poker525k's training part and on Letter, measured in one run, with peak memory
-and scikit-learn's AdaBoostClassifier (SAMME) as the named reference.
+and scikit-learn's AdaBoostClassifier (SAMME) as the named reference.  On Letter and Abalone
+(many classes) DMCBoost also runs with the per-bin split kernels alone, the named reference of
+its label-pair kernel (``phase1_pair_split_scores``).
 
 The paper (C++ on a 2.6 GHz Core2 Duo) reports about 10 s per round for AdaBoost.M1 and SAMME and
 about 90 s per round for DMCBoost on Poker525k (525,010 training hands, 10 classes, depth-3
@@ -13,8 +15,16 @@ Data
     (``load("poker_train")``) followed by the first 500,000 hands of
     ``poker_hands(1_000_000, 2014)`` (poker525k draws its training and test hands in one
     call).  ``letter``: all 20,000 rows of ``load("letter")`` (16 features, 26 classes).
-    ``--quick`` takes a seeded random subsample (20,000 poker rows, 3,000 letter rows) and few
-    rounds: a smoke run.
+    ``abalone``: all 4,177 rows of ``load("abalone")`` (28 classes), DMCBoost and SAMME only.
+    ``--quick`` takes a seeded random subsample (20,000 poker rows, 3,000 letter rows, 1,000
+    abalone rows) and few rounds: a smoke run.
+
+DMCBoost's split kernels
+    Phase I scores a node's splits with one of three kernels that give the same splits
+    (``ZeroOneTreeObjective._kernel``): the label-pair kernel where it is cheaper, else the
+    per-bin profiles (grid or segment tree).  "DMCBoost (per-bin kernels)" is DMCBoost with
+    the pair kernel switched off (the choice between the other two unchanged), in its own
+    process; ``pair_kernel_speedup`` is its phase-I seconds per round over DMCBoost's.
 
 What is timed
     Every case runs in a fresh subprocess that loads the data, warms the method up on small
@@ -68,11 +78,19 @@ PAPER_POKER_ROUND_S = {"AdaBoost.M1": 10.0, "SAMME": 10.0, "DMCBoost": 90.0}
 #: Poker525k as in the paper: UCI's 25,010 training hands plus 500,000 generated ones.
 POKER_N_GENERATED, POKER_SEED = 500_000, 2014
 #: Rows of the --quick subsamples.
-QUICK_ROWS = {"poker": 20_000, "letter": 3_000}
+QUICK_ROWS = {"poker": 20_000, "letter": 3_000, "abalone": 1_000}
 #: Seed of the --quick subsamples.
 SUBSAMPLE_SEED = 0
 #: Order of the methods in the run and in the table.
 METHODS = ("AdaBoost.M1", "SAMME", "AdaBoost.MH", "GD-MCBoost", "DMCBoost", "scikit-learn SAMME")
+#: DMCBoost without its label-pair kernel: the reference of that kernel.
+PER_BIN = "DMCBoost (per-bin kernels)"
+#: The methods run on each data set.
+DATA_METHODS = {
+    "poker": METHODS,
+    "letter": (*METHODS, PER_BIN),
+    "abalone": ("SAMME", "DMCBoost", PER_BIN),
+}
 
 
 # ---- data ---------------------------------------------------------------------------------------
@@ -117,16 +135,17 @@ def _poker_train() -> tuple[np.ndarray, np.ndarray, str]:
     )
 
 
-def _letter() -> tuple[np.ndarray, np.ndarray, str]:
+def _all_rows(name: str) -> tuple[np.ndarray, np.ndarray, str]:
     from marginboost.data import load
 
-    ds = load("letter")
-    return ds.X, ds.classes[ds.y], "load('letter'), all rows"
+    ds = load(name)
+    return ds.X, ds.classes[ds.y], f"load({name!r}), all rows"
 
 
 def load_data(name: str, n_rows: int | None) -> tuple[np.ndarray, np.ndarray, str]:
-    """The data set ``name`` ("poker" or "letter"), subsampled to ``n_rows`` rows (seeded)."""
-    X, y, source = _poker_train() if name == "poker" else _letter()
+    """The data set ``name`` ("poker", "letter" or "abalone"), subsampled to ``n_rows`` rows
+    (seeded)."""
+    X, y, source = _poker_train() if name == "poker" else _all_rows(name)
     if n_rows is not None and n_rows < X.shape[0]:
         rows = np.sort(
             np.random.default_rng(SUBSAMPLE_SEED).choice(X.shape[0], n_rows, replace=False)
@@ -166,10 +185,21 @@ def _reset_peak() -> bool:
 
 
 # ---- one case -----------------------------------------------------------------------------------
+def _per_bin_kernels_only() -> None:
+    """Switch DMCBoost's label-pair kernel off in this process: phase I then chooses between
+    the per-bin kernels as it does where the pair kernel does not apply."""
+    from marginboost.boosting.dmcboost import ZeroOneTreeObjective
+
+    def per_bin(self, codes, n_node):
+        return "grid" if self._use_grid(codes, n_node) else "segment"
+
+    ZeroOneTreeObjective._kernel = per_bin
+
+
 def _model(method: str, rounds: int, phase1: int = 0):
     from marginboost.boosting import SAMME, AdaBoostM1, AdaBoostMH, DMCBoost, GDMCBoost
 
-    if method == "DMCBoost":
+    if method.startswith("DMCBoost"):
 
         class _DMCBoostAllRounds(DMCBoost):
             """DMCBoost that keeps the history of every round, also of the rounds that the
@@ -221,6 +251,8 @@ def run_case(spec: dict) -> dict:
     X, y, source = load_data(spec["data"], spec.get("n_rows"))
     rss_data = _status_mib("VmRSS") or _maxrss_mib()
     method = spec["method"]
+    if method == PER_BIN:
+        _per_bin_kernels_only()
     out = {
         "case": spec["case"],
         "data": spec["data"],
@@ -249,7 +281,7 @@ def run_case(spec: dict) -> dict:
         fit_extra_mib=max(0.0, peak - rss_before),
         peak_scope="timed fit" if reset else "whole process (peak reset unavailable)",
     )
-    if method == "DMCBoost":
+    if method.startswith("DMCBoost"):
         history = getattr(model, "all_rounds_history_", model.history_)
         times, phase = history["time"], history["phase"]
         n1, n2 = int(np.sum(phase == 1)), int(np.sum(phase == 2))
@@ -293,11 +325,12 @@ def cases(quick: bool) -> list[dict]:
     rounds = {
         "poker": (3, 3, 3) if quick else (10, 5, 5),
         "letter": (5, 5, 3) if quick else (50, 10, 10),
+        "abalone": (5, 3, 3) if quick else (50, 10, 10),
     }
     specs = []
-    for data in ("poker", "letter"):
+    for data, methods in DATA_METHODS.items():
         base, p1, p2 = rounds[data]
-        for method in METHODS:
+        for method in methods:
             spec = {
                 "case": f"{data}-{method}",
                 "data": data,
@@ -305,18 +338,19 @@ def cases(quick: bool) -> list[dict]:
                 "n_rows": QUICK_ROWS[data] if quick else None,
                 "rounds": base,
             }
-            if method == "DMCBoost":
+            if method.startswith("DMCBoost"):
                 spec.update(phase1_rounds=p1, rounds=p2)
             specs.append(spec)
     return specs
 
 
 def _add_ratios(rows: list[dict]) -> None:
-    """The paper's per-round time over ours (Poker), and scikit-learn's over our SAMME's."""
+    """The paper's per-round time over ours (Poker), scikit-learn's over our SAMME's, and
+    DMCBoost's phase I with the per-bin kernels alone over DMCBoost's."""
     for row in rows:
         paper = PAPER_POKER_ROUND_S.get(row["method"]) if row["data"] == "poker" else None
         row["paper_round_s"] = paper
-        if row["method"] == "DMCBoost":
+        if row["method"].startswith("DMCBoost"):
             for phase in ("phase1", "phase2"):
                 ours = row[f"{phase}_round_s"]
                 row[f"{phase}_speedup_vs_paper"] = paper / ours if paper and ours else None
@@ -333,6 +367,11 @@ def _add_ratios(rows: list[dict]) -> None:
             ours["sklearn_round_s"] = ref["round_s"]
             ours["speedup_vs_sklearn"] = ref["round_s"] / ours["median_round_s"]
             ours["speedup_vs_sklearn_whole_fit"] = ref["fit_s"] / ours["fit_s"]
+        dmc = next((r for r in rows if r["data"] == data and r["method"] == "DMCBoost"), None)
+        per_bin = next((r for r in rows if r["data"] == data and r["method"] == PER_BIN), None)
+        if dmc and per_bin and dmc.get("phase1_round_s") and per_bin.get("phase1_round_s"):
+            dmc["per_bin_phase1_round_s"] = per_bin["phase1_round_s"]
+            dmc["pair_kernel_speedup"] = per_bin["phase1_round_s"] / dmc["phase1_round_s"]
 
 
 def table_rows(rows: list[dict]) -> list[tuple[str, ...]]:
@@ -345,8 +384,9 @@ def table_rows(rows: list[dict]) -> list[tuple[str, ...]]:
     lines = []
     for row in rows:
         common = (fmt(row["peak_rss_mib"], ".0f"), fmt(row["rss_data_mib"], ".0f"))
-        if row["method"] == "DMCBoost":
-            for k, label in ((1, "DMCBoost phase I"), (2, "DMCBoost phase II")):
+        if row["method"].startswith("DMCBoost"):
+            for k, phase in ((1, "phase I"), (2, "phase II")):
+                label = f"{row['method']} {phase}"
                 lines.append(
                     (
                         row["data"],
@@ -397,7 +437,13 @@ def print_table(rows: list[dict]) -> None:
                 f"{row['speedup_vs_sklearn']:.1f}x; whole fits "
                 f"{row['speedup_vs_sklearn_whole_fit']:.1f}x"
             )
-        if row["method"] != "DMCBoost" and row["rounds"] < row["rounds_requested"]:
+        if "pair_kernel_speedup" in row:
+            print(
+                f"{row['data']}: DMCBoost phase I {row['phase1_round_s']:.3f} s/round, with the "
+                f"per-bin kernels alone {row['per_bin_phase1_round_s']:.3f}: "
+                f"{row['pair_kernel_speedup']:.1f}x"
+            )
+        if not row["method"].startswith("DMCBoost") and row["rounds"] < row["rounds_requested"]:
             print(
                 f"{row['data']}: {row['method']} stopped after {row['rounds']} rounds: "
                 f"{row['stop_reason']}"
@@ -409,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="20,000 poker and 3,000 letter rows, 3-5 rounds: a smoke run",
+        help="20,000 poker, 3,000 letter and 1,000 abalone rows, 3-5 rounds: a smoke run",
     )
     parser.add_argument("--case-json", help=argparse.SUPPRESS)
     parser.add_argument("--output", default=str(RESULTS))
@@ -438,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in rows
             if r["data"] == name
         )
-        for name in ("poker", "letter")
+        for name in DATA_METHODS
     }
     result = {
         "benchmark": "multiclass",
