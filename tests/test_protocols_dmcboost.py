@@ -52,7 +52,8 @@ def test_cells_are_unique_and_cover_the_tables(profile):
     if profile == "full":
         assert set(s["folds"]) == set(P.DATASETS)
         poker = [c for c in cells if c["paper_dataset"] == "Poker525k"]
-        assert poker and all(c["params"]["max_rounds"] == s["poker_rounds"] for c in poker)
+        assert poker and all(c["params"]["max_rounds"] == 5000 for c in poker)
+        assert {c["fold"] for c in poker} == {0}  # its fixed split
 
 
 def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
@@ -98,9 +99,8 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
                 continue
             if table == "table4":
                 assert c["fold"] < s["table4"][name]["folds"]
-            reduced = s["poker_rounds"] if name == "Poker525k" else None
             cap = s["dmc_max_rounds"] if c["algorithm"] == "DMCBoost" else s["max_rounds"]
-            assert c["params"]["max_rounds"] == (reduced or cap)
+            assert c["params"]["max_rounds"] == cap
     for table, protocol in (("table3", P.table3_protocol), ("table4", P.table4_protocol)):
         for name in s[f"{table}_paper"]:
             assert folds[table, name] == ({0} if name in P.FIXED else set(range(5)))
@@ -320,7 +320,7 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
     """Seconds per round from the cells, times the rounds of the paper's protocol (5000 for a
     capped run, the observed rounds otherwise), times 5 rotations (1 on a fixed split); DMCBoost
     counts phase I once and each n' run's phase II; a capped DMCBoost run makes the projection
-    a lower bound."""
+    a lower bound, except on a fixed split, where 5000 rounds is the paper's own limit."""
 
     def cell(name, method, cap=100):
         return {"paper_dataset": name, "algorithm": method, "params": {"max_rounds": cap}}
@@ -332,6 +332,7 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
         cell("Car", "DMCBoost"),
         cell("Car", "AdaBoost.M1"),
         cell("Glass", "DMCBoost"),
+        cell("Poker525k", "DMCBoost"),
     ]
     metrics = [
         {"seconds": 2.0, "rounds_fitted": 100, "stop_reason": "n_estimators"},
@@ -351,6 +352,7 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
             "rounds": [40, 100],
             "stop_reasons": ["phase I zero training error", "n_estimators"],
         },
+        {"seconds": 5.0, "n_phase1": 10, "rounds": [100], "stop_reasons": ["n_estimators"]},
     ]
     out = P.cost_frame(cells, metrics, paper_rounds=5000).set_index(["dataset", "algorithm"])
     samme = out.loc[("Car", "SAMME")]
@@ -370,6 +372,9 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
     glass = out.loc[("Glass", "DMCBoost")]
     assert glass["rate"] == "per phase"
     assert glass["paper_cpu_h"] == pytest.approx((6.0 + 3.0 / 120 * (30 + 4990)) * 5 / 3600)
+    # on a fixed split the paper's own limit is 5000 rounds: a capped run is no lower bound
+    poker_dmc = out.loc[("Poker525k", "DMCBoost")]
+    assert poker_dmc["capped"] == 1 and not poker_dmc["lower_bound"]
 
 
 def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_cells():
@@ -412,6 +417,25 @@ def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_c
         P.grid_cells("full", protocol="whole")
 
 
+def test_phase1_only_cells_are_table2_cells_without_phase_two():
+    cells = P.phase1_only_cells("full")
+    assert {c["paper_dataset"] for c in cells} == set(P.PHASE1_ONLY)
+    table2 = {
+        (c["paper_dataset"], c["fold"]): c
+        for c in P.grid_cells("full", tables=("table2",))
+        if c["algorithm"] == "DMCBoost"
+    }
+    for c in cells:
+        twin = table2[c["paper_dataset"], c["fold"]]
+        assert c["params"] == {**twin["params"], "phase2": False}
+        assert {k: v for k, v in c.items() if k != "params"} == {
+            k: v for k, v in twin.items() if k != "params"
+        }
+        assert cell_key(c) != cell_key(twin)
+    assert len(cells) == sum(P.table2_protocol(n, "full")["folds"] for n in P.PHASE1_ONLY)
+    assert P.phase1_only_cells("quick") == []
+
+
 def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
     s = P.grid_settings("full")
     assert set(P.REDUCED_CAP_CHECK) <= set(s["table2_paper"])
@@ -428,7 +452,7 @@ def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
     reduced = {**s, "table2_paper": [], "table2_paper_baselines": []}
     for c in cells:
         name, fold = c["paper_dataset"], c["fold"]
-        caps = P._reduced_caps(name, reduced)
+        caps = P._reduced_caps(reduced)
         assert cell_key(c) == cell_key(P._cell(name, fold, 0.0, 3, "DMCBoost", caps, s, "full"))
     # and not Table 2's own cells of those sets, which run the paper's protocol
     table2 = {cell_key(c) for c in P.grid_cells("full", tables=("table2",))}

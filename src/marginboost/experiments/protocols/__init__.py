@@ -199,6 +199,7 @@ PROTOCOLS: dict[str, PaperProtocol] = {
             (
                 "dmcboost:grid_cells",
                 "dmcboost:cap_ablation_cells",
+                "dmcboost:phase1_only_cells",
                 "dmcboost:reduced_cap_cells",
                 "dmcboost:figure3_cells",
                 "dmcboost:paper_protocol_cells",
