@@ -436,6 +436,33 @@ def test_phase1_only_cells_are_table2_cells_without_phase_two():
     assert P.phase1_only_cells("quick") == []
 
 
+@needs_mirror
+def test_a_dmcboost_cell_passes_phase2_and_max_intervals_when_its_params_name_them(monkeypatch):
+    from marginboost.boosting import DMCBoost
+
+    seen = []
+    original = DMCBoost.fit_path
+
+    def spy(self, *args, **kwargs):
+        seen.append((self.phase2, self.max_intervals))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(DMCBoost, "fit_path", spy)
+    X, y, y_clean, split = P.load_fold("Wine", 0)
+    parts = (split.train, split.validation, split.test)
+    data = tuple(
+        a for part in parts for a in (X[part], (y_clean if part is split.test else y)[part])
+    )
+    s = P.grid_settings("quick")
+    plain = P._cell("Wine", 0, 0.0, 3, "DMCBoost", (20, 20), s, "quick")
+    exact = P._cell(
+        "Wine", 0, 0.0, 3, "DMCBoost", (20, 20), s, "quick", phase2=False, max_intervals=None
+    )
+    for spec in (plain, exact):
+        P._dmcboost(spec["params"], data, fixed=False)
+    assert seen == [(True, DMCBoost().max_intervals), (False, None)]
+
+
 def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
     s = P.grid_settings("full")
     assert set(P.REDUCED_CAP_CHECK) <= set(s["table2_paper"])

@@ -658,12 +658,15 @@ def _dmcboost(params: dict, data, fixed: bool, checkpoint=None) -> dict:
 
     X, y, Xv, yv, Xt, yt = data
     labels = list(params["n_prime_grid"])
+    # cells without the key use DMCBoost's default max_intervals (the reduced search)
+    search = {"max_intervals": params["max_intervals"]} if "max_intervals" in params else {}
     with _phase_two_recorded():
         models = DMCBoost(
             max_depth=int(params["depth"]),
             n_estimators=int(params["max_rounds"]),
             step=_step(params),
             phase2=bool(params.get("phase2", True)),
+            **search,
         ).fit_path(X, y, [N_PRIME_GRID[label] for label in labels], checkpoint=checkpoint)
     test = [_pct(m.predict(Xt), yt) for m in models]
     train = [_pct(m.predict(X), y) for m in models]
