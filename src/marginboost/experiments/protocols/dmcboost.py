@@ -469,6 +469,7 @@ def paper_protocol_cells(profile: str) -> list[dict]:
 #: Table 2's DMCBoost cells rerun with a larger safety cap, to see whether the cap decides a
 #: number (full profile): data set -> (rotations, cap).
 CAP_ABLATION = {
+    "Letter": ((0,), 20000),
     "Nursery": ((0,), 20000),
     "Waveform": ((0,), 20000),
     "Yeast": ((0,), 20000),
@@ -489,13 +490,15 @@ def cap_ablation_cells(profile: str) -> list[dict]:
 
 
 #: Table 2's sets whose DMCBoost cells also run phase I alone (``phase2=False``): where phase
-#: II raises the training error (the PhaseTwoWarning), what phase I's model gives.
+#: II raises the training error (the PhaseTwoWarning), what phase I's model gives, with the
+#: default (reduced) interval search and with the exact one (``max_intervals=None``).
 PHASE1_ONLY = ("Poker525k",)
 
 
 def phase1_only_cells(profile: str) -> list[dict]:
-    """DMCBoost's Table 2 cells of :data:`PHASE1_ONLY` with ``phase2=False`` (full profile;
-    none in the quick profile): the same cells as Table 2's but for that parameter."""
+    """DMCBoost's Table 2 cells of :data:`PHASE1_ONLY` with ``phase2=False``, once as they are
+    and once with ``max_intervals=None`` (full profile; none in the quick profile): the same
+    cells as Table 2's but for those parameters."""
     if profile != "full":
         return []
     s = grid_settings(profile)
@@ -505,6 +508,20 @@ def phase1_only_cells(profile: str) -> list[dict]:
         for fold in range(t2["folds"]):
             caps = (t2["max_rounds"], t2["dmc_max_rounds"])
             cells.append(_cell(name, fold, 0.0, 3, "DMCBoost", caps, s, profile, phase2=False))
+            cells.append(
+                _cell(
+                    name,
+                    fold,
+                    0.0,
+                    3,
+                    "DMCBoost",
+                    caps,
+                    s,
+                    profile,
+                    phase2=False,
+                    max_intervals=None,
+                )
+            )
     return cells
 
 
