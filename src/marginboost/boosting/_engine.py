@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from abc import ABCMeta, abstractmethod
+from dataclasses import dataclass
 from numbers import Real
 from typing import Any, cast
 
@@ -19,7 +20,7 @@ from ..losses import MarginCost
 from . import _steps
 from ._base import BinaryBoostingClassifier, Codes, NoEdgeError, check_positive_int, check_real
 
-__all__ = ["StagewiseBoosting"]
+__all__ = ["BoostingRound", "StagewiseBoosting"]
 
 FloatArray = NDArray[np.float64]
 
@@ -36,6 +37,33 @@ _HISTORY_KEYS = (
     "step",
     "time",
 )
+
+
+@dataclass(frozen=True)
+class BoostingRound:
+    r"""What a member's step rule sees of one round (:meth:`StagewiseBoosting._step`).
+
+    ``margins`` are :math:`y_i F_{t-1}(x_i)`, ``label_times_direction`` :math:`a_i = y_i f_t(x_i)`,
+    ``gradient_weights`` the normalized :math:`D_i`, ``l1_norm`` :math:`\sum_s |w_s|` so far and
+    ``index`` the round :math:`t` (from 0).  ``gradient_yf`` (:math:`\sum_i D_i a_i`) and
+    ``abs_total`` (:math:`\sum_i |D_i|`) are the sums the loop has already computed for its
+    downhill test.
+    """
+
+    margins: FloatArray
+    label_times_direction: FloatArray
+    gradient_weights: FloatArray
+    sample_weight: FloatArray
+    l1_norm: float
+    index: int
+    gradient_yf: float
+    abs_total: float
+
+    @property
+    def edge(self) -> float:
+        """``_steps.weighted_edge(gradient_weights, label_times_direction)`` from the loop's
+        sums (the same expressions, so the same value)."""
+        return 0.0 if self.abs_total == 0.0 else self.gradient_yf / self.abs_total
 
 
 class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
@@ -92,27 +120,8 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         return tree, tree.predict(codes), gradient_weights
 
     @abstractmethod
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
         """Step size of the round and whether the weak learner was perfect."""
-
-    def _weighted_edge(
-        self, gradient_weights: FloatArray, label_times_direction: FloatArray
-    ) -> float:
-        """``_steps.weighted_edge`` of the two arrays, from the sums the boosting loop has
-        computed for this round when they are these arrays (the same expressions, so the same
-        value), else computed."""
-        sums = getattr(self, "_round_sums", None)
-        if sums is not None and sums[0] is gradient_weights and sums[1] is label_times_direction:
-            return 0.0 if sums[3] == 0.0 else sums[2] / sums[3]
-        return _steps.weighted_edge(gradient_weights, label_times_direction)
 
     def _stop_on_moved_direction(self) -> bool:
         """Whether the downhill test uses f - F_t (convex updates) instead of f."""
@@ -264,16 +273,11 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             if not downhill > _DOWNHILL_RTOL * float(abs_gradient @ np.abs(move)):
                 self.stop_reason_ = "weak learner does not point downhill"
                 break
-            self._round_sums: tuple[FloatArray, FloatArray, float, float] | None = (
-                gradient,
-                yf,
-                gradient_yf,
-                abs_total,
+            step, perfect = self._step(
+                BoostingRound(
+                    margins, yf, gradient, sample_weight, l1_norm, t, gradient_yf, abs_total
+                )
             )
-            try:
-                step, perfect = self._step(margins, yf, gradient, sample_weight, l1_norm, t)
-            finally:
-                self._round_sums = None
             if self._normalization == "convex":
                 shrink, coefficient = l1_norm / (l1_norm + step), step / (l1_norm + step)
             elif self._normalization == "average":

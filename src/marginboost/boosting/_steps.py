@@ -211,7 +211,7 @@ def line_search_step(
     label_times_direction: FloatArray,
     sample_weight: FloatArray,
     cost_grad_weights: FloatArray,
-    edge: Callable[[FloatArray, FloatArray], float] = weighted_edge,
+    edge: float | None = None,
 ) -> tuple[float, bool]:
     r"""Exact line search :math:`\arg\min_{w \ge 0} \sum_i s_i c(m_i + w\, y_i f(x_i))`.
 
@@ -221,11 +221,11 @@ def line_search_step(
     doubling (up to :data:`MAX_LINE_SEARCH_STEP`) and located by bounded Brent search (absolute
     tolerance ``1e-12`` relative to the bracket).  For a non-convex cost the result is a local
     minimum.  Returns ``(step, perfect)`` (``perfect`` only for the AdaBoost closed form).
-    ``edge`` computes :func:`weighted_edge` (a caller that has its sums passes its own).
+    ``edge`` is :func:`weighted_edge` of the two arrays when the caller has it already.
     """
     a = label_times_direction
     if isinstance(cost, ExponentialLoss) and _all_unit(np.asarray(a, dtype=np.float64)):
-        return adaboost_step(edge(cost_grad_weights, a))
+        return adaboost_step(weighted_edge(cost_grad_weights, a) if edge is None else edge)
     if isinstance(cost, SquaredLoss):
         return float((sample_weight * (1.0 - margins)) @ a) / float(sample_weight @ a**2), False
 

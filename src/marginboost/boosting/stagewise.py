@@ -61,6 +61,7 @@ from ..losses import (
 )
 from . import _steps
 from ._base import Codes, check_real
+from ._engine import BoostingRound
 from ._engine import StagewiseBoosting as _StagewiseBoosting
 
 _POSITIVE = [Interval(Real, 0.0, float("inf"), closed="neither")]
@@ -178,25 +179,18 @@ class AnyBoost(_StagewiseBoosting):
             name, "vote"
         )
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
-        rule, a = self.step, label_times_direction
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
+        rule, r = self.step, round_
+        a, margins, sample_weight = r.label_times_direction, r.margins, r.sample_weight
         if rule == "fixed":
             return float(self.learning_rate), False
         perfect = False
         if rule == "line_search":
             step, perfect = _steps.line_search_step(
-                self._cost, margins, a, sample_weight, gradient_weights
+                self._cost, margins, a, sample_weight, r.gradient_weights
             )
         elif rule == "adaboost":
-            step, perfect = _steps.adaboost_step(self._weighted_edge(gradient_weights, a))
+            step, perfect = _steps.adaboost_step(r.edge)
         else:
             raw_gradient = sample_weight * -np.asarray(
                 self._cost.derivative(margins), dtype=np.float64
@@ -349,22 +343,14 @@ class AdaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
         return _steps.line_search_step(
             self._cost,
-            margins,
-            label_times_direction,
-            sample_weight,
-            gradient_weights,
-            edge=self._weighted_edge,
+            round_.margins,
+            round_.label_times_direction,
+            round_.sample_weight,
+            round_.gradient_weights,
+            edge=round_.edge,
         )
 
 
@@ -414,16 +400,8 @@ class MadaBoost(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return MadaBoostLoss()
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
-        return _steps.adaboost_step(self._weighted_edge(gradient_weights, label_times_direction))
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
+        return _steps.adaboost_step(round_.edge)
 
 
 class ArcGv(_FixedCostBoosting):
@@ -473,19 +451,10 @@ class ArcGv(_FixedCostBoosting):
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
-        min_margin = float(margins.min()) / l1_norm if l1_norm > 0 else 0.0
-        return _steps.arc_gv_step(
-            self._weighted_edge(gradient_weights, label_times_direction), min_margin
-        )
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
+        l1_norm = round_.l1_norm
+        min_margin = float(round_.margins.min()) / l1_norm if l1_norm > 0 else 0.0
+        return _steps.arc_gv_step(round_.edge, min_margin)
 
 
 class RealAdaBoost(_FixedCostBoosting):
@@ -593,15 +562,7 @@ class RealAdaBoost(_FixedCostBoosting):
         values = 0.5 * np.log((positive + smoothing) / (negative + smoothing))
         return tree.with_leaf_values(values), values[leaves], gradient_weights
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
         return 1.0, False
 
 
@@ -710,15 +671,7 @@ class LogitBoost(_FixedCostBoosting):
         tree = learner.fit_regression(codes, response, newton_weights)
         return tree, tree.predict(codes), newton_weights
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
         return 0.5, False
 
 
@@ -829,19 +782,15 @@ class L2Boost(_FixedCostBoosting):
         tree = learner.fit_regression(codes, y - scores, sample_weight)
         return tree, tree.predict(codes), sample_weight
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
         if self.form == "regression":
             return float(self.learning_rate), False
         step, _ = _steps.line_search_step(
-            self._cost, margins, label_times_direction, sample_weight, gradient_weights
+            self._cost,
+            round_.margins,
+            round_.label_times_direction,
+            round_.sample_weight,
+            round_.gradient_weights,
         )
         return self.learning_rate * step, False
 
@@ -946,16 +895,8 @@ class ArcX4(_FixedCostBoosting):
     def _objective(self, margins: FloatArray, l1_norm: float, sample_weight: FloatArray) -> float:
         return super()._objective(margins / l1_norm, 1.0, sample_weight)
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
-        return (1.0 if self.variant == "breiman" else 1.0 / (round_index + 1.0)), False
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
+        return (1.0 if self.variant == "breiman" else 1.0 / (round_.index + 1.0)), False
 
 
 class DoomII(_FixedCostBoosting):
@@ -1106,15 +1047,7 @@ class DoomII(_FixedCostBoosting):
         )
         return tree, tree.predict(codes), gradient_weights
 
-    def _step(
-        self,
-        margins: FloatArray,
-        label_times_direction: FloatArray,
-        gradient_weights: FloatArray,
-        sample_weight: FloatArray,
-        l1_norm: float,
-        round_index: int,
-    ) -> tuple[float, bool]:
+    def _step(self, round_: BoostingRound) -> tuple[float, bool]:
         return float(self.step_size), False
 
 
