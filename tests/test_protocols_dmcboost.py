@@ -377,6 +377,58 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
     assert poker_dmc["capped"] == 1 and not poker_dmc["lower_bound"]
 
 
+def test_missing_cost_estimates_from_the_closest_computed_cells():
+    """A missing cell costs the mean of the computed cells of its set, method, depth and noise;
+    else of the same depth at another noise rate; else its set's depth-3 mean times the method's
+    depth factor (summed seconds over the sets with both depths); else nothing (unestimated)."""
+
+    def cell(name, method, depth, noise=0.0):
+        return {
+            "paper_dataset": name,
+            "algorithm": method,
+            "params": {"depth": depth},
+            "noise_rate": noise,
+        }
+
+    computed = [
+        (cell("Car", "SAMME", 3), 10.0),
+        (cell("Car", "SAMME", 3), 20.0),
+        (cell("Car", "SAMME", 8), 60.0),
+        (cell("Glass", "SAMME", 3), 5.0),
+        (cell("Glass", "SAMME", 8), 50.0),
+        (cell("Yeast", "SAMME", 3), 2.0),
+        (cell("Yeast", "SAMME", 8, noise=0.2), 9.0),  # noisy: not in the factor
+        (cell("Wine", "SAMME", 3), 0.0),
+        (cell("Wine", "SAMME", 8), 30.0),  # factor (60 + 50 + 30) / (15 + 5 + 0) = 7
+    ]
+    cells = [c for c, _ in computed] + [cell("Vowel", "SAMME", 3)]
+    metrics = [{"seconds": s} for _, s in computed] + [None]
+    missing = [
+        cell("Car", "SAMME", 3),  # same depth: 15
+        cell("Yeast", "SAMME", 8, noise=0.05),  # other noise: 9
+        cell("Yeast", "SAMME", 8),  # other noise too: 9
+        cell("Car", "DMCBoost", 3),  # never run: no estimate
+        cell("Vowel", "SAMME", 8),  # no depth-3 time of Vowel: no estimate
+        cell("Yeast", "SAMME", 12),  # no factor for depth 12: no estimate
+    ]
+    out = P.missing_cost(cells, metrics, missing).set_index(["dataset", "algorithm"])
+    assert out.loc[("Car", "SAMME"), "cpu_h"] == pytest.approx(15.0 / 3600)
+    yeast = out.loc[("Yeast", "SAMME")]
+    assert yeast["missing"] == 3 and yeast["unestimated"] == 1
+    assert yeast["cpu_h"] == pytest.approx(18.0 / 3600)
+    assert yeast["basis"] == "other noise, none"
+    assert out.loc[("Car", "DMCBoost"), "unestimated"] == 1
+    assert out.loc[("Vowel", "SAMME"), "unestimated"] == 1
+    # without Yeast's noisy depth-8 cell, Yeast at depth 8 is its depth-3 time times 7
+    keep = [i for i in range(len(cells)) if i != 6]
+    alone = P.missing_cost(
+        [cells[i] for i in keep], [metrics[i] for i in keep], [cell("Yeast", "SAMME", 8)]
+    )
+    assert alone["basis"].tolist() == ["depth 3 x factor"]
+    assert alone["cpu_h"].iloc[0] == pytest.approx(2.0 * 7.0 / 3600)
+    assert P.missing_cost(cells, metrics, []).empty
+
+
 def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_cells():
     s = P.grid_settings("full", protocol="paper")
     assert set(s["table2_paper"]) == set(s["table3_paper"]) == set(P.DATASETS)

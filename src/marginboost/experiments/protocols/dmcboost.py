@@ -81,6 +81,7 @@ __all__ = [
     "n_prime_label",
     "rounds_run",
     "cost_frame",
+    "missing_cost",
 ]
 
 PROTOCOL_VERSION = "dmcboost-v1"
@@ -949,6 +950,76 @@ def cost_frame(cells: list[dict], metrics: list[dict], paper_rounds: int = 5000)
     rotated = ~out["dataset"].isin(FIXED)
     out["lower_bound"] = (out["capped"] > 0) & (out["algorithm"] == "DMCBoost") & rotated
     return out
+
+
+def missing_cost(cells: list[dict], metrics: list[dict | None], missing: list[dict]):
+    """Estimated CPU hours of the ``missing`` cells, per data set and method, from the seconds
+    of the computed ``cells`` (``metrics[i]`` is ``None`` for a cell not computed).
+
+    A missing cell costs the mean seconds of the computed cells of its data set, method,
+    depth and noise rate (basis ``"same depth"``); failing those, of its data set, method and
+    depth at another noise rate (``"other noise"``); failing those, the mean of its data set's
+    and method's depth-3 cells times the method's depth factor (``"depth 3 x factor"``): over
+    the data sets where the method has computed noise-free cells at both depths, the sum of
+    their mean seconds at that depth over the sum at depth 3 (so the sets that take longest
+    weigh most).  Depth can make a cell cheaper as well as dearer (deeper trees can fit a
+    small training part in a few rounds, not a large one), so the factor is not a bound.  A cell with none of these (e.g. a method never run on the data set) has no
+    estimate and is counted in ``unestimated``.  Returns a frame with ``dataset,
+    algorithm, missing, unestimated, cpu_h, basis`` (the bases used, most frequent first)."""
+    import pandas as pd
+
+    seen = pd.DataFrame(
+        [
+            {
+                "dataset": c["paper_dataset"],
+                "algorithm": c["algorithm"],
+                "depth": int(c["params"]["depth"]),
+                "noise": float(c.get("noise_rate", 0.0)),
+                "seconds": float(m["seconds"]),
+            }
+            for c, m in zip(cells, metrics)
+            if m is not None
+        ],
+        columns=["dataset", "algorithm", "depth", "noise", "seconds"],
+    )
+    exact = seen.groupby(["dataset", "algorithm", "depth", "noise"])["seconds"].mean()
+    any_noise = seen.groupby(["dataset", "algorithm", "depth"])["seconds"].mean()
+    clean = seen[seen.noise == 0.0].groupby(["algorithm", "dataset", "depth"])["seconds"].mean()
+    factor: dict[tuple[str, int], float] = {}
+    for method, by_set in clean.groupby(level="algorithm"):
+        table = by_set.droplevel("algorithm").unstack("depth")
+        if 3 not in table:
+            continue
+        for depth in table.columns.drop(3):
+            both = table[[3, depth]].dropna()
+            if both[3].sum() > 0:
+                factor[method, int(depth)] = float(both[depth].sum() / both[3].sum())
+    rows = []
+    for c in missing:
+        name, method = c["paper_dataset"], c["algorithm"]
+        depth, noise = int(c["params"]["depth"]), float(c.get("noise_rate", 0.0))
+        seconds, basis = np.nan, "none"
+        if (name, method, depth, noise) in exact.index:
+            seconds, basis = exact[name, method, depth, noise], "same depth"
+        elif (name, method, depth) in any_noise.index:
+            seconds, basis = any_noise[name, method, depth], "other noise"
+        elif (name, method, 3) in any_noise.index and (method, depth) in factor:
+            seconds = any_noise[name, method, 3] * factor[method, depth]
+            basis = "depth 3 x factor"
+        rows.append({"dataset": name, "algorithm": method, "seconds": seconds, "basis": basis})
+    frame = pd.DataFrame(rows, columns=["dataset", "algorithm", "seconds", "basis"])
+    if frame.empty:
+        return frame.assign(missing=0, unestimated=0, cpu_h=0.0)
+    return (
+        frame.groupby(["dataset", "algorithm"], sort=False)
+        .agg(
+            missing=("seconds", "size"),
+            unestimated=("seconds", lambda v: int(v.isna().sum())),
+            cpu_h=("seconds", lambda v: float(v.sum()) / 3600.0),
+            basis=("basis", lambda v: ", ".join(v.value_counts().index)),
+        )
+        .reset_index()
+    )
 
 
 def _summary(frame, keys):
