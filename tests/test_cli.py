@@ -116,3 +116,58 @@ def test_reproduce_paper_protocol_is_dmcboosts_tables_2_to_4_on_the_full_profile
     args = ["reproduce", "dmcboost", "figure3", "--profile", "full", "--protocol", "paper"]
     assert main(args) == 2
     assert "applies to" in capsys.readouterr().err
+
+
+def test_cells_names_unknown_papers_tables_data_sets_and_methods(capsys):
+    assert main(["cells", "anyboost"]) == 2
+    assert "only dmcboost has a paper's protocol" in capsys.readouterr().err
+    assert main(["cells", "dmcboost", "table5"]) == 2
+    assert "unknown table 'table5'; the tables are table2, table3, table4" in (
+        capsys.readouterr().err
+    )
+    assert main(["cells", "dmcboost", "--dataset", "Iris"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown data set 'Iris'" in err and "Waveform" in err
+    assert main(["cells", "dmcboost", "--method", "Samme"]) == 2
+    assert "unknown method 'Samme'; the methods are AdaBoost.M1" in capsys.readouterr().err
+
+
+@needs_mirror
+def test_cells_selects_the_paper_protocols_cells_and_runs_only_the_missing_ones(
+    tmp_path, monkeypatch, capsys
+):
+    """Table 3 on Waveform is 5 rotations x 4 depths x 5 methods; Table 2 on Car is complete in
+    the committed store, so nothing runs; a selection with missing cells is estimated and
+    handed to the grid runner (here a stand-in that only records them)."""
+    from marginboost.experiments import protocols
+    from marginboost.experiments.protocols import dmcboost as P
+
+    waveform = P.select_paper_cells(["table3"], ["Waveform"])
+    assert len(waveform) == 100
+    assert {c["algorithm"] for c in waveform} == set(P.METHODS)
+    assert len(P.select_paper_cells(["table3"], ["Waveform"], ["DMCBoost"])) == 20
+    # Tables 2-4 share cells: Table 2's are Table 3's depth-3 cells
+    both = P.select_paper_cells(["table2", "table3"], ["Car"])
+    assert len(both) == len({repr(sorted(c.items())) for c in both}) == 100
+
+    monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
+    ran = []
+    monkeypatch.setattr(
+        protocols, "run_paper_grid", lambda paper, f, cells, **kw: ran.extend(cells)
+    )
+    assert main(["cells", "dmcboost", "table2", "--dataset", "Car"]) == 0
+    assert "20 cells of the paper's protocol chosen, 20 in the store, 0 to compute" in (
+        capsys.readouterr().out
+    )
+    assert ran == []
+
+    store = protocols.paper_store("dmcboost", "full")
+    monkeypatch.setattr(type(store), "has", lambda self, spec: spec["fold"] != 4)
+    args = ["cells", "dmcboost", "table3", "--dataset", "Car", "--method", "SAMME"]
+    assert main([*args, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "20 cells of the paper's protocol chosen, 16 in the store, 4 to compute" in out
+    assert "estimated CPU h" in out and ran == []
+    assert main(args) == 0
+    assert [c["fold"] for c in ran] == [4, 4, 4, 4]
+    assert "computed 4 cells" in capsys.readouterr().out

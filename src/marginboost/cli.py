@@ -106,6 +106,55 @@ def _paper_protocol_notebooks(args: argparse.Namespace, chosen: list) -> list:
     return kept
 
 
+def _cmd_cells(args: argparse.Namespace) -> int:
+    from .experiments.protocols import dmcboost as protocol
+    from .experiments.protocols import paper_store, run_paper_grid
+    from .experiments.store import cell_key
+
+    if args.paper != "dmcboost":
+        raise ValueError(
+            f"only dmcboost has a paper's protocol beyond the book's full profile, not "
+            f"{args.paper!r} (its notebooks run with `marginboost reproduce {args.paper}`)"
+        )
+    store = paper_store("dmcboost", "full")
+    chosen = protocol.select_paper_cells(args.tables, args.dataset, args.method)
+    missing = [c for c in chosen if not store.has(c)]
+    print(
+        f"{len(chosen)} cells of the paper's protocol chosen, {len(chosen) - len(missing)} "
+        f"in the store, {len(missing)} to compute"
+    )
+    if not missing:
+        return 0
+    every = list({cell_key(c): c for c in protocol.paper_protocol_cells("full")}.values())
+    metrics = []
+    for cell in every:
+        try:
+            metrics.append(store.get(cell)["metrics"])
+        except KeyError:  # not computed yet
+            metrics.append(None)
+    cost = protocol.missing_cost(every, metrics, missing)
+    print(cost.rename(columns={"cpu_h": "estimated CPU h"}).round(2).to_string(index=False))
+    print(
+        f"about {cost['cpu_h'].sum():.1f} CPU hours in all (an estimate from the cells "
+        f"computed), {int(cost['unestimated'].sum())} cells without an estimate"
+    )
+    if args.dry_run:
+        return 0
+    run_paper_grid(
+        "dmcboost",
+        protocol.grid_cell,
+        missing,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        desc="dmcboost paper-protocol cells",
+    )
+    print(
+        f"computed {len(missing)} cells into {store.path}; `marginboost results update "
+        "dmcboost --profile full` records them with the committed results"
+    )
+    return 0
+
+
 def _cmd_results_update(args: argparse.Namespace) -> int:
     from .experiments.update import update_results
 
@@ -269,6 +318,46 @@ def build_parser() -> argparse.ArgumentParser:
         "notebooks go to a folder of their own and the book's results are left as they are",
     )
     rep.set_defaults(func=_cmd_reproduce)
+
+    cells = sub.add_parser(
+        "cells",
+        help="compute cells of DMCBoost's Tables 2-4 on the paper's protocol that the result "
+        "store lacks, chosen by table, data set and method",
+        description="Compute the cells of DMCBoost's Tables 2-4 on the paper's protocol (every "
+        "data set, rotation, depth and noise rate) that the result store lacks: all of them, "
+        "or those of the tables, data sets (--dataset) and methods (--method) named. Each "
+        "finished cell is stored at once (an interrupted run loses only the cells in progress, "
+        "and DMCBoost's cells go on from their last checkpoint); the estimated CPU hours are "
+        "printed first. `marginboost results update dmcboost --profile full` then records the "
+        "cells with the committed results.",
+    )
+    cells.add_argument("paper", help="paper id (only dmcboost has such a protocol)")
+    cells.add_argument(
+        "tables", nargs="*", default=[], help="table2, table3 and/or table4 (default: all)"
+    )
+    cells.add_argument(
+        "--dataset",
+        action="append",
+        default=[],
+        help="only this data set, by the paper's name (e.g. Waveform); repeat for more",
+    )
+    cells.add_argument(
+        "--method",
+        action="append",
+        default=[],
+        help="only this method (AdaBoost.M1, AdaBoost.MH, SAMME, GD-MCBoost, DMCBoost); "
+        "repeat for more",
+    )
+    cells.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
+    cells.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a running dask.distributed scheduler (tcp://host:port)",
+    )
+    cells.add_argument(
+        "--dry-run", action="store_true", help="list the cells and their estimated cost only"
+    )
+    cells.set_defaults(func=_cmd_cells)
 
     results = sub.add_parser("results", help="the committed results under data/results")
     results_sub = results.add_subparsers(dest="results_command", required=True)

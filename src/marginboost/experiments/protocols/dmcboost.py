@@ -31,7 +31,7 @@ number it produces is marked as such in the notebooks.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -67,6 +67,7 @@ __all__ = [
     "phase1_only_cells",
     "PHASE1_ONLY",
     "paper_protocol_cells",
+    "select_paper_cells",
     "REDUCED_CAP_CHECK",
     "reduced_cap_cells",
     "figure3_cells",
@@ -465,6 +466,35 @@ def paper_protocol_cells(profile: str) -> list[dict]:
     the store holds, so records of them may be committed before the whole protocol is run."""
     _check_profile(profile)
     return grid_cells(profile, protocol="paper") if profile == "full" else []
+
+
+def select_paper_cells(
+    tables: Sequence[str] = (),
+    datasets: Sequence[str] = (),
+    methods: Sequence[str] = (),
+) -> list[dict]:
+    """The cells of the paper's protocol in full (:func:`paper_protocol_cells`) of ``tables``,
+    ``datasets`` and ``methods`` (the paper's names; empty: all), each once (Tables 2-4 share
+    cells).  An unknown name raises ``ValueError`` listing the known ones."""
+    known = {
+        "table": ("table2", "table3", "table4"),
+        "data set": tuple(DATASETS),
+        "method": METHODS,
+    }
+    for kind, names in (("table", tables), ("data set", datasets), ("method", methods)):
+        unknown = [name for name in names if name not in known[kind]]
+        if unknown:
+            raise ValueError(
+                f"unknown {kind} {', '.join(map(repr, unknown))}; "
+                f"the {kind}s are {', '.join(known[kind])}"
+            )
+    cells = grid_cells("full", tables=tuple(tables) or known["table"], protocol="paper")
+    return [
+        c
+        for c in cells
+        if (not datasets or c["paper_dataset"] in datasets)
+        and (not methods or c["algorithm"] in methods)
+    ]
 
 
 #: Table 2's DMCBoost cells rerun with a larger safety cap, to see whether the cap decides a
