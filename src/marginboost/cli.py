@@ -109,7 +109,6 @@ def _paper_protocol_notebooks(args: argparse.Namespace, chosen: list) -> list:
 def _cmd_cells(args: argparse.Namespace) -> int:
     from .experiments.protocols import dmcboost as protocol
     from .experiments.protocols import paper_store, run_paper_grid
-    from .experiments.store import cell_key
 
     if args.paper != "dmcboost":
         raise ValueError(
@@ -125,14 +124,7 @@ def _cmd_cells(args: argparse.Namespace) -> int:
     )
     if not missing:
         return 0
-    every = list({cell_key(c): c for c in protocol.paper_protocol_cells("full")}.values())
-    metrics = []
-    for cell in every:
-        try:
-            metrics.append(store.get(cell)["metrics"])
-        except KeyError:  # not computed yet
-            metrics.append(None)
-    cost = protocol.missing_cost(every, metrics, missing)
+    cost = protocol.estimate_missing(store, missing)
     print(cost.rename(columns={"cpu_h": "estimated CPU h"}).round(2).to_string(index=False))
     print(
         f"about {cost['cpu_h'].sum():.1f} CPU hours in all (an estimate from the cells "

@@ -83,6 +83,7 @@ __all__ = [
     "rounds_run",
     "cost_frame",
     "missing_cost",
+    "estimate_missing",
 ]
 
 PROTOCOL_VERSION = "dmcboost-v1"
@@ -1050,6 +1051,19 @@ def missing_cost(cells: list[dict], metrics: list[dict | None], missing: list[di
         )
         .reset_index()
     )
+
+
+def estimate_missing(store, missing: list[dict]):
+    """:func:`missing_cost` of the ``missing`` cells from every cell of the paper's protocol
+    in full (:func:`paper_protocol_cells`) that ``store`` (a result store) holds."""
+    cells = paper_protocol_cells("full")
+    metrics = []
+    for cell in cells:
+        try:
+            metrics.append(store.get(cell)["metrics"])
+        except KeyError:  # not computed yet
+            metrics.append(None)
+    return missing_cost(cells, metrics, missing)
 
 
 def _summary(frame, keys):
