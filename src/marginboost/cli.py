@@ -250,6 +250,16 @@ def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_grid_options(parser: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--scheduler``: where a command's grid cells run."""
+    parser.add_argument("--jobs", type=int, default=1, help="parallel workers for grids")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a running dask.distributed scheduler (tcp://host:port)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``marginboost`` command."""
     from . import __version__
@@ -295,12 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("item", nargs="?", default=None, help="table/figure id, e.g. table1")
     rep.add_argument("--profile", choices=PROFILES, default="quick")
-    rep.add_argument("--jobs", type=int, default=1, help="parallel workers for grids")
-    rep.add_argument(
-        "--scheduler",
-        default=None,
-        help="address of a running dask.distributed scheduler (tcp://host:port)",
-    )
+    _add_grid_options(rep)
     rep.add_argument(
         "--protocol",
         choices=("book", "paper"),
@@ -340,12 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="only this method (AdaBoost.M1, AdaBoost.MH, SAMME, GD-MCBoost, DMCBoost); "
         "repeat for more",
     )
-    cells.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
-    cells.add_argument(
-        "--scheduler",
-        default=None,
-        help="address of a running dask.distributed scheduler (tcp://host:port)",
-    )
+    _add_grid_options(cells)
     cells.add_argument(
         "--dry-run", action="store_true", help="list the cells and their estimated cost only"
     )
