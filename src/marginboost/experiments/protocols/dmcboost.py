@@ -501,6 +501,7 @@ def select_paper_cells(
 #: Table 2's DMCBoost cells rerun with a larger safety cap, to see whether the cap decides a
 #: number (full profile): data set -> (rotations, cap).
 CAP_ABLATION = {
+    "Abalone": ((0,), 20000),
     "Letter": ((0,), 20000),
     "Nursery": ((0,), 20000),
     "Waveform": ((0,), 20000),
