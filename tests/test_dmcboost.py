@@ -645,6 +645,24 @@ def _assert_same_paths(resumed, whole, X):
         np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
 
 
+def test_a_checkpoint_saves_after_another_run_of_the_cell_removed_its_folder(tmp_path):
+    """Two overlapping runs of one grid can fit the same cell at once; the first to finish
+    removes the cell's checkpoint folder.  The other's next save makes the folder again, and
+    no temporary file is left behind."""
+    import shutil
+
+    from marginboost.boosting.dmcboost import PathCheckpoint
+
+    X, y = _path_data(12)
+    folder = tmp_path / "cell"
+    saved = PathCheckpoint(folder, every=0)
+    saved.open(DMCBoost(n_estimators=5), X, y, [0.5], None)
+    shutil.rmtree(folder)  # the other run finished the cell
+    saved.save("phase1", {"seconds": 1.5, "state": {}})
+    assert sorted(p.name for p in folder.iterdir()) == ["phase1.pkl"]
+    assert saved.load("phase1")["seconds"] == 1.5
+
+
 def test_path_checkpoint_rejects_a_bad_save_interval(tmp_path):
     from marginboost.boosting.dmcboost import PathCheckpoint
 

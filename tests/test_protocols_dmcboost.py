@@ -426,6 +426,15 @@ def test_missing_cost_estimates_from_the_closest_computed_cells():
     )
     assert alone["basis"].tolist() == ["depth 3 x factor"]
     assert alone["cpu_h"].iloc[0] == pytest.approx(2.0 * 7.0 / 3600)
+    # a noisy cell scales the depth-3 time at its own noise rate where there is one
+    noisy = [cell("Yeast", "SAMME", 3, noise=0.2)]
+    at_noise = P.missing_cost(
+        [cells[i] for i in keep] + noisy,
+        [metrics[i] for i in keep] + [{"seconds": 4.0}],
+        [cell("Yeast", "SAMME", 8, noise=0.2), cell("Yeast", "SAMME", 8, noise=0.1)],
+    )
+    # at 0.2: 4 x 7; at 0.1 (no depth-3 cell there): the mean over noise rates, 3 x 7
+    assert at_noise["cpu_h"].iloc[0] == pytest.approx((4.0 * 7.0 + 3.0 * 7.0) / 3600)
     assert P.missing_cost(cells, metrics, []).empty
 
 

@@ -1126,15 +1126,26 @@ class PathCheckpoint:
         return part
 
     def save(self, name: str, part: Any) -> None:
-        """Write part ``name`` atomically."""
+        """Write part ``name`` atomically.
+
+        The part goes to a temporary file of its own, then replaces ``name``: two processes
+        that fit the same cell at once (two overlapping runs of the same grid) never write
+        into one file, and a folder removed by the one that finished first is made again."""
         import pickle
+        import tempfile
 
         if self._fingerprint is None:
             raise RuntimeError("open the checkpoint for a fit before saving parts")
+        self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"{name}.pkl"
-        partial = path.with_suffix(".partial")
-        partial.write_bytes(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
-        partial.replace(path)
+        fd, partial = tempfile.mkstemp(dir=self.folder, prefix=f".{name}-", suffix=".partial")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(part, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(partial, path)
+        finally:
+            if os.path.exists(partial):
+                os.unlink(partial)
         self._last_save = time.monotonic()
 
     def discard(self, name: str) -> None:

@@ -991,12 +991,13 @@ def missing_cost(cells: list[dict], metrics: list[dict | None], missing: list[di
     A missing cell costs the mean seconds of the computed cells of its data set, method,
     depth and noise rate (basis ``"same depth"``); failing those, of its data set, method and
     depth at another noise rate (``"other noise"``); failing those, the mean of its data set's
-    and method's depth-3 cells times the method's depth factor (``"depth 3 x factor"``): over
-    the data sets where the method has computed noise-free cells at both depths, the sum of
-    their mean seconds at that depth over the sum at depth 3 (so the sets that take longest
-    weigh most).  Depth can make a cell cheaper as well as dearer (deeper trees can fit a
-    small training part in a few rounds, not a large one), so the factor is not a bound.  A cell with none of these (e.g. a method never run on the data set) has no
-    estimate and is counted in ``unestimated``.  Returns a frame with ``dataset,
+    and method's depth-3 cells (at its noise rate where there are such cells, else at any)
+    times the method's depth factor (``"depth 3 x factor"``): over the data sets where the
+    method has computed noise-free cells at both depths, the sum of their mean seconds at that
+    depth over the sum at depth 3 (so the sets that take longest weigh most).  Depth can make
+    a cell cheaper as well as dearer (deeper trees can fit a small training part in a few
+    rounds, not a large one), so the factor is not a bound.  A cell with none of these (e.g. a
+    method never run on the data set) has no estimate and is counted in ``unestimated``.  Returns a frame with ``dataset,
     algorithm, missing, unestimated, cpu_h, basis`` (the bases used, most frequent first)."""
     import pandas as pd
 
@@ -1036,7 +1037,8 @@ def missing_cost(cells: list[dict], metrics: list[dict | None], missing: list[di
         elif (name, method, depth) in any_noise.index:
             seconds, basis = any_noise[name, method, depth], "other noise"
         elif (name, method, 3) in any_noise.index and (method, depth) in factor:
-            seconds = any_noise[name, method, 3] * factor[method, depth]
+            at_3 = exact.get((name, method, 3, noise), any_noise[name, method, 3])
+            seconds = at_3 * factor[method, depth]
             basis = "depth 3 x factor"
         rows.append({"dataset": name, "algorithm": method, "seconds": seconds, "basis": basis})
     frame = pd.DataFrame(rows, columns=["dataset", "algorithm", "seconds", "basis"])
