@@ -21,8 +21,8 @@ Phase I -- Algorithms 1 and 1.2 (0-1 loss)
     exponential loss at that step (DirectBoost's plateau rule, below).  Phase I stops, without
     adding the tree, when the tree neither lowers the error count nor keeps it while lowering
     the exponential loss (line 7: a coordinatewise local minimum, as far as the greedy tree
-    search can tell), at zero training error, after ``n_iter_no_change`` rounds in a row without fewer
-    errors, or after ``n_estimators``.  The training error never increases.
+    search can tell), at zero training error, after ``n_iter_no_change`` rounds in a row
+    without fewer errors, or after ``n_estimators``.  The training error never increases.
 
 Phase II -- Algorithms 2 and 2.1 (bottom-:math:`n'` average margin (5))
     Each round grows, for each half-line :math:`\alpha > 0` and :math:`\alpha < 0`, the tree

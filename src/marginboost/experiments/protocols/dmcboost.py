@@ -1015,8 +1015,9 @@ def missing_cost(cells: list[dict], metrics: list[dict | None], missing: list[di
     depth over the sum at depth 3 (so the sets that take longest weigh most).  Depth can make
     a cell cheaper as well as dearer (deeper trees can fit a small training part in a few
     rounds, not a large one), so the factor is not a bound.  A cell with none of these (e.g. a
-    method never run on the data set) has no estimate and is counted in ``unestimated``.  Returns a frame with ``dataset,
-    algorithm, missing, unestimated, cpu_h, basis`` (the bases used, most frequent first)."""
+    method never run on the data set) has no estimate and is counted in ``unestimated``.
+    Returns a frame with ``dataset, algorithm, missing, unestimated, cpu_h, basis`` (the bases
+    used, most frequent first)."""
     import pandas as pd
 
     seen = pd.DataFrame(
