@@ -58,6 +58,46 @@ def test_long_servedio_structure(l, layout):
     assert agree[kind == 2].any(axis=0).all()
 
 
+@pytest.mark.parametrize("l", [5, 20])
+def test_long_servedio_plain_vote_margins_by_example_kind(l):
+    """With equal weights 1 / (2l + 11) on every coordinate (the first-block reading) the
+    normalized margin is 1 on large-margin examples, (2l - 9) / (2l + 11) on pullers and
+    1 / (2l + 11) on penalizers: the noise-free data are separated by the majority vote of the
+    coordinates with minimum normalized margin 1 / (2l + 11)."""
+    ds = long_servedio(3000, l, seed=[3, l])
+    d = 2 * l + 11
+    margins = ds.y_signed() * ds.X.sum(axis=1) / d
+    kind = ds.meta["example_type"]
+    np.testing.assert_allclose(margins[kind == 0], 1.0)
+    np.testing.assert_allclose(margins[kind == 1], (2 * l - 9) / d)
+    np.testing.assert_allclose(margins[kind == 2], 1 / d)
+    assert margins.min() == pytest.approx(1 / d)
+
+
+def test_long_servedio_l5_is_the_21_coordinate_construction():
+    """For l = 5 the generator is the 21-coordinate construction as the public R function
+    ``dataLS`` (Zhu Wang) draws it: large-margin examples equal y everywhere, pullers equal y on
+    coordinates 1-11 and -y on 12-21, penalizers equal y on 5 random coordinates of the first 11
+    and 6 random coordinates of the last 10; types drawn with probabilities 1/4, 1/4, 1/2 and
+    labels with 1/2 each."""
+    ds = long_servedio(8000, 5, seed=11)
+    y = ds.y_signed()
+    agree = ds.X == y[:, None]
+    kind = ds.meta["example_type"]
+    assert ds.X.shape[1] == 21
+    assert agree[kind == 0].all()
+    assert agree[kind == 1][:, :11].all() and not agree[kind == 1][:, 11:].any()
+    assert (agree[kind == 2][:, :11].sum(axis=1) == 5).all()
+    assert (agree[kind == 2][:, 11:].sum(axis=1) == 6).all()
+    # each penalizer coordinate agrees with probability 5/11 (first block) or 6/10 (last 10);
+    # about 4000 penalizers: sd of a coordinate's share < 0.008
+    share = agree[kind == 2].mean(axis=0)
+    assert np.allclose(share[:11], 5 / 11, atol=0.04) and np.allclose(share[11:], 0.6, atol=0.04)
+    # 8000 draws: sd of a type's share < 0.0056, of the share of +1 labels 0.0056
+    assert np.allclose(np.bincount(kind, minlength=3) / kind.size, [0.25, 0.25, 0.5], atol=0.02)
+    assert abs((y > 0).mean() - 0.5) < 0.02
+
+
 def test_long_servedio_readings_coincide_for_l5():
     a = long_servedio(2000, 5, seed=[4, 2])
     b = long_servedio(2000, 5, seed=[4, 2], layout="second_block")

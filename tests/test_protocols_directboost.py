@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 from marginboost.experiments.protocols import directboost as D
 
@@ -64,6 +65,30 @@ def test_long_servedio_cells_have_clean_evaluation_sets():
     assert Xtr.shape[1] == 2 * 5 + 11
 
 
+@pytest.mark.parametrize(("l", "eta"), [(5, 0.05), (5, 0.2), (20, 0.05), (20, 0.0)])
+def test_long_servedio_cells_flip_exactly_eta_of_the_training_labels_only(l, eta):
+    """Table 3's noise: exactly round(eta * n_train) training labels differ from the
+    generator's clean labels (random classification noise at rate eta, as a fixed count); the
+    inputs are the generator's, and the validation and test labels are the clean ones."""
+    from marginboost.data import long_servedio
+
+    cell = next(
+        c
+        for c in D.table3_cells("full")
+        if (c["data"]["l"], c["data"]["noise"]) == (l, eta)
+        and c["data"].get("layout", "first_block") == "first_block"
+    )
+    data = dict(cell["data"], n_train=400, n_eval=300)  # smaller draws, same construction
+    Xtr, ytr, Xva, yva, Xte, yte = D._cell_data(dict(cell, data=data))
+    seed = [D._SALT, 3, l, cell["fold"]]
+    clean = [long_servedio(n, l, seed=seed + [k]) for k, n in enumerate((400, 300, 300))]
+    for X, ds in zip((Xtr, Xva, Xte), clean):
+        np.testing.assert_array_equal(X, ds.X)
+    assert int((ytr != clean[0].y_signed()).sum()) == round(eta * 400)
+    np.testing.assert_array_equal(yva, clean[1].y_signed())
+    np.testing.assert_array_equal(yte, clean[2].y_signed())
+
+
 def test_quick_table1_cell_records_every_method():
     cells = D.table1_cells("quick")
     assert {c["algorithm"] for c in cells} == set(D.METHODS)
@@ -82,6 +107,35 @@ def test_confidence_of_the_reconstructed_table():
     assert D.table1_confidence("Tic-tac-toe", "BrownBoost") == "high"
     assert D.table1_confidence("Diabetes", "AdaBoost").startswith("low")
     assert D.table1_confidence("Fourclass", "DirectBoost_eps_avg").startswith("medium")
+
+
+def test_figure3_cells_run_both_phase1_readings_and_flag_capped_runs():
+    """A Figure 3 cell with ``phase1_readings`` fits DirectBoost under both readings of the
+    phase-1 stop and records, for every run, the rounds it ran and whether a cap ended it; a
+    cell without the key (the first full run's) computes the record it computed then."""
+    assert D.figure3_settings("full")["direct_rounds"] >= 100_000
+    cell = next(c for c in D.figure3_cells("quick") if c["params"]["depth"] == 1)
+    assert cell["params"]["phase1_readings"] == ["default", "literal"]
+    small = dict(cell, params=dict(cell["params"], lpboost_rounds=5, direct_rounds=30))
+    with pytest.warns(ConvergenceWarning, match="n_estimators"):  # a capped run warns
+        record = D.figure3_cell(small)
+    lp = record["LPBoost"]
+    assert lp["rounds"] == len(lp["curve"]) == 5 and lp["capped"] is (not lp["converged"])
+    default, literal = record["DirectBoost_eps_avg"], record["DirectBoost_eps_avg_literal_phase1"]
+    # with stumps the default phase 1 outlasts 30 rounds; the literal one ends after two
+    assert (
+        default["capped"] and default["rounds"] == 30 and default["stop_reason"] == "n_estimators"
+    )
+    assert default["phase1_rounds"] == 30
+    assert literal["phase1_rounds"] == 2 and literal["rounds"] >= literal["rounds_kept"]
+    assert literal["rounds_kept"] == len(literal["curve"])
+    old = dict(small, params={k: v for k, v in small["params"].items() if k != "phase1_readings"})
+    with pytest.warns(ConvergenceWarning):
+        before = D.figure3_cell(old)
+    assert set(before) == {"n_prime", "n_train", "LPBoost", "DirectBoost_eps_avg"}
+    assert set(before["DirectBoost_eps_avg"]) == {"curve", "phase1_rounds", "stop_reason"}
+    assert "capped" not in before["LPBoost"]
+    assert before["DirectBoost_eps_avg"]["curve"] == default["curve"]
 
 
 def test_cell_function_dispatch():
