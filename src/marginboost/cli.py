@@ -165,6 +165,22 @@ def _cmd_scoreboard(args: argparse.Namespace) -> int:
         from ._paths import require_project_root
 
         root = require_project_root()
+        if not args.no_tests:
+            from ._repo.unit_checks import record_unit_checks
+            from .experiments.predicates import UNIT_CHECKS
+
+            text, outcomes = record_unit_checks(root)
+            passed = sum(o == "passed" for o in outcomes.values())
+            print(f"ran the {len(outcomes)} tests the claims name: {passed} passed")
+            for test, outcome in sorted(outcomes.items()):
+                if outcome != "passed":
+                    print(f"  {outcome}: {test}")
+            path = root / UNIT_CHECKS
+            if not path.is_file() or path.read_text() != text:
+                path.write_text(text)
+                print(f"changed  {UNIT_CHECKS}")
+            else:
+                print(f"same     {UNIT_CHECKS}")
         for name, text in generated_scoreboard_files(root).items():
             path = root / name
             if not path.is_file() or path.read_text() != text:
@@ -374,8 +390,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--update",
         action="store_true",
-        help="regenerate data/results/scoreboard.yaml, book/scoreboard.md and "
-        "book/not_reproduced.md from the claims' predicates",
+        help="run the unit tests the claims name and record their outcomes "
+        "(data/results/unit_checks.yaml), then regenerate data/results/scoreboard.yaml, "
+        "book/scoreboard.md and book/not_reproduced.md from the claims' predicates",
+    )
+    score.add_argument(
+        "--no-tests",
+        action="store_true",
+        help="with --update: keep the recorded test outcomes instead of running the tests again",
     )
     score.set_defaults(func=_cmd_scoreboard)
 

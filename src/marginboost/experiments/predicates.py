@@ -14,17 +14,22 @@ some part holds, *not reproduced* when none does, and *not tested* when no commi
 decides it.  A claim checked only under a protocol we had to change or invent is capped at
 *partly* (the cap and its reason are shown).  Where a part says that one method beats another
 over repeated splits, it holds only when the count of splits on which it does is significant
-under a one-sided sign test at the 5% level (:func:`sign_test_p`).
+under a one-sided sign test at the 5% level (:func:`sign_test_p`); over fewer than five runs,
+where no count is significant, it must hold on every run (:func:`over_splits`).
+
+A predicate must pass the paper it checks: applied to the paper's own printed numbers
+(:class:`PaperEvidence`) it says "reproduced" (``tests/test_scoreboard.py`` checks every claim).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import yaml
 
 from .._paths import project_root
 
@@ -35,13 +40,18 @@ __all__ = [
     "CLAIM_RULE",
     "PREDICATES",
     "Evidence",
+    "PaperEvidence",
+    "UNIT_CHECKS",
+    "fingerprint_of_test",
     "evaluate",
     "evaluate_all",
     "sign_test_p",
+    "over_splits",
+    "could_change",
 ]
 
 #: The verdicts a predicate can return.
-VERDICT_STATUSES = ("reproduced", "partly", "not reproduced", "not tested")
+VERDICT_STATUSES = ("reproduced", "partly", "not reproduced", "not decided (capped)", "not tested")
 
 #: How a claim's verdict follows from its parts (shown on the scoreboard page).
 CLAIM_RULE = (
@@ -51,7 +61,12 @@ CLAIM_RULE = (
     "least one part holds, 'not reproduced' when none does, and 'not tested' when no committed "
     "result decides it. A claim checked only under a protocol we had to change or invent is "
     "capped at 'partly'. 'A beats B over repeated splits' holds only when the number of splits "
-    "on which A is better is significant under a one-sided sign test at the 5% level."
+    "on which A is better is significant under a one-sided sign test at the 5% level (over fewer "
+    "than five runs, where no count can be significant, A must be better on every run). Every "
+    "predicate passes the paper itself: applied to the paper's own printed numbers, it says "
+    "'reproduced'. No cap of ours decides a verdict: a part that fails while some of its "
+    "deciding runs ended on a round or column cap the paper does not have is not decided, and a "
+    "claim with such a part and no other failing part is 'not decided (capped)', with the count."
 )
 
 
@@ -62,6 +77,9 @@ class Part:
     label: str
     holds: bool | None  # None: not decided by any committed result
     detail: str = ""
+    #: How many of the runs that decide this part ended on a round or column cap the paper does
+    #: not have (None: the committed results do not record it).
+    runs_on_cap: int | None = None
 
 
 @dataclass
@@ -75,11 +93,18 @@ class Check:
     evidence: str = ""
 
     @property
+    def runs_on_cap(self) -> int | None:
+        """Deciding runs that ended on a cap of ours, over the parts that record it (None: none
+        records it)."""
+        counts = [p.runs_on_cap for p in self.parts if p.runs_on_cap is not None]
+        return sum(counts) if counts else None
+
+    @property
     def reason(self) -> str:
         """One line per part: holds / fails / not tested, with its numbers."""
         lines = []
         for p in self.parts:
-            mark = {True: "holds", False: "fails", None: "not tested"}[p.holds]
+            mark = {True: "holds", False: "fails", None: "not decided"}[p.holds]
             lines.append(f"{p.label}: {mark}" + (f" ({p.detail})" if p.detail else ""))
         if self.cap:
             lines.append(f"capped at partly: {self.cap}")
@@ -91,6 +116,18 @@ def sign_test_p(wins: int, n: int) -> float:
     if n <= 0:
         return 1.0
     return sum(math.comb(n, k) for k in range(wins, n + 1)) / 2**n
+
+
+def over_splits(wins: int, n: int) -> bool:
+    """Whether "A beats B" holds over ``n`` paired runs of which A wins ``wins``.
+
+    Over enough runs for a one-sided sign test to reach the 5% level (five or more), the count
+    must be significant (:func:`sign_test_p`); over fewer — a paper's single run among them —
+    no count can be significant, and A must win on every run.
+    """
+    if n >= 5:
+        return sign_test_p(wins, n) < 0.05
+    return n > 0 and wins == n
 
 
 def _r(x, digits=3):
@@ -129,12 +166,119 @@ class Evidence:
         path = self.root / "benchmarks" / "results" / f"{name}.json"
         return json.loads(path.read_text()) if path.is_file() else None
 
-    def test(self, module: str, name: str) -> bool:
-        """Whether ``tests/<module>.py`` defines the test function ``name``."""
-        path = self.root / "tests" / f"{module}.py"
-        if not path.is_file():
-            return False
-        return re.search(rf"^def {re.escape(name)}\b", path.read_text(), re.M) is not None
+    def test(self, module: str, name: str) -> bool | None:
+        """Whether the test ``tests/<module>.py::name`` passed when it was last recorded.
+
+        The outcomes are recorded in ``data/results/unit_checks.yaml`` by ``marginboost
+        scoreboard --update``, which runs the named tests (:data:`UNIT_CHECKS`).  True when the
+        recorded run passed and the test's source is the one that ran; False when it failed;
+        None when no outcome is recorded for the test as it stands (never run, or changed since).
+        """
+        if "unit_checks" not in self._cache:
+            path = self.root / UNIT_CHECKS
+            data = yaml.safe_load(path.read_text()) if path.is_file() else None
+            self._cache["unit_checks"] = (data or {}).get("tests", {})
+        record = self._cache["unit_checks"].get(f"tests/{module}.py::{name}")
+        if record is None or record.get("source_sha256") != fingerprint_of_test(
+            self.root, module, name
+        ):
+            return None
+        return record.get("outcome") == "passed"
+
+
+#: Where ``marginboost scoreboard --update`` records the outcomes of the tests that decide claims.
+UNIT_CHECKS = "data/results/unit_checks.yaml"
+
+
+def fingerprint_of_test(root: str | Path, module: str, name: str) -> str | None:
+    """sha256 of the source of the test function ``name`` in ``tests/<module>.py`` (None if absent).
+
+    A recorded outcome counts only for the source it ran: a test edited since its run has no
+    recorded outcome until the scoreboard is updated again.
+    """
+    import ast
+    import hashlib
+
+    path = Path(root) / "tests" / f"{module}.py"
+    if not path.is_file():
+        return None
+    text = path.read_text()
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            source = ast.get_source_segment(text, node, padded=False) or ""
+            decorators = [ast.get_source_segment(text, d) or "" for d in node.decorator_list]
+            return hashlib.sha256("\n".join([*decorators, source]).encode()).hexdigest()
+    return None
+
+
+class PaperEvidence(Evidence):
+    """The paper's own printed numbers, served to a claim's predicate as if they were our results.
+
+    A predicate must pass the paper it checks: applied to the numbers the paper prints (or, where
+    the paper prints none, to the weakest numbers its words allow), it must say "reproduced";
+    otherwise it asks more than the paper does.  The numbers are the section ``as_printed`` of
+    ``data/targets/<paper>.yaml``, one entry per claim: for each item a predicate reads, a mapping
+    of key numbers, and ``rows`` that names a table of the target file whose rows become key
+    numbers ``"{dataset}_{algorithm}"`` (or the entry's own ``name`` pattern, with the
+    substitutions of its ``replace``); ``bench`` for
+    benchmark records; ``proof`` for parts checked by unit tests, which hold by the paper's proof
+    or argument at the place it names.
+
+    Parameters
+    ----------
+    claim : str
+        ``"paper/Cn"``.
+    targets_directory : str or path-like, optional
+        Folder of the target files (default: the checkout's ``data/targets``).
+
+    Examples
+    --------
+    >>> from marginboost.experiments.predicates import PaperEvidence, evaluate
+    >>> evaluate("directboost/C8", PaperEvidence("directboost/C8")).status
+    'reproduced'
+    """
+
+    def __init__(self, claim: str, targets_directory: str | Path | None = None):
+        from .targets import load_targets
+
+        super().__init__(None)
+        self.claim = claim
+        self.paper, cid = claim.split("/")
+        self._targets = targets_directory
+        entries = load_targets(self.paper, directory=targets_directory).get("as_printed") or {}
+        if cid not in entries:
+            raise KeyError(f"data/targets/{self.paper}.yaml has no as_printed entry for {cid}")
+        self.entry: dict = entries[cid] or {}
+
+    def key(self, paper: str, item: str) -> dict | None:
+        from .targets import target_table
+
+        spec = self.entry.get(item)
+        if not isinstance(spec, dict):
+            return None
+        numbers: dict = {}
+        rows = spec.get("rows")
+        if rows:
+            rows = {"table": rows} if isinstance(rows, str) else rows
+            table = target_table(self.paper, rows["table"], directory=self._targets)
+            if "metric" in rows:
+                table = table[table.metric == rows["metric"]]
+            pattern = rows.get("name", "{dataset}_{algorithm}")
+            for r in table.itertuples(index=False):
+                if r.mean != r.mean:  # a cell the paper leaves empty is no number
+                    continue
+                name = pattern.format(**r._asdict())
+                for old, new in (rows.get("replace") or {}).items():
+                    name = name.replace(old, new)
+                numbers[name] = float(r.mean)
+        numbers.update({k: v for k, v in spec.items() if k not in ("rows", "reading")})
+        return numbers
+
+    def bench(self, name: str) -> dict | None:
+        return (self.entry.get("bench") or {}).get(name)
+
+    def test(self, module: str, name: str) -> bool | None:
+        return True if self.entry.get("proof") else None
 
 
 class _Missing(Exception):
@@ -164,12 +308,26 @@ def _claim(key: str, evidence: str, cap: str = ""):
     return register
 
 
+#: Every test a predicate names, ``"tests/<module>.py::<name>"``; filled by :func:`_tests`
+#: when the predicates run (``marginboost scoreboard --update`` runs them and records outcomes).
+NAMED_TESTS: set[str] = set()
+
+
 def _tests(ev: Evidence, label: str, *names: str) -> Part:
-    """A part checked by unit tests: holds when every named ``module::test`` exists."""
-    present = [n for n in names if ev.test(*n.split("::"))]
-    holds = True if len(present) == len(names) else None
-    shown = ", ".join(f"tests/{n.replace('::', '.py::')}" for n in names)
-    return Part(label, holds, f"checked by {shown}" if holds else f"no test found: {shown}")
+    """A part checked by unit tests: holds when every named ``module::test`` passed in its
+    recorded run (:meth:`Evidence.test`), fails when one failed, is undecided otherwise."""
+    shown = [f"tests/{n.replace('::', '.py::')}" for n in names]
+    NAMED_TESTS.update(shown)
+    outcomes = [ev.test(*n.split("::")) for n in names]
+    if isinstance(ev, PaperEvidence):
+        return Part(label, outcomes[0], f"the paper's proof ({ev.entry.get('proof')})")
+    failed = [t for t, o in zip(shown, outcomes) if o is False]
+    missing = [t for t, o in zip(shown, outcomes) if o is None]
+    if failed:
+        return Part(label, False, "failed: " + ", ".join(failed))
+    if missing:
+        return Part(label, None, "no recorded pass of " + ", ".join(missing))
+    return Part(label, True, "passed: " + ", ".join(shown))
 
 
 def evaluate(key: str, evidence: Evidence | None = None) -> Check:
@@ -181,8 +339,22 @@ def evaluate(key: str, evidence: Evidence | None = None) -> Check:
     except _Missing as exc:
         return Check("not tested", {}, [Part("committed results", None, str(exc))], "", link)
     numbers = {k: _r(v) for k, v in numbers.items()}
+    # a part that fails on runs our cap ended is not decided by them
+    capped = False
+    for i, p in enumerate(parts):
+        if p.holds is False and p.runs_on_cap:
+            capped = True
+            parts[i] = Part(
+                p.label,
+                None,
+                f"{p.detail}; not decided: {p.runs_on_cap} of its deciding runs ended on a round "
+                "or column cap the paper does not have",
+                p.runs_on_cap,
+            )
     decided = [p.holds for p in parts if p.holds is not None]
-    if not decided:
+    if capped and all(decided):
+        status = "not decided (capped)"
+    elif not decided:
         status = "not tested"
     elif all(p.holds for p in parts):
         status = "reproduced"
@@ -191,7 +363,8 @@ def evaluate(key: str, evidence: Evidence | None = None) -> Check:
     else:
         status = "not reproduced"
     applied = ""
-    if cap and status == "reproduced":
+    # a cap stands for a protocol of ours; the paper's own numbers come from its own protocol
+    if cap and status == "reproduced" and not isinstance(ev, PaperEvidence):
         status, applied = "partly", cap
     return Check(status, numbers, parts, applied, link)
 
@@ -200,6 +373,13 @@ def evaluate_all(evidence: Evidence | None = None) -> dict[str, Check]:
     """Every registered claim's check, keyed ``"paper/Cn"``."""
     ev = Evidence() if evidence is None else evidence
     return {key: evaluate(key, ev) for key in PREDICATES}
+
+
+def _on_cap(parts: list[Part], runs: float | None) -> list[Part]:
+    """The parts, each decided by runs of which ``runs`` ended on a cap of ours (None: not
+    recorded)."""
+    n = None if runs is None else int(runs)
+    return [Part(p.label, p.holds, p.detail, n) for p in parts]
 
 
 def _pct(x: float) -> str:
@@ -299,11 +479,14 @@ def _any_c5(ev):
         p = sign_test_p(wins, len(adv))
         nums[f"wins_{noise}"], nums[f"mean_advantage_{noise}"] = wins, means[noise]
         nums[f"sign_test_p_{noise}"] = p
+        # "generally outperforms": on most of the nine sets and on average; the paper's own
+        # Figure 1 has negative bars, so a significant count is more than it shows
         parts.append(
             Part(
-                f"DOOM II better than AdaBoost at {noise}% noise",
-                means[noise] > 0 and p < 0.05,
-                f"better on {wins} of 9 sets, sign test p = {p:.3f}, mean advantage "
+                f"DOOM II generally better than AdaBoost at {noise}% noise (on most of the nine "
+                "sets, and on average)",
+                means[noise] > 0 and 2 * wins > len(adv),
+                f"better on {wins} of 9 sets (sign test p = {p:.3f}), mean advantage "
                 f"{means[noise]:+.1f} points",
             )
         )
@@ -334,7 +517,7 @@ def _any_c6(ev):
             f"{s}_best_round",
             f"{s}_exp_cost_argmin_round",
         )
-        overfits.append(final - best >= 0.01)
+        overfits.append(round(final - best, 9) >= 0.01)
         exp_late.append(er >= 10 * br)
         nums[f"{s}_best_round"], nums[f"{s}_exp_cost_argmin_round"] = br, er
         nums[f"{s}_test_error_rise_points"] = 100 * (final - best)
@@ -484,10 +667,13 @@ def _sl_c5(ev):
     for s in ("breast_cancer", "australian"):
         f = _need(k, f"{s}_fraction_adaboost_lower")
         nums[f"{s}_fraction_adaboost_lower"] = f
+        # the paper's "consistently lower": both weightings start uniform, so the first
+        # iterations can tie; "every iteration" would fail the paper's own Figure 1
         parts.append(
             Part(
-                f"AdaBoost's negative entropy lower at every iteration ({s})",
-                f == 1,
+                f"AdaBoost's negative entropy consistently lower, on at least 90% of the "
+                f"iterations ({s})",
+                f >= 0.9,
                 f"on {100 * f:.0f}% of the iterations",
             )
         )
@@ -532,16 +718,14 @@ def _sl_c6(ev):
 def _sl_c7(ev):
     k = ev.key("shen_li", "table2-3")
     med = _need(k, "claim_cost39_l1_over_qp_median")
+    # Theorem 3.3 says "approximately" and prints no value: the weakest reading is "closer to
+    # the optimum than to zero"; the median is shown for the reader to judge the rest
     return [
         Part(
-            "AdaBoost-l1 attains at least 90% of the optimum of (39) (median over runs)",
-            med >= 0.9,
-            f"median {med:.2f}",
-        ),
-        Part(
-            "AdaBoost-l1 attains at least half of the optimum of (39)",
+            "AdaBoost-l1 approximately maximizes (39): it attains at least half of the optimum "
+            "(median over runs)",
             med >= 0.5,
-            f"median {med:.2f}",
+            f"median {med:.2f} of the optimum",
         ),
     ], {"cost39_l1_over_qp_median": med}
 
@@ -578,21 +762,29 @@ def _sl_c9(ev):
         round(n * _need(k, x))
         for x in ("arcgv_largest_min_margin", "mean_margin_qp_ab_arcgv", "arcgv_worst_test_error")
     )
-    lp, ab, a600, a10k = _need(
-        k,
-        "lp_optimum_split0",
-        "min_margin_AdaBoost",
-        "arcgv_min_margin_split0_600",
-        "arcgv_min_margin_split0_10000",
+    # shown beside the verdict, not deciding it (the paper prints none of them)
+    lp, a600, a10k = (
+        k.get(x)
+        for x in (
+            "lp_optimum_split0",
+            "arcgv_min_margin_split0_600",
+            "arcgv_min_margin_split0_10000",
+        )
     )
     nums = {
         "n_splits": n,
         "arcgv_largest_min_margin_splits": largest,
         "mean_margin_order_splits": order,
         "arcgv_worst_test_error_splits": worst,
-        "lp_optimum_split0": lp,
-        "arcgv_min_margin_split0_600": a600,
-        "arcgv_min_margin_split0_10000": a10k,
+        **{
+            name: v
+            for name, v in (
+                ("lp_optimum_split0", lp),
+                ("arcgv_min_margin_split0_600", a600),
+                ("arcgv_min_margin_split0_10000", a10k),
+            )
+            if v is not None
+        },
     }
     parts = []
     for label, wins in (
@@ -604,7 +796,7 @@ def _sl_c9(ev):
         parts.append(
             Part(
                 label + " (over the splits, sign test)",
-                p < 0.05,
+                over_splits(wins, n),
                 f"{wins} of {n} splits, p = {p:.3f}",
             )
         )
@@ -668,16 +860,14 @@ def _sl_c12(ev):
     )
     n = int(lb + ab)
     p = sign_test_p(int(max(lb, ab)), n)
+    # "very similar": no systematic difference; the paper's own Tables V and VIII differ by
+    # 3.0 points on average (8.5 on ionosphere), so a cutoff on the size would fail the paper
     return [
-        Part(
-            "mean absolute difference of test errors at most 2 points",
-            d <= 0.02,
-            f"{100 * d:.1f} points",
-        ),
         Part(
             "neither is better on significantly many sets (sign test)",
             p >= 0.05,
-            f"{int(lb)} against {int(ab)}, p = {p:.3f}",
+            f"{int(lb)} against {int(ab)}, p = {p:.3f}; mean absolute difference "
+            f"{100 * d:.1f} points",
         ),
     ], {"mean_abs_difference": d, "logit_better": lb, "ada_better": ab}
 
@@ -835,13 +1025,13 @@ def _mc_c7(ev):
     return [
         Part(
             "AdaBoost's average margin decreases with the iterations (sign test over splits)",
-            pm < 0.05,
-            f"{m} of {n} splits",
+            over_splits(int(m), int(n)),
+            f"{m} of {n} splits, p = {pm:.3f}",
         ),
         Part(
             "AdaBoost's margin variance decreases with the iterations",
-            pv < 0.05,
-            f"{v} of {n} splits",
+            over_splits(int(v), int(n)),
+            f"{v} of {n} splits, p = {pv:.3f}",
         ),
     ], {"n_splits": n, "mean_decreasing_splits": m, "variance_decreasing_splits": v}
 
@@ -925,6 +1115,69 @@ _DB_BASE = ["AdaBoost", "LogitBoost", "LPBoost", "BrownBoost"]
 _DB_VARIANTS = ["DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order"]
 
 
+def _paper_table1() -> dict:
+    """The paper's own Table 1 (test error in %), ``{(set, method): mean}``."""
+    from .targets import target_table
+
+    table = target_table("directboost", "table1")
+    return {(r.dataset, r.algorithm): float(r.mean) for r in table.itertuples(index=False)}
+
+
+def could_change(
+    table: dict, capped: dict, decide: Callable[[dict], bool], worst: float = 100.0
+) -> int:
+    """How many capped runs could change a part: 0 when no outcome of the capped entries does.
+
+    ``table`` maps entries (e.g. ``(set, method)``) to the numbers a part is decided from,
+    ``capped`` maps entries to their runs that ended on a cap of ours, and ``decide(table)``
+    is the part.  Each capped entry is set to the best (0) and the worst (``worst``) value it
+    could take, in every combination; when the part comes out the same in all of them, the
+    capped runs cannot decide it and 0 is returned, otherwise the number of those runs.
+
+    Examples
+    --------
+    >>> t = {"a": 1.0, "b": 2.0, "c": 3.0}
+    >>> could_change(t, {"c": 2}, lambda t: t["a"] < t["b"])  # c plays no part
+    0
+    >>> could_change(t, {"b": 2}, lambda t: t["a"] < t["b"])
+    2
+    """
+    import itertools
+
+    keys = [key for key, n in capped.items() if n and key in table]
+    if not keys:
+        return 0
+    base = decide(table)
+    for values in itertools.product((0.0, worst), repeat=len(keys)):
+        if decide({**table, **dict(zip(keys, values))}) != base:
+            return int(sum(capped[key] for key in keys))
+    return 0
+
+
+def _db_capped(ev) -> dict | None:
+    """Table 1's own DirectBoost fits that ended on the round cap, ``{(set, variant): fits}``
+    (None: not recorded)."""
+    k = ev.key("directboost", "table1") or {}
+    if any(f"fits_on_cap_{v}" not in k for v in _DB_VARIANTS):
+        return None
+    return {
+        (s, v): int(k.get(f"{s}_{v}_fits_on_cap", 0))
+        for s in _DB_SETS
+        for v in _DB_VARIANTS
+        if k.get(f"{s}_{v}_fits_on_cap")
+    }
+
+
+def _db_part(ev, t: dict, label: str, decide: Callable[[dict], bool], detail: str) -> Part:
+    """A part decided on Table 1: not decided by capped fits that cannot change it."""
+    capped = _db_capped(ev)
+    runs = None if capped is None else could_change(t, capped, decide)
+    if capped and not runs:
+        fits = sum(capped.values())
+        detail += f"; the {fits} fits of the table that ended on the round cap cannot change it"
+    return Part(label, decide(t), detail, runs)
+
+
 def _db_table1(ev):
     k = ev.key("directboost", "table1")
     return {(s, a): _need(k, f"{s}_{a}") for s in _DB_SETS for a in _DB_BASE + _DB_VARIANTS}
@@ -933,29 +1186,54 @@ def _db_table1(ev):
 @_claim("directboost/C1", "../notebooks/directboost-table1.ipynb")
 def _db_c1(ev):
     t = _db_table1(ev)
-    wins = [s for s in _DB_SETS if all(t[s, "DirectBoost_eps_avg"] < t[s, b] for b in _DB_BASE)]
+
+    def beats(t: dict) -> list[str]:
+        return [s for s in _DB_SETS if all(t[s, "DirectBoost_eps_avg"] < t[s, b] for b in _DB_BASE)]
+
+    wins = beats(t)
+    # The text says every set but Cancer-wdbc; the paper's own Table 1 (as reconstructed from
+    # its scrambled text) also has AdaBoost and LogitBoost ahead on Fourclass: the predicate
+    # asks for as many sets as the paper's table shows, counted from it.
+    pt = _paper_table1()
+    paper = sum(all(pt[s, "DirectBoost_eps_avg"] < pt[s, b] for b in _DB_BASE) for s in _DB_SETS)
     return [
-        Part(
-            "DirectBoost_eps_avg beats all four baselines on every set but Cancer-wdbc",
-            len(wins) >= 9,
+        _db_part(
+            ev,
+            t,
+            "DirectBoost_eps_avg beats all four baselines on as many sets as in the paper's "
+            f"Table 1 ({paper} of 10; its text says every set but Cancer-wdbc)",
+            lambda t: len(beats(t)) >= paper,
             f"on {len(wins)} of 10: {', '.join(wins) or 'none'}",
         )
-    ], {"eps_avg_beats_all": len(wins)}
+    ], {"eps_avg_beats_all": len(wins), "paper_eps_avg_beats_all": paper}
 
 
 @_claim("directboost/C2", "../notebooks/directboost-table1.ipynb")
 def _db_c2(ev):
     t = _db_table1(ev)
-    best = {v: 0 for v in _DB_VARIANTS}
-    for s in _DB_SETS:
-        lo = min(t[s, v] for v in _DB_VARIANTS)
-        for v in _DB_VARIANTS:
-            best[v] += t[s, v] == lo
-    paper = {"DirectBoost_avg": 2, "DirectBoost_order": 3, "DirectBoost_eps_avg": 5}
+
+    def counts(t: dict) -> dict[str, int]:
+        best = {v: 0 for v in _DB_VARIANTS}
+        for s in _DB_SETS:
+            lo = min(t[s, v] for v in _DB_VARIANTS)
+            for v in _DB_VARIANTS:
+                best[v] += t[s, v] == lo
+        return best
+
+    def ordered(t: dict) -> bool:
+        c = counts(t)
+        return c["DirectBoost_eps_avg"] > c["DirectBoost_order"] > c["DirectBoost_avg"]
+
+    best = counts(t)
+    # The text's counts (avg 2, order 3, eps_avg 5) partition the ten sets, but the paper's own
+    # Table 1 has ties (order is best or tied on 4): what the counts assert is their order.
     return [
-        Part(
-            "the best variant per set is avg on 2, order on 3, eps_avg on 5 (ties count for each)",
-            best == paper,
+        _db_part(
+            ev,
+            t,
+            "eps_avg is the best variant on the most sets, then order, then avg (the text's "
+            "2, 3 and 5 of 10; ties count for each)",
+            ordered,
             ", ".join(f"{v} {n}" for v, n in best.items()),
         )
     ], {f"best_{v}": n for v, n in best.items()}
@@ -989,14 +1267,18 @@ def _db_c4(ev):
     best = min(t[s, v] for v in _DB_VARIANTS)
     ab, avg = t[s, "AdaBoost"], t[s, "DirectBoost_avg"]
     return [
-        Part(
+        _db_part(
+            ev,
+            t,
             "some DirectBoost variant more than halves AdaBoost's error on Tic-tac-toe",
-            best < ab / 2,
+            lambda t: min(t[s, v] for v in _DB_VARIANTS) < t[s, "AdaBoost"] / 2,
             f"best variant {_pct(best)} against AdaBoost {_pct(ab)}",
         ),
-        Part(
+        _db_part(
+            ev,
+            t,
             "DirectBoost_avg reaches the paper's 0.63% (within one point)",
-            abs(avg - 0.63) <= 1.0,
+            lambda t: abs(t[s, "DirectBoost_avg"] - 0.63) <= 1.0,
             f"ours {_pct(avg)}",
         ),
     ], {
@@ -1009,15 +1291,23 @@ def _db_c4(ev):
 @_claim("directboost/C5", "../notebooks/directboost-table1.ipynb")
 def _db_c5(ev):
     t = _db_table1(ev)
-    wins = [
-        s for s in _DB_SETS if min(t[s, v] for v in _DB_VARIANTS) < min(t[s, b] for b in _DB_BASE)
-    ]
+
+    def beats(t: dict) -> list[str]:
+        return [
+            s
+            for s in _DB_SETS
+            if min(t[s, v] for v in _DB_VARIANTS) < min(t[s, b] for b in _DB_BASE)
+        ]
+
+    wins = beats(t)
     p = sign_test_p(len(wins), len(_DB_SETS))
     return [
-        Part(
+        _db_part(
+            ev,
+            t,
             "the best DirectBoost variant beats every baseline on significantly many sets "
             "(sign test)",
-            p < 0.05,
+            lambda t: sign_test_p(len(beats(t)), len(_DB_SETS)) < 0.05,
             f"{len(wins)} of 10, p = {p:.3f}",
         )
     ], {"directboost_beats_all": len(wins)}
@@ -1032,18 +1322,36 @@ def _db_c6(ev):
         "depth1_directboost_minus_lpboost",
         "depth1_lpboost_final",
     )
+    # the phase-1 stop read literally is shown beside the verdict (the estimator's reading
+    # decides); the runs that decide a part are LPBoost's and DirectBoost's at that depth
+    literal = {d: k.get(f"depth{d}_directboost_literal_minus_lpboost") for d in (3, 1)}
+    on_cap: dict[int, int | None] = {}
+    for d in (3, 1):
+        flags = [k.get(f"depth{d}_lpboost_capped"), k.get(f"depth{d}_directboost_capped")]
+        on_cap[d] = None if None in flags else int(sum(flags))
+
+    def aside(d: int) -> str:
+        return "" if literal[d] is None else f" (phase-1 stop read literally: {literal[d]:+.4f})"
+
     return [
         Part(
             "with depth-3 trees DirectBoost_eps_avg's bottom-n' margin exceeds LPBoost's",
             d3 > 0,
-            f"difference {d3:+.3f}",
+            f"difference {d3:+.3f}{aside(3)}",
+            on_cap[3],
         ),
         Part(
             "with stumps DirectBoost_eps_avg gets within 10% of LPBoost's optimum",
             d1 >= -0.1 * abs(lp1),
-            f"difference {d1:+.3f} against {lp1:.3f}",
+            f"difference {d1:+.4f} against {lp1:.4f}{aside(1)}",
+            on_cap[1],
         ),
-    ], {"depth3_minus_lpboost": d3, "depth1_minus_lpboost": d1, "depth1_lpboost": lp1}
+    ], {
+        "depth3_minus_lpboost": d3,
+        "depth1_minus_lpboost": d1,
+        "depth1_lpboost": lp1,
+        **{f"depth{d}_literal_minus_lpboost": v for d, v in literal.items() if v is not None},
+    }
 
 
 @_claim("directboost/C7", "../notebooks/directboost-table2.ipynb")
@@ -1076,6 +1384,7 @@ def _db_c7(ev):
             "LPBoost converges in fewer than 300 rounds",
             lp_converged and lp_it < 300,
             f"{lp_it} rounds, " + ("converged" if lp_converged else "not converged"),
+            0 if lp_converged else 1,
         ),
         Part(
             "each LPBoost round is expensive (at least 10x a DirectBoost round)",
@@ -1105,33 +1414,36 @@ def _db_c8(ev):
     bb5 = max(g(5, e, "BB") for e in (0.0, 0.05, 0.2))
     bb20 = min(g(20, e, "BB") for e in (0.05, 0.2))
     order = max(g(l, e, "DB_order") for l, e in everywhere)
-    return [
-        Part(
-            "AdaBoost does very poorly under noise (above 10% in every noisy setting)",
-            ab > 10,
-            f"at least {_pct(ab)}",
-        ),
-        Part(
-            "LogitBoost, LPBoost and DirectBoost_eps_avg are fine at l = 5, eta = 5% (at most 5%)",
-            len(ok5) == 3,
-            f"fine: {', '.join(ok5) or 'none'}",
-        ),
-        Part(
-            "... and only there (above 5% in the other noisy settings)",
-            len(bad_elsewhere) == 3,
-            f"above 5% elsewhere: {', '.join(bad_elsewhere) or 'none'}",
-        ),
-        Part(
-            "BrownBoost is fine for l = 5 (at most 5%) but fails for l = 20 with noise (above 10%)",
-            bb5 <= 5 and bb20 > 10,
-            f"l = 5: up to {_pct(bb5)}; l = 20 with noise: at least {_pct(bb20)}",
-        ),
-        Part(
-            "DirectBoost_order performs very well in all cases (at most 5%)",
-            order <= 5,
-            f"up to {_pct(order)}",
-        ),
-    ], {
+    return _on_cap(
+        [
+            Part(
+                "AdaBoost does very poorly under noise (above 10% in every noisy setting)",
+                ab > 10,
+                f"at least {_pct(ab)}",
+            ),
+            Part(
+                "LogitBoost, LPBoost and DirectBoost_eps_avg are fine at l = 5, eta = 5% (at most 5%)",
+                len(ok5) == 3,
+                f"fine: {', '.join(ok5) or 'none'}",
+            ),
+            Part(
+                "... and only there (above 5% in the other noisy settings)",
+                len(bad_elsewhere) == 3,
+                f"above 5% elsewhere: {', '.join(bad_elsewhere) or 'none'}",
+            ),
+            Part(
+                "BrownBoost is fine for l = 5 (at most 5%) but fails for l = 20 with noise (above 10%)",
+                bb5 <= 5 and bb20 > 10,
+                f"l = 5: up to {_pct(bb5)}; l = 20 with noise: at least {_pct(bb20)}",
+            ),
+            Part(
+                "DirectBoost_order performs very well in all cases (at most 5%)",
+                order <= 5,
+                f"up to {_pct(order)}",
+            ),
+        ],
+        (k or {}).get("fits_on_cap"),
+    ), {
         "ab_noisy_min": ab,
         "bb_l5_max": bb5,
         "bb_l20_noisy_min": bb20,
@@ -1151,19 +1463,33 @@ def _db_c9(ev):
         for s in sets
     )
     close = {s: g(s, 0.2, "DB_order") - g(s, 0.0, "DB_order") for s in sets}
-    return [
-        Part(
-            "at 5% noise LPBoost, DirectBoost_eps_avg and DirectBoost_order all beat "
-            "AdaBoost, LogitBoost and BrownBoost",
-            beat == 2,
-            f"on {beat} of 2 sets",
-        ),
-        Part(
-            "at 20% noise DirectBoost_order stays within 2 points of its noise-free error",
-            all(d <= 2 for d in close.values()),
-            ", ".join(f"{s} +{d:.1f} points" for s, d in close.items()),
-        ),
-    ], {
+    # "all methods degrade strongly except DirectBoost_order, which stays close to its
+    # noise-free error": the paper's own wdbc row rises 2.9 points, so "close" is relative to
+    # the other methods' rises, not a fixed cutoff
+    methods = ("AB", "LB", "BB", "LPB", "DB_eps_avg", "DB_order")
+    least = [
+        s
+        for s in sets
+        if close[s] < min(g(s, 0.2, m) - g(s, 0.0, m) for m in methods if m != "DB_order")
+    ]
+    return _on_cap(
+        [
+            Part(
+                "at 5% noise LPBoost, DirectBoost_eps_avg and DirectBoost_order all beat "
+                "AdaBoost, LogitBoost and BrownBoost",
+                beat == 2,
+                f"on {beat} of 2 sets",
+            ),
+            Part(
+                "at 20% noise DirectBoost_order's error rises least of the six methods (the others "
+                "'degrade strongly')",
+                len(least) == len(sets),
+                f"on {len(least)} of 2 sets; its rise "
+                + ", ".join(f"{s} {d:+.1f} points" for s, d in close.items()),
+            ),
+        ],
+        (k or {}).get("fits_on_cap"),
+    ), {
         "sets_where_margin_methods_beat": beat,
         **{f"{s}_order_rise_20": d for s, d in close.items()},
     }
@@ -1308,7 +1634,9 @@ def _dmc_c1(ev):
     t = _dmc_table(k, _DMC_METHODS)
     no_model = _need(k, "m1_no_model")
     best = [s for s, r in t.items() if r["DMCBoost"] == min(r.values())]
-    second = [s for s, r in t.items() if sorted(r.values())[1] == r["GD-MCBoost"]]
+    second = [
+        s for s, r in t.items() if "GD-MCBoost" in r and sorted(r.values())[1] == r["GD-MCBoost"]
+    ]
     boosted = [s for s, r in t.items() if "AdaBoost.M1" in r]
     worst = [s for s in boosted if t[s]["AdaBoost.M1"] == max(t[s].values())]
     return [
@@ -1316,6 +1644,9 @@ def _dmc_c1(ev):
             "DMCBoost has the lowest test error on all 13 sets",
             len(best) == len(t),
             f"on {len(best)} of {len(t)}",
+            None
+            if k is None or "dmc_chosen_on_cap_paper" not in k
+            else int(k["dmc_chosen_on_cap_paper"]),
         ),
         Part("GD-MCBoost is second", 2 * len(second) > len(t), f"on {len(second)} of {len(t)}"),
         Part("AdaBoost.M1 fails to boost on 5 of 13 sets", no_model == 5, f"{no_model} sets"),
@@ -1403,12 +1734,28 @@ def _dmc_c3(ev):
 @_claim("dmcboost/C4", "../notebooks/dmcboost-table4.ipynb")
 def _dmc_c4(ev):
     k = ev.key("dmcboost", "table4")
-    nums, parts = {}, []
+    nums, parts, aside = {}, [], []
+    # The paper shows its claim on Car; Nursery, where the paper prints no n', is shown beside
+    # the verdict without deciding it.
     for s in ("Car", "Nursery"):
-        nps = [_need(k, f"{s}_{e}_DMCBoost_n_prime") for e in (0.0, 0.05, 0.2)]
-        trs = [_need(k, f"{s}_{e}_DMCBoost_train_error") for e in (0.0, 0.05, 0.2)]
+        need = _need if s == "Car" else (lambda k, n: (k or {}).get(n))
+        nps = [need(k, f"{s}_{e}_DMCBoost_n_prime") for e in (0.0, 0.05, 0.2)]
+        trs = [need(k, f"{s}_{e}_DMCBoost_train_error") for e in (0.0, 0.05, 0.2)]
+        if None in nps + trs:
+            continue
         nums.update({f"{s}_n_prime_{e}": v for e, v in zip((0, 5, 20), nps)})
         nums.update({f"{s}_train_error_{e}": v for e, v in zip((0, 5, 20), trs)})
+        if s != "Car":
+            grows = all(b > a for a, b in zip(nps, nps[1:])) and all(
+                b > a for a, b in zip(trs, trs[1:])
+            )
+            aside.append(
+                f"on {s} (not deciding) n' = " + ", ".join(f"{v:g}" for v in nps) + ", "
+                "training error "
+                + ", ".join(_pct(v) for v in trs)
+                + (" (both grow)" if grows else " (not both grow)")
+            )
+            continue
         parts.append(
             Part(
                 f"{s}: the chosen n' grows with the noise",
@@ -1423,6 +1770,9 @@ def _dmc_c4(ev):
                 ", ".join(_pct(v) for v in trs),
             )
         )
+    if aside and parts:
+        last = parts[-1]
+        parts[-1] = Part(last.label, last.holds, "; ".join([last.detail, *aside]))
     return parts, nums
 
 

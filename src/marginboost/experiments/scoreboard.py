@@ -41,13 +41,15 @@ STATUS_MEANINGS = {
     "reproduced": "every part of the claim holds in our committed results",
     "partly": "some part of the claim holds, or it holds only under a protocol we changed",
     "not reproduced": "no part of the claim holds in our committed results",
+    "not decided (capped)": "a part fails only on runs that ended on a round or column cap the "
+    "paper does not have, and no other part fails: it waits for those runs to their own stop",
     "not tested": "no committed result decides the claim",
 }
 #: The allowed statuses.
 STATUSES = tuple(STATUS_MEANINGS)
 #: The kinds of cause a hand-written explanation may give for a claim not reproduced.
 CAUSES = ("our protocol", "the paper's ambiguity", "a real disagreement", "not run")
-_ENTRY_FIELDS = {"status", "evidence", "decided_by", "numbers"}
+_ENTRY_FIELDS = {"status", "evidence", "decided_by", "runs_on_cap", "numbers"}
 
 
 def statuses_path() -> Path:
@@ -203,16 +205,18 @@ def scoreboard(
     Returns
     -------
     pandas.DataFrame
-        Columns ``paper, claim, statement, source, status, evidence, decided_by, numbers``,
-        papers in alphabetical order and claims in file order.  A claim without a predicate is
-        "not tested".
+        Columns ``paper, claim, statement, source, status, evidence, decided_by, runs_on_cap,
+        numbers`` (``runs_on_cap``: the deciding runs that ended on a round or column cap of
+        ours, NaN where not recorded), papers in alphabetical order and claims in file order.
+        A claim without a predicate is "not tested".
 
     Examples
     --------
     >>> from marginboost.experiments import STATUSES, list_papers, scoreboard
     >>> board = scoreboard()
-    >>> list(board.columns)
-    ['paper', 'claim', 'statement', 'source', 'status', 'evidence', 'decided_by', 'numbers']
+    >>> list(board.columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['paper', 'claim', 'statement', 'source', 'status', 'evidence', 'decided_by',
+     'runs_on_cap', 'numbers']
     >>> sorted(board["paper"].unique()) == list_papers()
     True
     >>> set(board["status"]) <= set(STATUSES)
@@ -233,6 +237,7 @@ def scoreboard(
                     "status": check.status if check else "not tested",
                     "evidence": check.evidence if check else "",
                     "decided_by": check.reason if check else "no predicate",
+                    "runs_on_cap": check.runs_on_cap if check else None,
                     "numbers": check.numbers if check else {},
                 }
             )
@@ -246,9 +251,15 @@ def scoreboard(
             "status",
             "evidence",
             "decided_by",
+            "runs_on_cap",
             "numbers",
         ],
     )
+
+
+def _runs_on_cap(value) -> int | str:
+    """A claim's count of deciding runs on a cap of ours, or "not recorded"."""
+    return "not recorded" if value is None or pd.isna(value) else int(value)
 
 
 def scoreboard_yaml(
@@ -261,6 +272,8 @@ def scoreboard_yaml(
             "status": r.status,
             "evidence": r.evidence,
             "decided_by": r.decided_by,
+            # deciding runs that ended on a round or column cap of ours
+            "runs_on_cap": _runs_on_cap(r.runs_on_cap),
             "numbers": dict(r.numbers),
         }
         for r in board.itertuples(index=False)
@@ -296,6 +309,7 @@ _BADGES = {
     "reproduced": "success",
     "partly": "warning",
     "not reproduced": "danger",
+    "not decided (capped)": "info",
     "not tested": "muted",
 }
 
@@ -324,7 +338,9 @@ def scoreboard_markdown(
 
     The page has a ``# Scoreboard`` title, the rule by which verdicts are computed, the meaning
     of each status, a count of statuses per paper and one pipe table per paper (claim,
-    statement, source, status, decided by, evidence).  Statements are plain text: characters
+    statement, source, status, decided by, evidence).  Where a claim's words leave its test
+    open, the statement is followed by how the predicate reads them (the claim's ``reading``
+    in the target file), a reading the paper's own numbers pass.  Statements are plain text: characters
     that Markdown or MyST would read as markup are backslash-escaped.
 
     Parameters
@@ -394,10 +410,19 @@ def scoreboard_markdown(
             "| claim | statement | source in paper | status | decided by | evidence |",
             "|---|---|---|---|---|---|",
         ]
+        readings = {
+            c["id"]: c.get("reading", "") for c in claims(paper, directory=targets_directory)
+        }
         for row in part.itertuples(index=False):
+            decided_by = f"{row.decided_by} Deciding runs on a cap of ours: " + str(
+                _runs_on_cap(row.runs_on_cap)
+            )
+            statement = row.statement
+            if readings.get(row.claim):
+                statement += f" Read as: {readings[row.claim]}"
             lines.append(
-                f"| {_escape(row.claim)} | {_escape(row.statement)} | "
-                f"{_escape(row.source)} | {_badge(row.status)} | {_escape(row.decided_by)} | "
+                f"| {_escape(row.claim)} | {_escape(statement)} | "
+                f"{_escape(row.source)} | {_badge(row.status)} | {_escape(decided_by)} | "
                 f"{_evidence_cell(row.evidence)} |"
             )
     return "\n".join(lines) + "\n"
@@ -425,7 +450,7 @@ def not_reproduced_markdown(
         "verdict and never decide it.",
         "",
     ]
-    order = ["not reproduced", "partly", "not tested"]
+    order = ["not reproduced", "partly", "not decided (capped)", "not tested"]
     for status in order:
         part = board[board.status == status]
         lines += [f"## {status.capitalize()} ({len(part)})", ""]
