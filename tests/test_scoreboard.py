@@ -311,3 +311,43 @@ def test_recorded_test_outcomes_are_current():
         module, name = test[len("tests/") :].split(".py::")
         assert record["source_sha256"] == fingerprint_of_test(REPO, module, name), test
         assert record["outcome"] == "passed", test
+
+
+def test_every_verdict_carries_its_deciding_numbers():
+    """Each claim's record names the numbers that decided it (unit-test claims: how many of
+    their tests passed), and how many of its deciding runs ended on a cap of ours."""
+    committed = yaml.safe_load((REPO / "data/results/scoreboard.yaml").read_text())
+    assert [k for k, v in committed.items() if not v["numbers"]] == []
+    assert all(
+        v["runs_on_cap"] == "not recorded" or isinstance(v["runs_on_cap"], int)
+        for v in committed.values()
+    )
+
+
+def test_a_capped_run_that_could_change_a_part_leaves_it_undecided():
+    """A failing part whose capped runs could change it is not decided; one whose capped runs
+    cannot change it stays decided."""
+    from marginboost.experiments.predicates import Check, Part, could_change, evaluate
+
+    table = {("a", "m"): 10.0, ("a", "n"): 20.0, ("b", "m"): 30.0, ("b", "n"): 5.0}
+
+    def m_wins_both(t):
+        return all(t[s, "m"] < t[s, "n"] for s in "ab")
+
+    assert not m_wins_both(table)
+    assert could_change(table, {("b", "m"): 1}, m_wins_both) == 1
+    assert could_change(table, {("a", "n"): 2}, m_wins_both) == 0  # b fails regardless
+    assert isinstance(evaluate("directboost/C2"), Check)
+    part = Part("x", False, "", runs_on_cap=1)
+    assert part.runs_on_cap == 1
+
+
+def test_the_critical_value_in_the_mcboost_chapter_is_the_normal_quantile():
+    """The chapter's 1.645 is the one-sided 5% quantile the predicate uses, not a typed copy."""
+    from statistics import NormalDist
+
+    from marginboost.experiments.predicates import Z_ONE_SIDED_5
+
+    assert Z_ONE_SIDED_5 == round(NormalDist().inv_cdf(0.95), 3)
+    text = (REPO / "book" / "mcboost.md").read_text()
+    assert f"one-tailed critical value {Z_ONE_SIDED_5}" in " ".join(text.split())

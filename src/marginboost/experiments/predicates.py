@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import NormalDist
 
 import yaml
 
@@ -80,6 +81,9 @@ class Part:
     #: How many of the runs that decide this part ended on a round or column cap the paper does
     #: not have (None: the committed results do not record it).
     runs_on_cap: int | None = None
+    #: Numbers this part adds to the claim's record (a part decided by unit tests: how many of
+    #: them passed in their recorded run).
+    numbers: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -94,10 +98,10 @@ class Check:
 
     @property
     def runs_on_cap(self) -> int | None:
-        """Deciding runs that ended on a cap of ours, over the parts that record it (None: none
-        records it)."""
+        """Deciding runs that ended on a cap of ours: the largest count of any part (the parts
+        of a claim share their runs); None when no part records it."""
         counts = [p.runs_on_cap for p in self.parts if p.runs_on_cap is not None]
-        return sum(counts) if counts else None
+        return max(counts) if counts else None
 
     @property
     def reason(self) -> str:
@@ -109,6 +113,10 @@ class Check:
         if self.cap:
             lines.append(f"capped at partly: {self.cap}")
         return "; ".join(lines) + "."
+
+
+#: The one-sided 5% critical value of a standard normal statistic (the paper's 1.645).
+Z_ONE_SIDED_5 = round(NormalDist().inv_cdf(0.95), 3)
 
 
 def sign_test_p(wins: int, n: int) -> float:
@@ -323,11 +331,12 @@ def _tests(ev: Evidence, label: str, *names: str) -> Part:
         return Part(label, outcomes[0], f"the paper's proof ({ev.entry.get('proof')})")
     failed = [t for t, o in zip(shown, outcomes) if o is False]
     missing = [t for t, o in zip(shown, outcomes) if o is None]
+    counts = {"unit_tests_named": len(shown), "unit_tests_passed": outcomes.count(True)}
     if failed:
-        return Part(label, False, "failed: " + ", ".join(failed))
+        return Part(label, False, "failed: " + ", ".join(failed), numbers=counts)
     if missing:
-        return Part(label, None, "no recorded pass of " + ", ".join(missing))
-    return Part(label, True, "passed: " + ", ".join(shown))
+        return Part(label, None, "no recorded pass of " + ", ".join(missing), numbers=counts)
+    return Part(label, True, "passed: " + ", ".join(shown), numbers=counts)
 
 
 def evaluate(key: str, evidence: Evidence | None = None) -> Check:
@@ -338,6 +347,9 @@ def evaluate(key: str, evidence: Evidence | None = None) -> Check:
         parts, numbers = fn(ev)
     except _Missing as exc:
         return Check("not tested", {}, [Part("committed results", None, str(exc))], "", link)
+    for p in parts:  # numbers a part adds (unit tests passed), summed over the parts
+        for name, value in p.numbers.items():
+            numbers[name] = numbers.get(name, 0) + value
     numbers = {k: _r(v) for k, v in numbers.items()}
     # a part that fails on runs our cap ended is not decided by them
     capped = False
@@ -350,6 +362,7 @@ def evaluate(key: str, evidence: Evidence | None = None) -> Check:
                 f"{p.detail}; not decided: {p.runs_on_cap} of its deciding runs ended on a round "
                 "or column cap the paper does not have",
                 p.runs_on_cap,
+                p.numbers,
             )
     decided = [p.holds for p in parts if p.holds is not None]
     if capped and all(decided):
@@ -920,11 +933,11 @@ def _mc_c1(ev):
     k = ev.key("mcboost", "table1-2")
     wins = _need(k, "mc_wins")
     zs = {b: _need(k, f"z_{b}") for b in ("AB", "L2B", "LP", "AB-CG", "MD")}
-    sig = sum(z > 1.645 for z in zs.values())
+    sig = sum(z > Z_ONE_SIDED_5 for z in zs.values())
     return [
         Part("MCBoost has the lowest mean test error on 9 of 13 sets", wins >= 9, f"{wins} of 13"),
         Part(
-            "one-tailed Wilcoxon z > 1.645 against all five baselines",
+            f"one-tailed Wilcoxon z > {Z_ONE_SIDED_5} against all five baselines",
             sig == 5,
             f"{sig} of 5 (z = " + ", ".join(f"{z:.2f}" for z in zs.values()) + ")",
         ),
