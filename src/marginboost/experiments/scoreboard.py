@@ -34,6 +34,7 @@ __all__ = [
     "CAUSES",
     "not_reproduced_markdown",
     "generated_scoreboard_files",
+    "SUSPECTS",
 ]
 
 #: What each status means (also printed on the scoreboard page).
@@ -47,6 +48,15 @@ STATUS_MEANINGS = {
 }
 #: The allowed statuses.
 STATUSES = tuple(STATUS_MEANINGS)
+#: The suspects on our side that every claim not reproduced is checked for before the paper is
+#: blamed, and what each means; "predicate" and "cap" are filled in from the predicates.
+SUSPECTS = {
+    "code": "our implementation, against an independent reference",
+    "data": "our data files and generators",
+    "protocol": "our splits, grids, stop rules and the choices the paper leaves open",
+    "predicate": "our reading of the claim's words",
+    "cap": "round or column caps of ours",
+}
 #: The kinds of cause a hand-written explanation may give for a claim not reproduced.
 CAUSES = ("our protocol", "the paper's ambiguity", "a real disagreement", "not run")
 _ENTRY_FIELDS = {"status", "evidence", "decided_by", "runs_on_cap", "numbers"}
@@ -181,6 +191,12 @@ def load_causes(path: str | Path | None = None) -> dict[str, dict]:
             raise ValueError(
                 f"causes file {path}, entry {key!r}: needs a 'cause' (one of "
                 f"{list(CAUSES)}) and a 'why'"
+            )
+        checked = entry.get("checked", {})
+        if not isinstance(checked, Mapping) or set(checked) - set(SUSPECTS):
+            raise ValueError(
+                f"causes file {path}, entry {key!r}: 'checked' maps suspects (of "
+                f"{list(SUSPECTS)}) to how each was cleared"
             )
     return dict(data)
 
@@ -469,7 +485,36 @@ def not_reproduced_markdown(
                 lines += [f"**Cause ({why[key]['cause']}):** {_escape(why[key]['why'])}", ""]
             else:
                 lines += ["**Cause:** not yet explained.", ""]
+            lines += ["**What we checked on our side:**", ""]
+            lines += [
+                f"- *{name}* ({_escape(meaning)}): {_escape(text)}"
+                for name, meaning, text in _checked(row, why.get(key, {}))
+            ]
+            lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _checked(row, entry: Mapping) -> list[tuple[str, str, str]]:
+    """The suspects of a claim not reproduced and how each was cleared: ``code``, ``data`` and
+    ``protocol`` from the claim's ``checked`` in causes.yaml, ``predicate`` and ``cap`` from
+    the predicates (every predicate passes the paper's own numbers; the capped runs counted)."""
+    checked = dict(entry.get("checked", {}))
+    checked["predicate"] = (
+        "applied to the paper's own printed numbers it says 'reproduced' "
+        "(tests/test_scoreboard.py); the reading of the words is on the scoreboard"
+        + (f"; {checked['predicate']}" if checked.get("predicate") else "")
+    )
+    runs = _runs_on_cap(row.runs_on_cap)
+    checked["cap"] = (
+        "not recorded for this claim's runs"
+        if runs == "not recorded"
+        else f"{runs} of its deciding runs ended on a cap of ours"
+        + (" (a failing part they could change is not decided)" if runs else "")
+    ) + (f"; {checked['cap']}" if checked.get("cap") else "")
+    return [
+        (name, meaning, str(checked.get(name) or "not yet checked"))
+        for name, meaning in SUSPECTS.items()
+    ]
 
 
 def generated_scoreboard_files(root: str | Path | None = None) -> dict[str, str]:
