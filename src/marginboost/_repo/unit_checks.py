@@ -85,7 +85,7 @@ def record_unit_checks(root: str | Path) -> tuple[str, dict[str, str]]:
             stdout=subprocess.DEVNULL,
         )
         ran = _outcomes(junit) if junit.is_file() else {}
-    records = {}
+    records: dict[str, dict[str, str | None]] = {}
     for test in tests:
         module, name = test[len("tests/") :].split(".py::")
         records[test] = {
@@ -99,4 +99,4 @@ def record_unit_checks(root: str | Path) -> tuple[str, dict[str, str]]:
         f"# source is unchanged.  Source of truth: {UNIT_CHECKS}; do not edit.\n"
     )
     text = header + yaml.safe_dump({"tests": records}, sort_keys=True, width=100)
-    return text, {t: r["outcome"] for t, r in records.items()}
+    return text, {t: str(r["outcome"]) for t, r in records.items()}

@@ -1751,11 +1751,15 @@ def _dmc_c4(ev):
     # The paper shows its claim on Car; Nursery, where the paper prints no n', is shown beside
     # the verdict without deciding it.
     for s in ("Car", "Nursery"):
-        need = _need if s == "Car" else (lambda k, n: (k or {}).get(n))
-        nps = [need(k, f"{s}_{e}_DMCBoost_n_prime") for e in (0.0, 0.05, 0.2)]
-        trs = [need(k, f"{s}_{e}_DMCBoost_train_error") for e in (0.0, 0.05, 0.2)]
-        if None in nps + trs:
+        names = [
+            f"{s}_{e}_DMCBoost_{what}"
+            for what in ("n_prime", "train_error")
+            for e in (0.0, 0.05, 0.2)
+        ]
+        if s != "Car" and not all(n in (k or {}) for n in names):
             continue
+        values: list[float] = [float(v) for v in _need(k, *names)]
+        nps, trs = values[:3], values[3:]
         nums.update({f"{s}_n_prime_{e}": v for e, v in zip((0, 5, 20), nps)})
         nums.update({f"{s}_train_error_{e}": v for e, v in zip((0, 5, 20), trs)})
         if s != "Car":
