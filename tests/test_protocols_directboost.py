@@ -213,3 +213,36 @@ def test_table1_codes_adult_as_the_paper_s_file_and_the_raw_cells_keep_their_cap
     brown_raw = next(c for c in raw if c["algorithm"] == "BrownBoost" and c["fold"] == 0)
     assert {**brown, "data": brown_raw["data"]} == brown_raw
     assert D.file_coding_cells("quick") == []  # the quick profile has no Adult
+
+
+def test_capped_fits_are_rerun_with_a_higher_cap_and_replace_their_record():
+    """A variant with a fit on the safety cap is rerun alone over its n' grid with the cap
+    raised; its record replaces the capped one in that cell only; Adult is an exception."""
+    from marginboost.experiments.protocols.directboost import (
+        CAPPED_RERUN_EXCEPTIONS,
+        CAPPED_RERUN_FACTOR,
+        capped_reruns,
+        table1_cells,
+        with_reruns,
+    )
+
+    cells = [c for c in table1_cells("quick") if c["algorithm"] == "DirectBoost"]
+    own = {"stop_reasons": ["phase 2 coordinatewise maximum", "phase 2 coordinatewise maximum"]}
+    capped = {"stop_reasons": ["n_estimators", "phase 2 coordinatewise maximum"]}
+    metrics = [
+        {"DirectBoost_avg": own, "DirectBoost_eps_avg": capped, "DirectBoost_order": own}
+        for _ in cells
+    ]
+    reruns = capped_reruns(cells, metrics)
+    assert len(reruns) == len(cells)
+    for spec, cell in zip(reruns, cells):
+        assert spec["params"]["variants"] == ["DirectBoost_eps_avg"]
+        assert spec["params"]["max_rounds"] == CAPPED_RERUN_FACTOR * cell["params"]["max_rounds"]
+    fixed = {"stop_reasons": ["phase 2 no improvement within patience"] * 2}
+    merged = with_reruns(cells, metrics, reruns[:1], [{"DirectBoost_eps_avg": fixed}])
+    assert merged[0]["DirectBoost_eps_avg"] is fixed
+    assert merged[0]["DirectBoost_avg"] is own
+    assert all(m["DirectBoost_eps_avg"] is capped for m in merged[1:])  # other cells untouched
+    adult = [{**cells[0], "data": {**cells[0]["data"], "name": "Adult"}}]
+    assert "Adult" in CAPPED_RERUN_EXCEPTIONS
+    assert capped_reruns(adult, metrics[:1]) == []
