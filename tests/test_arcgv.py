@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference import arcgv as ref_arcgv
 from scipy.optimize import linprog
 
-from marginboost.boosting import AdaBoost, ArcGv
+from marginboost.boosting import AdaBoost, ArcGv, _steps, stagewise
 
 EPS = np.finfo(np.float64).eps
 #: HiGHS's default primal/dual feasibility tolerance; the LP value is exact to about this.
@@ -231,3 +232,147 @@ def test_minimum_margin_approaches_the_hard_margin_lp_optimum():
     model = ArcGv(n_estimators=2000).fit(X, y, sample_weight=s)
     assert picks_of(model, X, stump_pool(X)) == ref["picks"][:2000].tolist()
     assert model.margins(X, y).min() <= rho_star + HIGHS_FEASIBILITY_TOL
+
+
+# ---- against tests/reference/arcgv.py: the defaults and the variants of rho and the clip ----------
+VARIANTS = [
+    {"rho": "current", "max_step": 1.0},
+    {"rho": "best", "max_step": 1.0},
+    {"rho": "best", "max_step": None},
+    {"rho": "clipped", "max_step": 1.0},
+    {"rho": "clipped", "max_step": None},
+]
+
+
+def easy_problem(n: int = 60, seed: int = 4):
+    """Like :func:`problem`, with a label that one stump nearly decides: the first edges exceed
+    tanh(1), so the upper clip binds for every rho (and ``max_step`` matters)."""
+    X, _, s = problem(n, seed)
+    rng = np.random.default_rng(seed + 100)
+    y = np.where(X[:, 0] + 0.3 * X[:, 1] * X[:, 2] + 0.2 * rng.normal(size=n) > 0, 1, -1)
+    return X, y, s
+
+
+def step_error_bound(M: int, r: float, rho: float, w: float, total: float) -> float:
+    """Rounding bound of one step of eq. (8) between two float64 implementations (see
+    :func:`reference_step`): the edge's error through 1 / (1 - r^2), rho's through
+    1 / (1 - rho^2), and the final subtraction."""
+    err_r = 2 * (M + 4) * EPS + 2 * (2 * EPS * total)
+    return err_r / (1 - r * r) + 8 * EPS / (1 - rho * rho) + 4 * EPS * abs(w)
+
+
+def disagreements(model: ArcGv, X, y, s, H, rho: str, upper) -> list:
+    """Rounds where ``model`` differs from one step of the reference taken from the model's own
+    state: another hypothesis, or a weight further than the rounding bound (exact where the clip
+    binds by more than that bound)."""
+    A = y[:, None] * H
+    staged = [np.zeros(len(y))] + list(model.staged_decision_function(X))
+    totals = np.concatenate([[0.0], np.cumsum(model.alphas_)])
+    picks = picks_of(model, X, H)
+    bad, best = [], 0.0
+    for t in range(model.n_estimators_):
+        F = y * staged[t]
+        k, r, rho_j, w = ref_arcgv.step(A, s, F, totals[t], best, rho=rho, upper=upper)
+        if t > 0:
+            best = max(best, float(F.min() / totals[t]))
+        finite = np.isfinite(w) and abs(rho_j) < 1 and abs(r) < 1
+        err = step_error_bound(len(y), r, rho_j, w, totals[t]) if finite else 0.0
+        if upper is not None and (w == np.inf or w - err > upper):
+            w, err = upper, 0.0
+        if k != picks[t] or not abs(model.alphas_[t] - w) <= err:
+            bad.append((t, k, picks[t], model.alphas_[t], w))
+    return bad
+
+
+def matches_reference(model: ArcGv, X, y, s, H, rho: str, upper, n_rounds: int) -> bool:
+    """The model runs as many rounds as the reference run, picks the same hypotheses, and each
+    weight is the reference's step from the model's own state (:func:`disagreements`)."""
+    ref = ref_arcgv.arc_gv(y[:, None] * H, s, n_rounds, rho=rho, upper=upper)
+    return (
+        model.n_estimators_ == len(ref["steps"])
+        and picks_of(model, X, H) == ref["picks"].tolist()
+        and disagreements(model, X, y, s, H, rho, upper) == []
+    )
+
+
+@pytest.mark.parametrize("data", [problem, easy_problem])
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: f"{v['rho']}-{v['max_step']}")
+def test_arc_gv_matches_the_reference_module_round_by_round(variant, data):
+    X, y, s = data(seed=3)
+    H = stump_pool(X)
+    rho, upper = variant["rho"], variant["max_step"]
+    n_rounds = 200
+    ref = ref_arcgv.arc_gv(y[:, None] * H, s, n_rounds, rho=rho, upper=upper)
+    model = ArcGv(n_estimators=n_rounds, **variant).fit(X, y, sample_weight=s)
+    assert model.n_estimators_ == len(ref["steps"]) == n_rounds
+    assert matches_reference(model, X, y, s, H, rho, upper, n_rounds)
+    np.testing.assert_allclose(model.alphas_, ref["steps"], rtol=1e-9, atol=0)
+
+
+def test_the_default_is_shen_and_lis_form():
+    X, y, s = problem(seed=3)
+    default = ArcGv(n_estimators=50).fit(X, y, sample_weight=s)
+    explicit = ArcGv(n_estimators=50, rho="current", max_step=1.0).fit(X, y, sample_weight=s)
+    np.testing.assert_array_equal(default.alphas_, explicit.alphas_)
+
+
+def test_the_variants_differ_from_each_other():
+    """Each option changes the run on this problem (so the round-by-round test tests each)."""
+    X, y, s = easy_problem(seed=3)
+    runs = [ArcGv(n_estimators=50, **v).fit(X, y, sample_weight=s).alphas_ for v in VARIANTS]
+    for i in range(len(runs)):
+        for j in range(i):
+            assert not np.array_equal(runs[i], runs[j]), (VARIANTS[i], VARIANTS[j])
+
+
+def test_unbounded_steps_need_a_nonnegative_rho():
+    X, y, _ = problem(seed=3)
+    with pytest.raises(ValueError, match="max_step=None needs"):
+        ArcGv(n_estimators=5, max_step=None).fit(X, y)
+
+
+def _flipped_sign(edge, min_margin, max_step=1.0):
+    edge_part, perfect = _steps.adaboost_step(edge)
+    margin_part, _ = _steps.adaboost_step(min_margin)
+    return min(max(edge_part + margin_part, 0.0), max_step), perfect
+
+
+def _rho_per_round(self, round_):
+    # rho normalized by the number of rounds instead of the l1 norm of the weights
+    n = round_.index
+    rho = float(round_.margins.min()) / n if n > 0 else 0.0
+    return _steps.arc_gv_step(round_.edge, rho)
+
+
+def _rho_after_update(self, round_):
+    # rho of the combination *with* the new hypothesis at a tentative AdaBoost step
+    alpha, _ = _steps.adaboost_step(round_.edge)
+    new = round_.margins + alpha * round_.label_times_direction
+    return _steps.arc_gv_step(round_.edge, float(new.min()) / (round_.l1_norm + alpha))
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        pytest.param(("arc_gv_step", _flipped_sign), id="sign-of-rho-term-flipped"),
+        pytest.param(("_step", _rho_per_round), id="rho-normalized-by-rounds"),
+        pytest.param(("_step", _rho_after_update), id="rho-after-the-update"),
+    ],
+)
+def test_the_reference_comparison_catches_a_broken_step(monkeypatch, broken):
+    name, replacement = broken
+    if name == "arc_gv_step":
+        monkeypatch.setattr(_steps, "arc_gv_step", replacement)
+        assert stagewise._steps.arc_gv_step is replacement
+    else:
+        monkeypatch.setattr(ArcGv, "_step", replacement)
+    X, y, s = problem(seed=3)
+    H = stump_pool(X)
+    model = ArcGv(n_estimators=200).fit(X, y, sample_weight=s)
+    assert not matches_reference(model, X, y, s, H, "current", 1.0, 200)
+
+
+def test_the_unbroken_step_passes_the_same_check():
+    X, y, s = problem(seed=3)
+    model = ArcGv(n_estimators=200).fit(X, y, sample_weight=s)
+    assert matches_reference(model, X, y, s, stump_pool(X), "current", 1.0, 200)

@@ -141,18 +141,20 @@ def adaboost_step(edge: float) -> tuple[float, bool]:
     return 0.5 * math.log((1.0 - error) / error), perfect
 
 
-def arc_gv_step(edge: float, min_margin: float) -> tuple[float, bool]:
+def arc_gv_step(edge: float, min_margin: float, max_step: float | None = 1.0) -> tuple[float, bool]:
     r"""Arc-Gv weight, Shen & Li (2010), eq. (8), clipped to :math:`[0, 1]`.
 
     :math:`w_j = \tfrac12\log\frac{1+r_j}{1-r_j} - \tfrac12\log\frac{1+\varrho_j}{1-\varrho_j}`
-    with the edge :math:`r_j` and the current minimum normalized margin :math:`\varrho_j`
-    (:math:`\varrho_1 = 0`); then :math:`w_j \leftarrow \min(\max(w_j, 0), 1)` as stated by
-    Shen & Li.  Both arguments are clipped away from :math:`\pm 1` like the weighted error of
-    :func:`adaboost_step`.  Returns ``(step, perfect)``.
+    with the edge :math:`r_j` and the minimum normalized margin :math:`\varrho_j` of the
+    combination so far (:math:`\varrho_1 = 0`); then :math:`w_j \leftarrow \min(\max(w_j, 0),
+    1)` as stated by Shen & Li (``max_step=1.0``), or only :math:`\max(w_j, 0)`
+    (``max_step=None``).  Both arguments are clipped away from :math:`\pm 1` like the weighted
+    error of :func:`adaboost_step`.  Returns ``(step, perfect)``.
     """
     edge_part, perfect = adaboost_step(edge)
     margin_part, _ = adaboost_step(min_margin)
-    return min(max(edge_part - margin_part, 0.0), 1.0), perfect
+    step = max(edge_part - margin_part, 0.0)
+    return (step if max_step is None else min(step, max_step)), perfect
 
 
 def lipschitz_step(

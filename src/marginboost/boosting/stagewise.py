@@ -420,7 +420,20 @@ class ArcGv(_FixedCostBoosting):
     training.  ``history_["objective"]`` is the exponential cost.
 
     Parameters
-    ----------"""
+    ----------
+    rho : {"current", "best", "clipped"}, default="current"
+        Which minimum margin :math:`\varrho_j` enters eq. (8); always that of the combination of
+        rounds :math:`1, \dots, j-1`, taken before the update and normalized by
+        :math:`\sum_{s<j} w_s`, with :math:`\varrho_1 = 0`.  ``"current"``: the minimum normalized
+        margin of the current combination (Breiman 1999; Shen & Li's text).  ``"best"``: the
+        largest of the minimum margins of the combinations so far, :math:`\varrho_1 = 0`
+        included (so never negative; the variant of Meir & Rätsch 2003 and Rudin et al. 2007).
+        ``"clipped"``: the current minimum margin clipped at 0.
+    max_step : float or None, default=1.0
+        Upper end of the clip of :math:`w_j`: ``1.0`` is Shen & Li's :math:`[0, 1]`; ``None``
+        clips at 0 only.  ``None`` needs ``rho="best"`` or ``"clipped"``: with the current
+        minimum margin, :math:`\varrho_2 = -1` as soon as :math:`h_1` misclassifies an example,
+        and eq. (8) is infinite."""
         + _COMMON_PARAMETERS
         + _ATTRIBUTES
         + r"""
@@ -431,6 +444,8 @@ class ArcGv(_FixedCostBoosting):
     eq. (7) replaced by eq. (8) above, clipped to :math:`[0, 1]`; they compare its margin
     distribution with AdaBoost's and LPBoost's (their Figs. 1 and 4).  Arc-Gv asymptotically
     solves the hard-margin LP of their eqs. (19)-(20), which :class:`LPBoost` solves directly.
+    Shen & Li note that other work chooses :math:`\varrho_j` differently; ``rho`` and
+    ``max_step`` give those variants (the defaults are Shen & Li's form).
 
     References
     ----------
@@ -444,17 +459,69 @@ class ArcGv(_FixedCostBoosting):
     )
 
     _algorithm_name = "ArcGv"
+    _parameter_constraints: dict[str, Any] = {
+        **_StagewiseBoosting._parameter_constraints,
+        "rho": [StrOptions({"current", "best", "clipped"})],
+        "max_step": [Interval(Real, 0.0, None, closed="neither"), None],
+    }
     #: Step rule as listed in Mason et al. (1999), Table 1 (and its reference key).
     step_rule = "Arc-Gv step, Shen & Li eq. (8), clipped to [0, 1]"
     reference = "breiman1999prediction"
 
+    def __init__(
+        self,
+        *,
+        rho: str = "current",
+        max_step: float | None = 1.0,
+        n_estimators: int = 100,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float | None = None,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            max_depth=max_depth,
+            estimator=estimator,
+            max_bins=max_bins,
+            tol=tol,
+            validation_fraction=validation_fraction,
+            n_iter_no_change=n_iter_no_change,
+            random_state=random_state,
+        )
+        self.rho = rho
+        self.max_step = max_step
+
+    def _check_params(self) -> None:
+        if self.rho not in ("current", "best", "clipped"):
+            raise ValueError(f"rho must be 'current', 'best' or 'clipped'; got {self.rho!r}")
+        if self.max_step is not None:
+            check_real(self.max_step, "max_step", 0.0)
+        elif self.rho == "current":
+            raise ValueError(
+                "max_step=None needs rho='best' or 'clipped': with rho='current' eq. (8) is "
+                "infinite once the minimum margin is -1 (round 2 whenever h_1 errs)"
+            )
+
     def _cost_function(self) -> MarginCost:
         return ExponentialLoss()
+
+    def _start(self, n_samples: int) -> None:
+        self._best_rho = 0.0
 
     def _step(self, round_: BoostingRound) -> tuple[float, bool]:
         l1_norm = round_.l1_norm
         min_margin = float(round_.margins.min()) / l1_norm if l1_norm > 0 else 0.0
-        return _steps.arc_gv_step(round_.edge, min_margin)
+        if self.rho == "best":
+            self._best_rho = max(self._best_rho, min_margin)
+            min_margin = self._best_rho
+        elif self.rho == "clipped":
+            min_margin = max(min_margin, 0.0)
+        max_step = None if self.max_step is None else float(self.max_step)
+        return _steps.arc_gv_step(round_.edge, min_margin, max_step)
 
 
 class RealAdaBoost(_FixedCostBoosting):
