@@ -799,6 +799,12 @@ def _sl_c9(ev):
             if v is not None
         },
     }
+    # the suspects measured (our Arc-Gv against its definition: a reference test): on how many
+    # splits it is ahead of AdaBoost after 100, 600 and 2000 rounds
+    for rounds in (100, 600, 2000):
+        ahead = k.get(f"suspects_arcgv_above_adaboost_current_1.0_{rounds}")
+        if ahead is not None:
+            nums[f"arcgv_ahead_of_adaboost_splits_{rounds}"] = ahead
     parts = []
     for label, wins in (
         ("Arc-Gv has the largest minimum margin", largest),
@@ -909,16 +915,35 @@ def _sl_c13(ev):
 def _sl_c14(ev):
     k = ev.key("shen_li", "table4-figure5")
     parts, nums = [], {}
+    # Decided from the whole mean test-error curves (every recorded iteration), not three
+    # points of them.  The paper says only "in some datasets such as australian and
+    # breast-cancer we observe over-fitting for AdaBoost" (Sec. 4.2) and prints no size; its
+    # Table IV has breast-cancer rising 0.6 points, so a fixed size would fail it.  Over-fitting
+    # is read as the error ending above the minimum of its curve, with that minimum in the first
+    # half of the run (so that a dip at the end is not read as over-fitting).
     for s in ("australian", "b-cancer"):
-        errs = [_need(k, f"{s}_AB_test_{t}") for t in (100, 500, 1000)]
-        rise = 100 * (errs[-1] - min(errs))
-        nums[f"{s}_rise_points"] = rise
+        low, at, final, last = _need(
+            k,
+            f"{s}_AB_test_curve_min",
+            f"{s}_AB_test_curve_at_iteration",
+            f"{s}_AB_test_curve_final",
+            f"{s}_AB_test_curve_iterations",
+        )
+        rise = 100 * (final - low)
+        nums[f"{s}_AB_rise_points"] = rise
+        nums[f"{s}_AB_min_at_iteration"] = at
+        cg_final = (k or {}).get(f"{s}_CG_test_curve_final")
+        cg_low = (k or {}).get(f"{s}_CG_test_curve_min")
+        aside = ""
+        if cg_final is not None and cg_low is not None:
+            nums[f"{s}_CG_rise_points"] = 100 * (cg_final - cg_low)
+            aside = f"; AdaBoost-CG's rises {100 * (cg_final - cg_low):.1f}"
         parts.append(
             Part(
-                f"AdaBoost overfits on {s} (test error at 1000 rounds at least 1 point "
-                "above its minimum over 100, 500, 1000 rounds)",
-                rise >= 1,
-                f"rise {rise:.1f} points",
+                f"AdaBoost over-fits on {s} (its mean test error ends above the minimum of its "
+                "curve, reached in the first half of the run)",
+                rise > 0 and at <= last / 2,
+                f"rise {rise:.2f} points from iteration {at:.0f} of {last:.0f}{aside}",
             )
         )
     return parts, nums
@@ -1468,42 +1493,68 @@ def _db_c8(ev):
 @_claim("directboost/C9", "../notebooks/directboost-table4.ipynb")
 def _db_c9(ev):
     k = ev.key("directboost", "table4")
-    g = lambda s, e, m: _need(k, f"{s} eta={e}_{m}")  # noqa: E731
     sets = ("wdbc", "Ionosphere")
-    beat = sum(
-        max(g(s, 0.05, m) for m in ("LPB", "DB_eps_avg", "DB_order"))
-        < min(g(s, 0.05, m) for m in ("AB", "LB", "BB"))
+    methods = ("AB", "LB", "BB", "LPB", "DB_eps_avg", "DB_order")
+    t = {
+        (s, e, m): _need(k, f"{s} eta={e}_{m}")
         for s in sets
-    )
-    close = {s: g(s, 0.2, "DB_order") - g(s, 0.0, "DB_order") for s in sets}
+        for e in (0.0, 0.05, 0.2)
+        for m in methods
+    }
+
+    def beat(t: dict) -> int:
+        return sum(
+            max(t[s, 0.05, m] for m in ("LPB", "DB_eps_avg", "DB_order"))
+            < min(t[s, 0.05, m] for m in ("AB", "LB", "BB"))
+            for s in sets
+        )
+
     # "all methods degrade strongly except DirectBoost_order, which stays close to its
     # noise-free error": the paper's own wdbc row rises 2.9 points, so "close" is relative to
     # the other methods' rises, not a fixed cutoff
-    methods = ("AB", "LB", "BB", "LPB", "DB_eps_avg", "DB_order")
-    least = [
-        s
-        for s in sets
-        if close[s] < min(g(s, 0.2, m) - g(s, 0.0, m) for m in methods if m != "DB_order")
-    ]
-    return _on_cap(
-        [
-            Part(
-                "at 5% noise LPBoost, DirectBoost_eps_avg and DirectBoost_order all beat "
-                "AdaBoost, LogitBoost and BrownBoost",
-                beat == 2,
-                f"on {beat} of 2 sets",
-            ),
-            Part(
-                "at 20% noise DirectBoost_order's error rises least of the six methods (the others "
-                "'degrade strongly')",
-                len(least) == len(sets),
-                f"on {len(least)} of 2 sets; its rise "
-                + ", ".join(f"{s} {d:+.1f} points" for s, d in close.items()),
-            ),
-        ],
-        (k or {}).get("fits_on_cap"),
-    ), {
-        "sets_where_margin_methods_beat": beat,
+    def least(t: dict) -> list[str]:
+        rise = {(s, m): t[s, 0.2, m] - t[s, 0.0, m] for s in sets for m in methods}
+        return [
+            s
+            for s in sets
+            if rise[s, "DB_order"] < min(rise[s, m] for m in methods if m != "DB_order")
+        ]
+
+    close = {s: t[s, 0.2, "DB_order"] - t[s, 0.0, "DB_order"] for s in sets}
+    # the fits of a setting that ended on a cap of ours, where the notebook names them
+    total = None if k is None or "fits_on_cap" not in k else int(k["fits_on_cap"])
+    capped = {
+        key: int((k or {}).get(f"{key[0]} eta={key[1]}_{key[2]}_fits_on_cap", 0)) for key in t
+    }
+    placed = sum(capped.values()) == total  # the notebook names the setting of each capped fit
+
+    def part(label: str, decide: Callable[[dict], bool], detail: str) -> Part:
+        if total is None:
+            runs = None
+        elif placed:
+            runs = could_change(t, capped, decide)
+        else:  # counted in all, not per setting: any part could rest on them
+            runs = total
+        if total and not runs:
+            detail += "; the table's fits on a cap cannot change it"
+        return Part(label, decide(t), detail, runs)
+
+    return [
+        part(
+            "at 5% noise LPBoost, DirectBoost_eps_avg and DirectBoost_order all beat "
+            "AdaBoost, LogitBoost and BrownBoost",
+            lambda t: beat(t) == 2,
+            f"on {beat(t)} of 2 sets",
+        ),
+        part(
+            "at 20% noise DirectBoost_order's error rises least of the six methods (the others "
+            "'degrade strongly')",
+            lambda t: len(least(t)) == len(sets),
+            f"on {len(least(t))} of 2 sets; its rise "
+            + ", ".join(f"{s} {d:+.1f} points" for s, d in close.items()),
+        ),
+    ], {
+        "sets_where_margin_methods_beat": beat(t),
         **{f"{s}_order_rise_20": d for s, d in close.items()},
     }
 
