@@ -86,8 +86,12 @@ def test_a_verdict_follows_the_numbers(tmp_path):
     assert evaluate("shen_li/C5", Evidence(tmp_path)).status == "reproduced"
     record["numbers"]["breast_cancer_fraction_adaboost_lower"] = 0.3
     record["numbers"]["australian_fraction_adaboost_lower"] = 0.3
+    record["numbers"]["fits_on_cap"] = 0
     path.write_text(json.dumps(record))
     assert evaluate("shen_li/C5", Evidence(tmp_path)).status == "not reproduced"
+    record["numbers"]["fits_on_cap"] = 2  # failing parts on capped fits are not decided
+    path.write_text(json.dumps(record))
+    assert evaluate("shen_li/C5", Evidence(tmp_path)).status == "not decided (capped)"
     path.unlink()
     assert evaluate("shen_li/C5", Evidence(tmp_path)).status == "not tested"
 
@@ -351,3 +355,18 @@ def test_the_critical_value_in_the_mcboost_chapter_is_the_normal_quantile():
     assert Z_ONE_SIDED_5 == round(NormalDist().inv_cdf(0.95), 3)
     text = (REPO / "book" / "mcboost.md").read_text()
     assert f"one-tailed critical value {Z_ONE_SIDED_5}" in " ".join(text.split())
+
+
+def test_every_cap_count_a_claim_names_is_committed():
+    """The key numbers that count a claim's capped fits exist in the committed results, so a
+    claim cannot lose its count silently."""
+    from marginboost.experiments.predicates import CAP_COUNTS, PREDICATES, Evidence
+
+    ev = Evidence(REPO)
+    assert set(CAP_COUNTS) <= set(PREDICATES)
+    missing = [
+        (claim, item, name)
+        for claim, (paper, item, name) in CAP_COUNTS.items()
+        if name not in (ev.key(paper, item) or {})
+    ]
+    assert missing == []

@@ -187,6 +187,7 @@ PROTOCOLS: dict[str, PaperProtocol] = {
                 "directboost:file_coding_cells",
                 "directboost:table3_cells",
                 "directboost:table4_cells",
+                "directboost:capped_rerun_cells",
                 "directboost:figure3_cells",
             ),
         ),

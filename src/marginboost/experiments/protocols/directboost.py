@@ -48,7 +48,7 @@ import numpy as np
 
 from ...data import binarize_adult, flip_labels, load, long_servedio, rotated_splits
 from ..profiles import check_profile as _check_profile
-from ..store import experiment_spec
+from ..store import cell_key, experiment_spec
 from . import dataset_fingerprint
 
 __all__ = [
@@ -937,6 +937,22 @@ def capped_reruns(cells: list[dict], metrics: list[dict]) -> list[dict]:
                 }
                 out.append({**cell, "params": params})
     return out
+
+
+def capped_rerun_cells(profile: str) -> list[dict]:
+    """The reruns (:func:`capped_reruns`) of Tables 1 and 4 that the stored records of their
+    cells call for: the cells the notebooks compute after the tables' own grids.  A table cell
+    without a stored record has no known rerun yet (its notebook finds it when it runs)."""
+    from . import paper_store
+
+    store = paper_store("directboost", profile)
+    cells = {
+        cell_key(c): c
+        for c in [*table1_cells(profile), *table4_cells(profile)]
+        if c["algorithm"] == "DirectBoost"
+    }
+    stored = [(c, store.get(c)["metrics"]) for c in cells.values() if store.has(c)]
+    return capped_reruns([c for c, _ in stored], [m for _, m in stored])
 
 
 def with_reruns(
