@@ -157,6 +157,16 @@ def _cmd_results_update(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_if_changed(root: Path, name: str, text: str) -> None:
+    """Write ``root / name`` when its text differs, and say whether it changed."""
+    path = root / name
+    if not path.is_file() or path.read_text() != text:
+        path.write_text(text)
+        print(f"changed  {name}")
+    else:
+        print(f"same     {name}")
+
+
 def _cmd_scoreboard(args: argparse.Namespace) -> int:
     from .experiments import scoreboard, scoreboard_markdown
     from .experiments.scoreboard import generated_scoreboard_files
@@ -175,19 +185,9 @@ def _cmd_scoreboard(args: argparse.Namespace) -> int:
             for test, outcome in sorted(outcomes.items()):
                 if outcome != "passed":
                     print(f"  {outcome}: {test}")
-            path = root / UNIT_CHECKS
-            if not path.is_file() or path.read_text() != text:
-                path.write_text(text)
-                print(f"changed  {UNIT_CHECKS}")
-            else:
-                print(f"same     {UNIT_CHECKS}")
+            _write_if_changed(root, UNIT_CHECKS, text)
         for name, text in generated_scoreboard_files(root).items():
-            path = root / name
-            if not path.is_file() or path.read_text() != text:
-                path.write_text(text)
-                print(f"changed  {name}")
-            else:
-                print(f"same     {name}")
+            _write_if_changed(root, name, text)
         return 0
     if args.output:
         Path(args.output).write_text(scoreboard_markdown())

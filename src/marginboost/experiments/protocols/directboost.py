@@ -284,6 +284,18 @@ def _select(models, grid, data) -> dict:
     }
 
 
+def _rule_params(choices: dict) -> dict:
+    """The ``DirectBoost`` arguments of a set of rules (:data:`DIRECT_CHOICES`) that every
+    DirectBoost cell passes: the step, the split rule and the two phases' stop tolerances."""
+    return {
+        "step": choices["step"],
+        "split_rule": choices["split_rule"],
+        "tol": choices["tol"],
+        "phase1_tol": choices.get("phase1_tol"),
+        "phase1_n_iter_no_change": choices["phase1_patience"],
+    }
+
+
 def method_cell(spec: dict) -> dict:
     """Fit one method of a table cell with its model selection; percent errors.
 
@@ -336,11 +348,7 @@ def method_cell(spec: dict) -> dict:
             grid,
             max_depth=depth,
             n_estimators=int(params["max_rounds"]),
-            step=choices["step"],
-            split_rule=choices["split_rule"],
-            tol=choices["tol"],
-            phase1_tol=choices.get("phase1_tol"),
-            phase1_n_iter_no_change=choices["phase1_patience"],
+            **_rule_params(choices),
             **({"n_iter_no_change": choices["patience"]} if "patience" in choices else {}),
         )
         out = {}
@@ -863,11 +871,7 @@ def figure3_cell(spec: dict) -> dict:
             n_prime=n_prime,
             max_depth=depth,
             n_estimators=int(params["direct_rounds"]),
-            step=choices["step"],
-            split_rule=choices["split_rule"],
-            tol=choices["tol"],
-            phase1_tol=choices.get("phase1_tol"),
-            phase1_n_iter_no_change=choices["phase1_patience"],
+            **_rule_params(choices),
         )
         db.set_params(**FIGURE3_PHASE1_READINGS[reading])
         db.fit(X, y)
