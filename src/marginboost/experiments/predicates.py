@@ -359,6 +359,8 @@ CAP_COUNTS = {
     "mcboost/C6": ("mcboost", "figure1", "fits_on_cap"),
     "mcboost/C7": ("mcboost", "figure2", "fits_on_cap"),
     "mcboost/C8": ("mcboost", "figures3-4", "fits_on_cap"),
+    "directboost/C3": ("directboost", "table1", "choice_default_fits_on_cap"),
+    "directboost/C14": ("directboost", "table1", "choice_default_fits_on_cap"),
     "directboost/C12": ("directboost", "checks", "fits_on_cap_order"),
     "directboost/C13": ("directboost", "checks", "fits_on_cap_theorem3"),
     "dmcboost/C2": ("dmcboost", "table3", "fits_on_cap_chosen"),
