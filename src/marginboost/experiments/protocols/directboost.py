@@ -927,10 +927,15 @@ def capped_reruns(cells: list[dict], metrics: list[dict]) -> list[dict]:
     """The reruns of the DirectBoost fits that ended on the safety cap: one spec per cell and
     variant with a capped fit, that variant alone over the cell's whole n' grid, with the cap
     :data:`CAPPED_RERUN_FACTOR` times higher (data sets in :data:`CAPPED_RERUN_EXCEPTIONS`
-    are left out).  A rerun that ends on its own raised cap is rerun again by a second call."""
+    are left out).  Only full-profile cells are rerun: the quick profile's small caps are its
+    stated reduction."""
     out = []
     for cell, record in zip(cells, metrics):
-        if cell["algorithm"] != "DirectBoost" or cell["data"]["name"] in CAPPED_RERUN_EXCEPTIONS:
+        if (
+            cell["algorithm"] != "DirectBoost"
+            or cell.get("profile") != "full"
+            or cell["data"]["name"] in CAPPED_RERUN_EXCEPTIONS
+        ):
             continue
         for variant, fit in record.items():
             if any(_on_cap(r) for r in fit.get("stop_reasons", ())):
