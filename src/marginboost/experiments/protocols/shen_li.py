@@ -41,6 +41,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "FIGURE3_DATASET",
     "FIGURE4_DATASET",
+    "paper_split",
     "FIGURE4_ALGORITHMS",
     "ALGORITHM_LABELS",
     "figure3_settings",
@@ -70,8 +71,29 @@ PAPER_INVERSE_T_GRID = (10, 20, 30, 40, 50, 100, 200, 500)
 _SPLIT_SALT = 2010  # second entry of every split seed: the split stream of this paper
 
 
-def _split(n_samples: int, seed: int):
-    """The 70/15/15 split of repetition ``seed`` (one permutation stream per repetition)."""
+def paper_split(n_samples: int, seed: int):
+    """The 70/15/15 split of repetition ``seed`` of the paper's protocol (one permutation
+    stream per repetition).
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of examples of the data set.
+    seed : int
+        The repetition.
+
+    Returns
+    -------
+    Split
+        Index arrays ``train``, ``validation`` and ``test``.
+
+    Examples
+    --------
+    >>> from marginboost.experiments.protocols.shen_li import paper_split
+    >>> split = paper_split(100, 0)
+    >>> len(split.train), len(split.validation), len(split.test)
+    (70, 15, 15)
+    """
     return shen_li_splits(n_samples, 1, seed=[seed, _SPLIT_SALT])[0]
 
 
@@ -118,7 +140,7 @@ def _figure3_rows(spec: dict) -> np.ndarray:
     if spec["protocol"].endswith("/whole-data"):
         return np.arange(n)
     if spec["protocol"].endswith("/train-70-of-70-15-15"):
-        return _split(n, spec["seed"]).train
+        return paper_split(n, spec["seed"]).train
     raise ValueError(
         f"figure3_cell: unknown protocol {spec['protocol']!r}; expected "
         f"'{PROTOCOL_VERSION}/whole-data' or '{PROTOCOL_VERSION}/train-70-of-70-15-15'"
@@ -271,7 +293,7 @@ def figure4_cell(spec: dict) -> dict:
         raise ValueError(f"figure4_cell: spec is not a Figure 4 cell: {spec!r}")
     ds = load(spec["dataset"])
     X, y = ds.X, ds.y_signed()
-    split = _split(X.shape[0], spec["seed"])
+    split = paper_split(X.shape[0], spec["seed"])
     tr, va, te = split.train, split.validation, split.test
     params = spec["params"]
     chosen: dict = {}
