@@ -40,7 +40,15 @@ _ESTIMATORS = {
 }
 _ESTIMATORS |= {
     name: "marginboost.boosting.corrective"
-    for name in ("LPBoost", "HingeLPBoost", "AdaBoostCG", "LogitBoostCG", "MCBoost", "MDBoost")
+    for name in (
+        "LPBoost",
+        "ERLPBoost",
+        "HingeLPBoost",
+        "AdaBoostCG",
+        "LogitBoostCG",
+        "MCBoost",
+        "MDBoost",
+    )
 }
 _ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
 _ESTIMATORS |= {

@@ -51,6 +51,7 @@ def constraints(*names: str, **own: Any) -> dict[str, Any]:
 
 _UNWEIGHTED = {
     "LPBoost": "its restricted master problems (Shen & Li 2010, eqs. (20), (22))",
+    "ERLPBoost": "its restricted master problems (Warmuth et al. 2008)",
     "HingeLPBoost": "its restricted master problems (Shen & Li 2010, Sec. 4)",
     "AdaBoostCG": "its restricted master problem (Shen & Li 2010, eq. (5))",
     "LogitBoostCG": "its restricted master problem (Shen & Li 2010, eq. (11))",

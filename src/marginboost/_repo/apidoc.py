@@ -121,6 +121,7 @@ def api_pages() -> dict[str, str]:
                     "Totally corrective boosting and column generation",
                     [
                         "LPBoost",
+                        "ERLPBoost",
                         "HingeLPBoost",
                         "AdaBoostCG",
                         "LogitBoostCG",

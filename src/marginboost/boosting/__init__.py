@@ -3,8 +3,8 @@
 * :mod:`~marginboost.boosting.stagewise`: the AnyBoost engine (Mason et al. 1999) and its
   members AdaBoost, Arc-Gv, ARC-x4, RealAdaBoost, LogitBoost, DOOM II, L2Boost and MadaBoost.
 * :mod:`~marginboost.boosting.corrective`: totally-corrective column generation (LPBoost,
-  AdaBoost-CG, LogitBoost-CG, generalized-hinge LPBoost; Shen & Li 2010), MCBoost (Guo &
-  Chen) and MDBoost (Shen & Li 2010b).
+  AdaBoost-CG, LogitBoost-CG, generalized-hinge LPBoost; Shen & Li 2010), ERLPBoost (Warmuth,
+  Glocer & Vishwanathan 2008), MCBoost (Guo & Chen) and MDBoost (Shen & Li 2010b).
 * :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
 * :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget.
 * :mod:`~marginboost.boosting.multiclass`: multi-class boosting with multi-class trees
@@ -21,6 +21,7 @@ from .brownboost import BrownBoost
 from .corrective import (
     AdaBoostCG,
     ColumnGenerationError,
+    ERLPBoost,
     HingeLPBoost,
     LogitBoostCG,
     LPBoost,
@@ -54,6 +55,7 @@ __all__ = [
     "L2Boost",
     "MadaBoost",
     "LPBoost",
+    "ERLPBoost",
     "HingeLPBoost",
     "AdaBoostCG",
     "LogitBoostCG",

@@ -164,6 +164,26 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         """Duality gap of the full problem certified by the next column's ``edge``."""
         return max(0.0, edge - solution.r)
 
+    #: ``stop_reason_`` of a fit that met its termination criterion
+    _stop_reason = "no violated dual constraint"
+
+    def _first_column(self, u: FloatArray, edge: float) -> None:
+        """Called once a fit's first tree is found, with the weights ``u`` that asked for it and
+        its edge (ERLPBoost's stopping rule starts from them)."""
+
+    def _stops(self, solution: _masters.MasterSolution, next_edge: float, tol: float) -> bool:
+        """The termination criterion: no dual constraint violated by more than ``tol``."""
+        return next_edge < solution.r + tol
+
+    def _unconverged_reason(
+        self, solution: _masters.MasterSolution, next_edge: float, tol: float
+    ) -> str:
+        """Why the last iteration did not stop, for the ``ConvergenceWarning``."""
+        return (
+            f"the next weak classifier's edge {next_edge:.6g} still exceeds the master's bound "
+            f"r + tol = {solution.r + tol:.6g} (Shen & Li's termination criterion)"
+        )
+
     def _next_column(
         self, learner: Any, codes: Any, y_signed: FloatArray, u: FloatArray, bound: float
     ) -> tuple[Any, FloatArray, float]:
@@ -242,6 +262,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
             h = tree.predict(codes)
             edge = float(u @ (y_signed * h))
+            self._first_column(u, edge)
             w = None
         else:
             # Re-solve the master over the previous fit's columns (on this X) and certify it.
@@ -258,8 +279,8 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             next_tree, next_h, next_edge = self._next_column(
                 learner, codes, y_signed, u, solution.r + tol
             )
-            if next_edge < solution.r + tol:
-                self.stop_reason_ = "no violated dual constraint"
+            if self._stops(solution, next_edge, tol):
+                self.stop_reason_ = self._stop_reason
                 self.converged_ = True
             tree, h, edge = next_tree, next_h, next_edge
         first = len(estimators) + 1
@@ -287,17 +308,16 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             )
             history["duality_gap"].append(self._gap(solution, next_edge))
             history["time"].append(elapsed + time.perf_counter() - start)
-            if next_edge < solution.r + tol:
-                self.stop_reason_ = "no violated dual constraint"
+            if self._stops(solution, next_edge, tol):
+                self.stop_reason_ = self._stop_reason
                 self.converged_ = True
                 break
             tree, h, edge = next_tree, next_h, next_edge
         if not self.converged_:
             warnings.warn(
                 f"{type(self).__name__} stopped at n_estimators={n_iterations} columns without "
-                f"certifying its optimum: the next weak classifier's edge {next_edge:.6g} still "
-                f"exceeds the master's bound r + tol = {solution.r + tol:.6g} (Shen & Li's "
-                "termination criterion). The model is the restricted master's solution; raise "
+                f"certifying its optimum: {self._unconverged_reason(solution, next_edge, tol)}. "
+                "The model is the restricted master's solution; raise "
                 "n_estimators to reach the optimum (with warm_start=True the next fit goes on "
                 "from here).",
                 ConvergenceWarning,
@@ -637,6 +657,161 @@ class LPBoost(_CGParams):
             master.add_columns(A[:, master.n_columns :])
         self._last_columns = A
         return master.solve()
+
+
+class ERLPBoost(_CGParams):
+    __doc__ = (
+        r"""ERLPBoost (Warmuth, Glocer & Vishwanathan 2008): entropy-regularised LPBoost.
+
+    Maximises the soft margin of LPBoost's dual (22) to within ``tol`` (:math:`\varepsilon`) in
+    :math:`O(\ln(1/\nu)/\varepsilon^2)` iterations -- a bound plain LPBoost lacks; its slow
+    tail is what the regularisation removes.  Each iteration solves the restricted master
+    :math:`d^t = \arg\min_d P^t(d)` over the capped simplex :math:`\{\mathbf 1^\top d = 1,
+    0 \le d \le D\}`,
+
+    .. math:: P^t(d) = \max_{q \le t}\ \textstyle\sum_i d_i y_i h_q(x_i)
+              + \tfrac1\eta\,\Delta(d, \mathbf 1/M),
+
+    :math:`\Delta` the relative entropy, through its dual over the hypothesis weights
+    (:func:`~marginboost.boosting._masters.solve_erlpboost`).  Training stops when
+    :math:`\min_{q \le t+1} P^q(d^{q-1}) - P^t(d^t) \le \varepsilon/2`: the best value any
+    oracle call has certified is within :math:`\varepsilon/2` of the master's.  ``alphas_`` (the
+    master's hypothesis weights) sum to 1.
+
+    Parameters
+    ----------
+    D : float, optional
+        Cap on the example weights (:math:`D \ge 1/M`); ``None`` (and ``nu=None``) for no cap
+        (:math:`D = 1`, the hard margin).
+    nu : float in (0, 1], optional
+        Alternative to ``D``: :math:`D = 1/(\nu M)`, the fraction of examples allowed to fall
+        below the soft margin (Warmuth et al.'s capping parameter is :math:`\nu M`).
+    eta : float, optional
+        Regularisation strength :math:`\eta`; ``None`` takes the paper's
+        :math:`\max(1/2,\ (2/\varepsilon)\ln(MD))`, which makes the entropy term at most
+        :math:`\varepsilon/2`.
+    """
+        + _COMMON_DOC.replace(
+            "n_estimators : int, default=100", "n_estimators : int, default=1000"
+        ).replace(
+            "    tol : float, default=1e-5\n"
+            "        Stop when the next column's edge is below ``r + tol`` (Shen & Li use 1e-5).\n",
+            "    tol : float in (0, 1), default=0.01\n"
+            "        The accuracy :math:`\\varepsilon`: stop when the soft margin is certified to\n"
+            "        within ``tol / 2`` of the regularised master's value (see above); it also\n"
+            "        sets the default ``eta``.\n",
+        )
+        + _ATTRIBUTES.replace(
+            '        ``"no violated dual constraint"`` or ``"n_estimators"``.',
+            '        ``"accuracy reached"`` (the stopping rule above) or ``"n_estimators"``.',
+        )
+        + r"""    D_ : float
+        The cap :math:`D` used in the fit (1 without a cap).
+    eta_ : float
+        The regularisation :math:`\eta` used in the fit.
+
+    Notes
+    -----
+    The soft margin of a combination :math:`w` is the optimal value of LPBoost's (21) for that
+    :math:`w`: the average of its :math:`1/D` smallest normalized margins.  Because the entropy
+    term is at most :math:`\ln(MD)/\eta \le \varepsilon/2`, the stopping rule guarantees that
+    the soft margin of ``alphas_`` is within :math:`\varepsilon` of the largest soft margin over
+    all combinations of the weak classifiers, when the weak learner is an exact oracle (e.g.
+    stumps).  Without a cap the master is AdaBoost-:math:`\ell_1`'s dual (15) of Shen & Li
+    (2010a) with :math:`T = 1/\eta`.  The final weights are the last master's, as in the
+    ``miniboosts`` implementation.
+
+    References
+    ----------
+    Warmuth, M. K., Glocer, K. A. and Vishwanathan, S. V. N. (2008). Entropy regularized
+    LPBoost. Algorithmic Learning Theory (ALT 2008), LNCS 5254, 256-271.
+    """
+    )
+
+    _algorithm_name = "ERLPBoost"
+    _stop_reason = "accuracy reached"
+    _parameter_constraints: dict[str, Any] = {
+        **_CGParams._parameter_constraints,
+        "D": [*_POSITIVE, None],
+        "nu": [Interval(Real, 0.0, 1.0, closed="right"), None],
+        "eta": [*_POSITIVE, None],
+        "tol": [Interval(Real, 0.0, 1.0, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        D: float | None = None,
+        nu: float | None = None,
+        *,
+        eta: float | None = None,
+        n_estimators: int = 1000,
+        max_depth: int = 1,
+        estimator: Any = None,
+        max_bins: int = 255,
+        tol: float = 0.01,
+        random_state: int | None = None,
+        warm_start: bool = False,
+    ) -> None:
+        self.D = D
+        self.nu = nu
+        self.eta = eta
+        self._set_common(
+            n_estimators, max_depth, estimator, max_bins, tol, random_state, warm_start
+        )
+
+    def _check_params(self, n_samples: int) -> None:
+        if self.D is not None and self.nu is not None:
+            raise ValueError(f"give D or nu, not both; got D={self.D!r}, nu={self.nu!r}")
+        if self.nu is not None:
+            self.D_ = 1.0 / (check_real(self.nu, "nu", 0.0, 1.0) * n_samples)
+        elif self.D is not None:
+            self.D_ = check_real(self.D, "D", 0.0)
+            if self.D_ * n_samples < 1.0:
+                raise ValueError(
+                    f"D must be at least 1/M = {1.0 / n_samples:.6g} for M = {n_samples} "
+                    f"examples (else no distribution fits under the cap); got D={self.D!r}"
+                )
+        else:
+            self.D_ = 1.0
+        tol = check_real(self.tol, "tol", 0.0, 1.0)
+        if self.eta is None:
+            log_cap = float(np.log(max(n_samples * min(self.D_, 1.0), 1.0)))
+            self.eta_ = max(0.5, 2.0 / tol * log_cap)
+        else:
+            self.eta_ = check_real(self.eta, "eta", 0.0)
+        if not (self.warm_start and hasattr(self, "_stage_weights")):
+            self._best_certified = np.inf  # min_q P^q(d^{q-1}), carried by a warm start
+
+    def _regularised_value(self, u: FloatArray, largest_edge: float) -> float:
+        return largest_edge + _masters.relative_entropy_to_uniform(u) / self.eta_
+
+    def _first_column(self, u: FloatArray, edge: float) -> None:
+        # P^1(d^0): the first tree's edge at the uniform weights (whose relative entropy is 0)
+        self._best_certified = self._regularised_value(u, edge)
+
+    def _accuracy(self, solution: _masters.MasterSolution, next_edge: float) -> float:
+        """:math:`\\min_{q \\le t+1} P^q(d^{q-1}) - P^t(d^t)` after master ``t``."""
+        certified = self._regularised_value(solution.u, max(solution.r, next_edge))
+        best = min(self._best_certified, certified)
+        self._best_certified = best
+        return max(0.0, best - self._regularised_value(solution.u, solution.r))
+
+    def _gap(self, solution: _masters.MasterSolution, edge: float) -> float:
+        return self._accuracy(solution, edge)
+
+    def _stops(self, solution: _masters.MasterSolution, next_edge: float, tol: float) -> bool:
+        return self._accuracy(solution, next_edge) <= tol / 2.0
+
+    def _unconverged_reason(
+        self, solution: _masters.MasterSolution, next_edge: float, tol: float
+    ) -> str:
+        return (
+            f"the certified accuracy {self._accuracy(solution, next_edge):.6g} still exceeds "
+            f"tol / 2 = {tol / 2:.6g} (Warmuth et al.'s stopping rule)"
+        )
+
+    def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
+        return _masters.solve_erlpboost(A, self.D_, self.eta_, w0)
 
 
 class AdaBoostCG(_CGParams):
@@ -1031,6 +1206,9 @@ def adaboost_T_heuristic(
 from .._sklearn import examples_section as _examples_section  # noqa: E402
 
 LPBoost.__doc__ = (LPBoost.__doc__ or "").rstrip() + "\n" + _examples_section("LPBoost", "nu=0.2")
+ERLPBoost.__doc__ = (
+    (ERLPBoost.__doc__ or "").rstrip() + "\n" + _examples_section("ERLPBoost", "nu=0.2")
+)
 HingeLPBoost.__doc__ = (
     (HingeLPBoost.__doc__ or "").rstrip()
     + "\n"
