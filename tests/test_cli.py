@@ -171,3 +171,22 @@ def test_cells_selects_the_paper_protocols_cells_and_runs_only_the_missing_ones(
     assert main(args) == 0
     assert [c["fold"] for c in ran] == [4, 4, 4, 4]
     assert "computed 4 cells" in capsys.readouterr().out
+
+
+def test_data_verify_names_a_mirror_folder_that_does_not_exist(tmp_path, capsys):
+    assert main(["data", "verify", "--mirror", str(tmp_path / "absent")]) == 1
+    out = capsys.readouterr().out
+    assert "does not exist" in out and "unset MARGINBOOST_DATA_MIRROR" in out
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "two"])
+def test_jobs_below_one_is_refused_before_any_work(jobs, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["reproduce", "dmcboost", "--jobs", jobs])
+    assert exit_info.value.code == 2
+    assert "--jobs: must be a whole number >= 1" in capsys.readouterr().err
+
+
+def test_results_update_names_an_unknown_paper(capsys):
+    assert main(["results", "update", "nopaper", "--dry-run"]) == 2
+    assert "unknown paper 'nopaper'" in capsys.readouterr().err

@@ -148,8 +148,13 @@ def _cmd_cells(args: argparse.Namespace) -> int:
 
 
 def _cmd_results_update(args: argparse.Namespace) -> int:
+    from .experiments.protocols import PAPERS
     from .experiments.update import update_results
 
+    if args.paper is not None and args.paper not in PAPERS:
+        raise ValueError(
+            f"unknown paper {args.paper!r}; the reproduced papers: {', '.join(PAPERS)}"
+        )
     report = update_results(
         paper=args.paper, profile=args.profile, dry_run=args.dry_run, exact=args.exact
     )
@@ -212,7 +217,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     import subprocess
 
     from ._paths import require_project_root
-    from ._repo.performance import performance_page_markdown, write_scaling_figure
+    from ._repo.performance import (
+        performance_page_markdown,
+        write_lpboost_convergence_figure,
+        write_scaling_figure,
+    )
 
     root = require_project_root()
     scripts = {p.stem.removeprefix("bench_"): p for p in (root / "benchmarks").glob("bench_*.py")}
@@ -234,6 +243,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"results in {output_dir} (benchmarks/results and the performance page unchanged)")
         return 0
     figure = write_scaling_figure(root)
+    write_lpboost_convergence_figure(root)
     page = root / "book" / "performance.md"
     page.write_text(performance_page_markdown(root))
     print(f"wrote {page}" + (f" and {figure}" if figure else ""))
@@ -266,9 +276,24 @@ def _cmd_notebooks_refresh(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_jobs(text: str) -> int:
+    """``--jobs``: a whole number of worker processes, at least 1 (checked before any work)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1; got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number >= 1 (the worker processes of a grid); got {value}"
+        )
+    return value
+
+
 def _add_grid_options(parser: argparse.ArgumentParser) -> None:
     """``--jobs`` and ``--scheduler``: where a command's grid cells run."""
-    parser.add_argument("--jobs", type=int, default=1, help="parallel workers for grids")
+    parser.add_argument(
+        "--jobs", type=_positive_jobs, default=1, help="parallel workers for grids (>= 1)"
+    )
     parser.add_argument(
         "--scheduler",
         default=None,

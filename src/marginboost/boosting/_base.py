@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import numbers
+import types
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -27,9 +28,12 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..margins import l1_norm_in_order
 
-__all__ = ["BinaryBoostingClassifier", "NoEdgeError"]
+__all__ = ["BinaryBoostingClassifier", "NoEdgeError", "NotBoostedWarning"]
 
 FloatArray = NDArray[np.float64]
+#: A best weak classifier with an edge at most this on the uniform weights is no better than
+#: chance: the fits that meet one warn (:class:`NotBoostedWarning`).
+NO_EDGE = 1e-12
 #: What the weak learners see: ``uint8`` bin codes, or the raw features (``uses_raw_features``).
 Codes = NDArray[np.uint8] | NDArray[np.float64]
 
@@ -139,6 +143,62 @@ class NoEdgeError(ValueError):
         )
 
 
+class NotBoostedWarning(UserWarning):
+    """The first weak learner already failed the algorithm's limit: nothing was boosted.
+
+    The fit still returns the estimator with the reason in ``stop_reason_``.  The multi-class
+    estimators set ``boosted_ = False`` and their prediction methods raise ``ValueError``; the
+    column-generation and direct estimators (no weak classifier better than chance on the
+    uniform weights: a constant feature matrix, or every row duplicated with the opposite
+    label) set ``converged_ = False`` and keep the master's or phase's (constant) model.
+
+    Examples
+    --------
+    AdaBoost.M1 needs a weighted error below 1/2, which a stump cannot reach on six classes:
+
+    >>> import warnings
+    >>> import numpy as np
+    >>> from marginboost import AdaBoostM1
+    >>> from marginboost.boosting import NotBoostedWarning
+    >>> X, y = np.arange(6.0).reshape(-1, 1), np.arange(6)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     model = AdaBoostM1(max_depth=1).fit(X, y)
+    >>> model.boosted_, caught[0].category is NotBoostedWarning
+    (False, True)
+    """
+
+
+def name_inherited_init(cls: type) -> None:
+    """Give a public estimator class that inherits ``__init__`` its own copy, named after it.
+
+    Python names the function in the ``TypeError`` of a wrong keyword (``AdaBoost(foo=1)``); an
+    inherited ``__init__`` would name a private base (``_FixedCostBoosting.__init__()``) or
+    another estimator, never the class the user called.  The copy shares the inherited code,
+    defaults and signature (which scikit-learn's ``get_params`` reads)."""
+    inherited = cls.__init__  # type: ignore[misc]
+    if (
+        cls.__name__.startswith("_")
+        or "__init__" in cls.__dict__
+        or not isinstance(inherited, types.FunctionType)
+    ):
+        return
+    qualname = f"{cls.__name__}.__init__"
+    init = types.FunctionType(
+        inherited.__code__.replace(co_qualname=qualname),
+        inherited.__globals__,
+        "__init__",
+        inherited.__defaults__,
+        inherited.__closure__,
+    )
+    init.__kwdefaults__ = inherited.__kwdefaults__
+    init.__qualname__ = qualname
+    init.__doc__ = inherited.__doc__
+    init.__annotations__ = dict(inherited.__annotations__)
+    init.__module__ = cls.__module__
+    cls.__init__ = init  # type: ignore[misc]
+
+
 class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class of the binary boosting estimators (not used directly).
 
@@ -155,6 +215,11 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     history_: dict[str, FloatArray]
 
     # ---- validation -------------------------------------------------------------------------
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name_inherited_init(cls)
+
     def _validate_training_data(
         self,
         X: ArrayLike,

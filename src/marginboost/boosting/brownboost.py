@@ -104,6 +104,7 @@ from __future__ import annotations
 import math
 import numbers
 import time
+import warnings
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any, NamedTuple
@@ -111,6 +112,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import erfc, erfcinv
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
 from .._sklearn import constraints
@@ -743,7 +745,11 @@ class BrownBoost(BinaryBoostingClassifier):
         Remaining time :math:`s` at the end (0 after ``"time exhausted"``).
     stop_reason_ : {"time exhausted", "no edge", "n_estimators"}
         Why training ended: the time budget was used up, the weak learner's edge was at most
-        ``nu``, or the cap ``n_estimators`` was reached.
+        ``nu``, or the cap ``n_estimators`` was reached (which warns:
+        :class:`~sklearn.exceptions.ConvergenceWarning`).
+    converged_ : bool
+        Whether training ended by its own stop (``"time exhausted"`` or ``"no edge"``), as
+        ``converged_`` of the column-generation estimators.
     history_ : dict of str to ndarray
         Per round: ``train_error``, ``alpha``, ``t`` (time consumed), ``remaining_time``,
         ``edge``, ``potential``, ``min_margin`` and ``mean_margin`` (normalized margins),
@@ -922,6 +928,15 @@ class BrownBoost(BinaryBoostingClassifier):
         self._set_stages(estimators, np.ones(len(estimators)), alphas)
         self.c_ = c
         self.remaining_time_ = s
+        self.converged_ = self.stop_reason_ != "n_estimators"
+        if not self.converged_:
+            warnings.warn(
+                f"BrownBoost stopped at n_estimators={n_estimators} rounds with remaining time "
+                f"{s:.4g} of its budget c = {c:.4g}, before its own stop (the time used up, or "
+                "no edge above nu); raise n_estimators to let it finish.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         return self
 
 

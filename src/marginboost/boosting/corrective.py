@@ -57,7 +57,9 @@ from sklearn.utils._param_validation import Interval
 from .._sklearn import constraints
 from . import _masters
 from ._base import (
+    NO_EDGE,
     BinaryBoostingClassifier,
+    NotBoostedWarning,
     check_positive_int,
     check_real,
     check_warm_start,
@@ -263,6 +265,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             h = tree.predict(codes)
             edge = float(u @ (y_signed * h))
             self._first_column(u, edge)
+            first_edge: float | None = edge
             w = None
         else:
             # Re-solve the master over the previous fit's columns (on this X) and certify it.
@@ -283,6 +286,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.stop_reason_ = self._stop_reason
                 self.converged_ = True
             tree, h, edge = next_tree, next_h, next_edge
+            first_edge = None
         first = len(estimators) + 1
         for iteration in range(first, n_iterations + 1):
             if self.converged_:
@@ -313,7 +317,20 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.converged_ = True
                 break
             tree, h, edge = next_tree, next_h, next_edge
-        if not self.converged_:
+        if first_edge is not None and first_edge <= NO_EDGE:
+            # no weak classifier beats chance on the uniform weights: whatever the master made
+            # of such columns, nothing was boosted
+            self.converged_ = False
+            self.stop_reason_ = "no edge"
+            warnings.warn(
+                f"{type(self).__name__} was not able to boost: the best weak classifier on the "
+                f"uniform example weights has edge {first_edge:.3g}, no better than chance (a "
+                "constant feature matrix, or every row duplicated with the opposite label?). "
+                "The model is the master's solution over such classifiers.",
+                NotBoostedWarning,
+                stacklevel=2,
+            )
+        elif not self.converged_:
             warnings.warn(
                 f"{type(self).__name__} stopped at n_estimators={n_iterations} columns without "
                 f"certifying its optimum: {self._unconverged_reason(solution, next_edge, tol)}. "
@@ -393,7 +410,9 @@ _ATTRIBUTES = r"""
         Whether the termination criterion was met (no dual constraint violated by more than
         ``tol``); ``False`` after ``n_estimators`` columns, with a ``ConvergenceWarning``.
     stop_reason_ : str
-        ``"no violated dual constraint"`` or ``"n_estimators"``.
+        ``"no violated dual constraint"``, ``"n_estimators"``, or ``"no edge"`` when no weak
+        classifier beats chance on the uniform weights (with a
+        :class:`~marginboost.boosting.NotBoostedWarning`; ``converged_`` is then ``False``).
     history_ : dict of str to ndarray
         One entry per iteration: ``objective``, ``duality_gap``, ``n_active``, ``time``,
         ``train_error``, ``min_margin``, ``mean_margin`` and ``edge`` (see
@@ -702,8 +721,8 @@ class ERLPBoost(_CGParams):
             "        sets the default ``eta``.\n",
         )
         + _ATTRIBUTES.replace(
-            '        ``"no violated dual constraint"`` or ``"n_estimators"``.',
-            '        ``"accuracy reached"`` (the stopping rule above) or ``"n_estimators"``.',
+            '``"no violated dual constraint"``, ``"n_estimators"``, or',
+            '``"accuracy reached"`` (the stopping rule above), ``"n_estimators"``, or',
         )
         + r"""    D_ : float
         The cap :math:`D` used in the fit (1 without a cap).

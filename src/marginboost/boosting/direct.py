@@ -42,7 +42,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._sklearn import constraints
 from . import _direct_kernels as _k
-from ._base import BinaryBoostingClassifier, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, NotBoostedWarning, check_positive_int, check_real
 
 if TYPE_CHECKING:
     from ..weak.direct import DirectNode, DirectTreeBuilder, DirectTreeState
@@ -780,7 +780,12 @@ class DirectBoost(BinaryBoostingClassifier):
         ``"phase 1 plateau"`` or ``"n_estimators"`` when phase 2 did not run, otherwise
         ``"phase 2 coordinatewise maximum"``, ``"phase 2 no admissible step"``,
         ``"phase 2 no improvement within patience"`` or ``"n_estimators"``.  A fit that ends on
-        ``"n_estimators"`` warns (:class:`~sklearn.exceptions.ConvergenceWarning`).
+        ``"n_estimators"`` warns (:class:`~sklearn.exceptions.ConvergenceWarning`).  ``"no
+        edge"`` when phase 1's training error is no lower than the majority class's (no weak
+        classifier beat chance), with a :class:`~marginboost.boosting.NotBoostedWarning`.
+    converged_ : bool
+        Whether training ended by the algorithm's own stop rule (not ``"n_estimators"`` or
+        ``"no edge"``), as ``converged_`` of the column-generation estimators.
 
     Notes
     -----
@@ -1023,7 +1028,24 @@ class DirectBoost(BinaryBoostingClassifier):
         if self._best_rounds is not None:
             self._truncate(self._best_rounds)
         del self._best_rounds
-        if self.stop_reason_ == "n_estimators":
+        self.converged_ = self.stop_reason_ != "n_estimators"
+        # phase 1 never raises the training error: its fewest errors are where it ended
+        phase1 = self.history_["train_error"][self.history_["phase"] == 1]
+        phase1_error = float(phase1.min()) if phase1.size else 1.0
+        majority_error = float(min(np.mean(y_signed > 0), np.mean(y_signed < 0)))
+        if phase1_error >= majority_error:
+            # phase 1 never beat the constant classifier: no weak classifier had an edge
+            self.converged_ = False
+            self.stop_reason_ = "no edge"
+            warnings.warn(
+                f"{type(self).__name__} was not able to boost: the training error of phase 1, "
+                f"{phase1_error:.3g}, is no lower than the majority class's "
+                f"{majority_error:.3g}, so no weak classifier beat chance (a constant feature "
+                "matrix, or every row duplicated with the opposite label?).",
+                NotBoostedWarning,
+                stacklevel=3,
+            )
+        elif self.stop_reason_ == "n_estimators":
             warnings.warn(
                 f"{type(self).__name__} stopped at n_estimators={int(self.n_estimators)} rounds, "
                 "before its own stop rule (phase 1's local minimum or zero training error, "

@@ -125,7 +125,7 @@ from ._base import check_positive_int, check_real
 from ._direct_kernels import tie_break
 from .direct import DirectBoost, _empty_scores
 from .dmcboost_search import TH, MarginLineSearch, margin_line_search, zero_one_sweep
-from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
+from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier, NotBoostedWarning
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -557,7 +557,13 @@ class DMCBoost(MulticlassBoostingClassifier):
         ``"phase II no improvement within patience"`` or ``"n_estimators"``; with
         relaxation, followed by the round the ensemble was cut back to.  A fit that ends on
         ``n_estimators`` or ``max_phase1_rounds`` warns
-        (:class:`~sklearn.exceptions.ConvergenceWarning`).
+        (:class:`~sklearn.exceptions.ConvergenceWarning`).  ``"no edge"`` when phase I's
+        training errors are no fewer than the majority class's (no weak classifier beat
+        chance), with a :class:`~marginboost.boosting.NotBoostedWarning`.
+    converged_ : bool
+        Whether training ended by the algorithm's own stop rule (not on ``n_estimators``,
+        ``max_phase1_rounds`` or ``"no edge"``), as ``converged_`` of the column-generation
+        estimators.
     history_ : dict of str to ndarray
         Per round: ``phase`` (1 or 2), ``train_error`` (fraction), ``errors`` (count),
         ``objective`` (bottom-:math:`n'` average of the normalized margins (4) after the
@@ -841,7 +847,22 @@ class DMCBoost(MulticlassBoostingClassifier):
         )
         final_errors = int(self.history_["errors"][-1]) if len(trees) else phase1_errors
         capped = stop.split(";")[0]
-        if capped in ("n_estimators", "max_phase1_rounds"):
+        self.converged_ = capped not in ("n_estimators", "max_phase1_rounds")
+        y = state["y"]
+        majority_errors = int(y.shape[0] - np.bincount(y).max())
+        if phase1_errors >= majority_errors:
+            # phase I never beat the constant classifier: no weak classifier had an edge
+            self.converged_ = False
+            self.stop_reason_ = "no edge"
+            warnings.warn(
+                f"DMCBoost was not able to boost: phase I's {phase1_errors} training errors are no "
+                f"fewer than the majority class's {majority_errors}, so no weak classifier beat "
+                "chance (a constant feature matrix, or every row duplicated with another "
+                "label?).",
+                NotBoostedWarning,
+                stacklevel=3,
+            )
+        elif capped in ("n_estimators", "max_phase1_rounds"):
             limit = self.n_estimators if capped == "n_estimators" else self.max_phase1_rounds
             warnings.warn(
                 f"DMCBoost stopped at {capped}={limit} rounds, before its own stop rule "

@@ -88,9 +88,11 @@ from .._sklearn import constraints
 from ._base import (
     BinaryBoostingClassifier,
     Codes,
+    NotBoostedWarning,
     check_positive_int,
     check_warm_start,
     check_weighted_classes,
+    name_inherited_init,
 )
 from ._multiclass_kernels import add_votes
 from ._steps import MIN_WEIGHTED_ERROR
@@ -154,29 +156,6 @@ _COMMON_ATTRIBUTES = r"""
 """
 
 
-class NotBoostedWarning(UserWarning):
-    """The first weak learner already failed the algorithm's error limit: nothing was boosted.
-
-    The fit still returns the estimator, with ``boosted_ = False`` and the reason in
-    ``stop_reason_``; its prediction methods raise ``ValueError``.
-
-    Examples
-    --------
-    AdaBoost.M1 needs a weighted error below 1/2, which a stump cannot reach on six classes:
-
-    >>> import warnings
-    >>> import numpy as np
-    >>> from marginboost import AdaBoostM1
-    >>> from marginboost.boosting import NotBoostedWarning
-    >>> X, y = np.arange(6.0).reshape(-1, 1), np.arange(6)
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     model = AdaBoostM1(max_depth=1).fit(X, y)
-    >>> model.boosted_, caught[0].category is NotBoostedWarning
-    (False, True)
-    """
-
-
 class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class of the multi-class boosting estimators (not used directly).
 
@@ -197,6 +176,11 @@ class MulticlassBoostingClassifier(ClassifierMixin, BaseEstimator):
     _codes = BinaryBoostingClassifier._codes
 
     # ---- validation -------------------------------------------------------------------------
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name_inherited_init(cls)
+
     def _validate_training_data(
         self,
         X: ArrayLike,

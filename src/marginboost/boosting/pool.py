@@ -34,7 +34,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sklearn import constraints
 from . import _masters
-from ._base import BinaryBoostingClassifier, Codes, check_positive_int, check_real
+from ._base import (
+    NO_EDGE,
+    BinaryBoostingClassifier,
+    Codes,
+    NotBoostedWarning,
+    check_positive_int,
+    check_real,
+)
 
 __all__ = ["AdaBoostL1", "AdaBoostQP"]
 
@@ -129,6 +136,16 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         self.pool_ = pool
         self._simplex_weights: FloatArray | None = None  # no warm start from an earlier fit
         self._A = y_signed[:, None] * np.asarray(pool.matrix(codes), dtype=np.float64)
+        best_edge = float(self._A.mean(axis=0).max())
+        if best_edge <= NO_EDGE:
+            warnings.warn(
+                f"{type(self).__name__} was not able to boost: the best classifier of the pool "
+                f"has edge {best_edge:.3g} on the uniform example weights, no better than "
+                "chance (every row duplicated with the opposite label?). The weights are the "
+                "pool problem's solution over such classifiers.",
+                NotBoostedWarning,
+                stacklevel=2,
+            )
         self._fit_weights(T)
         return self
 

@@ -250,6 +250,12 @@ def verify_report(mirror: str | os.PathLike | None = None) -> tuple[int, str]:
     0/... files verified, ... missing
     """
     explicit = mirror_dir(mirror)
+    if explicit is not None and not Path(explicit).is_dir():
+        return 1, (
+            f"the mirror folder {explicit} does not exist (given by "
+            f"{'the argument' if mirror is not None else MIRROR_ENV}); point it at a copy of "
+            f"the benchmark mirror, or unset {MIRROR_ENV} to download the files"
+        )
     root = explicit or cache_dir()
     problems = verify(mirror)
     total = len(file_entries())

@@ -1,0 +1,90 @@
+"""No silent failure: every public estimator on degenerate data, wrong keywords and sparse
+input either raises an error that names the problem or warns with a named warning class, and
+its fitted attributes say how the fit ended."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_breast_cancer
+from sklearn.exceptions import ConvergenceWarning
+
+import marginboost
+from marginboost.boosting import NoEdgeError, NotBoostedWarning
+
+NAMES = sorted(marginboost._ESTIMATORS)
+
+
+def _estimator(name: str):
+    model = getattr(marginboost, name)()
+    if "n_estimators" in model.get_params():
+        model.set_params(n_estimators=20)
+    return model
+
+
+def _constant_features():
+    return np.zeros((20, 3)), np.arange(20) % 2
+
+
+def _duplicated_opposite_rows():
+    X = np.repeat(np.random.default_rng(0).normal(size=(10, 3)), 2, axis=0)
+    return X, np.tile([0, 1], 10)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_wrong_keyword_names_the_estimator_called(name):
+    with pytest.raises(TypeError, match=rf"^{name}\.__init__\(\) got an unexpected keyword"):
+        getattr(marginboost, name)(not_a_parameter=1)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sparse_input_is_refused_with_the_remedy(name):
+    X = sp.random(30, 4, density=0.5, format="csr", random_state=0)
+    with pytest.raises(TypeError, match=r"Sparse data was passed.*toarray"):
+        _estimator(name).fit(X, np.arange(30) % 2)
+
+
+@pytest.mark.parametrize("data", [_constant_features, _duplicated_opposite_rows])
+@pytest.mark.parametrize("name", NAMES)
+def test_data_without_an_edge_never_looks_boosted(name, data):
+    """No weak classifier beats chance: a clear error, or a NotBoostedWarning with the fitted
+    attributes saying so -- never a fit that reports convergence in silence."""
+    X, y = data()
+    model = _estimator(name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            model.fit(X, y)
+        except (NoEdgeError, ValueError) as error:
+            assert str(error)
+            return
+    categories = [w.category for w in caught]
+    assert NotBoostedWarning in categories, (name, [str(w.message) for w in caught])
+    if hasattr(model, "converged_"):
+        assert model.converged_ is False
+    if hasattr(model, "boosted_") and not hasattr(model, "converged_"):
+        assert model.boosted_ is False
+    if hasattr(model, "stop_reason_") and hasattr(model, "converged_"):
+        assert model.stop_reason_ == "no edge"
+
+
+def test_brownboost_on_its_cap_warns_and_says_it():
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.warns(ConvergenceWarning, match="remaining time"):
+        model = marginboost.BrownBoost(c=50, n_estimators=20).fit(X, y)
+    assert model.stop_reason_ == "n_estimators" and model.converged_ is False
+    assert model.remaining_time_ > 0
+
+
+@pytest.mark.parametrize("name", ["DirectBoost", "DMCBoost", "BrownBoost", "LPBoost"])
+def test_every_iterative_estimator_says_whether_it_reached_its_stop(name):
+    X, y = load_breast_cancer(return_X_y=True)
+    params = {"c": 2.0} if name == "BrownBoost" else {}
+    if name == "LPBoost":
+        params = {"nu": 0.1, "n_estimators": 500}
+    model = getattr(marginboost, name)(**params).fit(X, y)
+    assert model.converged_ is True
+    assert model.stop_reason_ not in ("n_estimators", "no edge")
