@@ -18,6 +18,7 @@ from marginboost.experiments import (
     ResultStore,
     cell_key,
     experiment_spec,
+    run_grid,
 )
 from marginboost.experiments.store import canonical_json
 
@@ -291,8 +292,53 @@ def test_every_committed_record_carries_a_valid_checksum():
     from marginboost.experiments.store import record_checksum
 
     root = Path(__file__).resolve().parents[1] / "data" / "results"
-    paths = sorted(root.glob("*/store-full/*/*.json"))
+    paths = sorted(root.glob("*/store-*/*/*.json"))
     assert paths
     for path in paths:
         record = json.loads(path.read_text())
         assert record.get("checksum") == record_checksum(record), path
+
+
+@pytest.mark.parametrize("alteration", ["delete", "rename"])
+def test_a_record_without_its_checksum_is_refused(tmp_path, alteration):
+    import json
+
+    store = ResultStore(tmp_path / "store")
+    store.put({"x": 1}, {"test_error": 0.25}, elapsed=1.0)
+    path = store.record_path({"x": 1})
+    record = json.loads(path.read_text())
+    checksum = record.pop("checksum")
+    if alteration == "rename":
+        record["check_sum"] = checksum
+    record["metrics"]["test_error"] = 0.20  # and a number edited behind it
+    path.write_text(json.dumps(record))
+    with pytest.raises(CorruptRecordError, match="no checksum field.*delete it to recompute"):
+        store.get({"x": 1})
+
+
+def test_fields_outside_the_checksum_never_reach_a_grid(tmp_path):
+    """created, environment, elapsed_seconds and version describe a run; editing them changes
+    nothing a grid hands its caller (the metrics alone)."""
+    import json
+
+    def cell(spec):
+        return {"test_error": 0.25, "seconds": 1.5}
+
+    store = ResultStore(tmp_path / "store")
+    spec = {"x": 1}
+    first = run_grid(cell, [spec], store=store, progress=False)
+    path = store.record_path(spec)
+    record = json.loads(path.read_text())
+    record.update(created="1999-01-01T00:00:00+00:00", elapsed_seconds=-5.0, version="0.0")
+    record["environment"] = {"numpy": "edited"}
+    path.write_text(json.dumps(record))
+    assert run_grid(cell, [spec], store=ResultStore(tmp_path / "store"), progress=False) == first
+
+
+def test_runs_that_differ_only_in_their_timings_do_not_conflict(tmp_path):
+    store = ResultStore(tmp_path)
+    first = store.put(SPEC, {"test_error": 0.25, "seconds": 1.0, "fits": [{"seconds": 2.0}]}, 1.0)
+    again = store.put(SPEC, {"test_error": 0.25, "seconds": 7.0, "fits": [{"seconds": 3.0}]}, 7.0)
+    assert again == first  # the first record stays
+    with pytest.raises(RecordConflictError):
+        store.put(SPEC, {"test_error": 0.3, "seconds": 1.0, "fits": [{"seconds": 2.0}]}, 1.0)

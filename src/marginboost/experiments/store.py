@@ -244,6 +244,20 @@ def _metrics_json(metrics: Mapping) -> str:
     return json.dumps(metrics, sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
+#: Metrics that time a run (wall-clock seconds): two runs of the same cell agree on everything
+#: else, so the append-only check compares records without them (the first record stays).
+TIMING_METRICS = frozenset({"seconds", "phase1_seconds", "resumed_seconds"})
+
+
+def _without_timings(metrics: object) -> object:
+    """``metrics`` with every :data:`TIMING_METRICS` entry dropped, at any depth."""
+    if isinstance(metrics, Mapping):
+        return {k: _without_timings(v) for k, v in metrics.items() if k not in TIMING_METRICS}
+    if isinstance(metrics, list):
+        return [_without_timings(v) for v in metrics]
+    return metrics
+
+
 def record_checksum(record: Mapping) -> str:
     """SHA-256 of what a record asserts: its key, spec and metrics (canonical JSON).
 
@@ -336,7 +350,11 @@ class ResultStore:
     ``spec``, ``metrics``, ``elapsed_seconds``, ``version`` (of marginboost), ``created`` (UTC
     time), ``environment`` (:func:`computing_environment`; records written before it existed
     have none) and ``checksum`` (SHA-256 of key, spec and metrics, so that a record edited by
-    hand is refused).  ``spec in store`` is :meth:`has`; iterating yields every record of the store
+    hand, or one whose checksum is missing, is refused).  Only ``spec`` and ``metrics`` decide
+    a result: the grids hand the notebooks a record's ``metrics`` alone, and ``elapsed_seconds``,
+    ``version``, ``created`` and ``environment`` -- outside the checksum -- only describe the
+    run (cost estimates, provenance).  Two runs of the same cell that differ only in their
+    timings (:data:`TIMING_METRICS`) do not conflict: the first record stays.  ``spec in store`` is :meth:`has`; iterating yields every record of the store
     and its fallbacks in key order, and ``len(store)`` counts them.
 
     Parameters
@@ -510,7 +528,9 @@ class ResultStore:
 
     def _check_same(self, path: Path, record: dict) -> dict:
         stored = self._read(path)
-        if _metrics_json(stored["metrics"]) != _metrics_json(record["metrics"]):
+        if _metrics_json(_without_timings(stored["metrics"])) != _metrics_json(
+            _without_timings(record["metrics"])
+        ):
             raise RecordConflictError(
                 f"the store is append-only: {path} already holds different metrics for spec "
                 f"{json.dumps(record['spec'], sort_keys=True)}: stored "
@@ -536,8 +556,12 @@ class ResultStore:
                 f"result record {path} does not match its file name (its "
                 "spec hashes to another key); delete it to recompute"
             )
-        # Records written before checksums existed have none; every committed record has one.
-        if "checksum" in record and record["checksum"] != record_checksum(record):
+        if "checksum" not in record:
+            raise CorruptRecordError(
+                f"result record {path} has no checksum field (removed or renamed), so its spec "
+                "and metrics cannot be trusted; delete it to recompute the cell"
+            )
+        if record["checksum"] != record_checksum(record):
             raise CorruptRecordError(
                 f"result record {path} fails its checksum: its spec or "
                 "metrics were changed after it was written; delete it to "
