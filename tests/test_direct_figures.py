@@ -3,7 +3,7 @@ r"""The examples of DirectBoost's Figures 1 and 2 and its Theorem 1 (Zhai et al.
 Figure 2's six margins are those of ``notebooks/directboost-figures1-2.md``: along one
 coordinate :math:`\alpha` the normalized margins are
 :math:`m_i(\alpha) = (a_i + b_i\alpha)/(c + \alpha)` (the paper's eq. (7)).  Theorem 1 is checked
-on random separable pools with LP feasibility problems solved by HiGHS (DUALITY.md, C1).
+on random separable pools with LP feasibility problems solved by HiGHS.
 """
 
 from __future__ import annotations

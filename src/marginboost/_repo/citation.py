@@ -60,6 +60,12 @@ def _year(cff: dict) -> str:
     return str(cff["date-released"])[:4]
 
 
+def _citable(entry: str) -> str:
+    """A BibTeX entry as a reader copies it: the letter that tells two papers of one year apart
+    in the book's own labels (``2010a``) is dropped from ``year``, which BibTeX wants numeric."""
+    return re.sub(r"(\byear\s*=\s*\{\d{4})[a-z]\}", r"\1}", entry)
+
+
 def _paper_line(entry: str) -> str:
     authors = _field(entry, "author") or ""
     surnames = [a.split(",")[0].strip() for a in authors.split(" and ")]
@@ -109,6 +115,7 @@ def cite_chapter_block(root: Path, stem: str, markdown: str) -> str:
         f"  url       = {{{url}}}\n}}"
     )
     paper = bib.get(CHAPTER_PAPERS[stem])
+    paper = _citable(paper) if paper else paper
     text = (
         "\n\n## Cite this chapter\n\n"
         f'{_authors(cff)} ({year}). "{title}". In *{book}*, version {version}. <{url}>\n\n'
@@ -166,6 +173,7 @@ def how_to_cite_page(root: Path) -> str:
     for stem, _ in _chapters(root):
         paper = bib.get(CHAPTER_PAPERS[stem])
         if paper:
+            paper = _citable(paper)
             lines += [
                 f"- {_paper_line(paper)}",
                 "",

@@ -169,7 +169,7 @@ def lipschitz_step(
     :math:`C` is Lipschitz with :math:`L = \sup_m |c''(m)|` (the cost's
     :attr:`~marginboost.losses.MarginCost.lipschitz_constant`), so the step is
     :math:`\sum_i s_i (-c'_i) y_i f_i / (L \sum_i s_i f_i^2)`, the plain :math:`1/L` gradient
-    step (for :math:`s_i = 1/m` this is DUALITY.md's E3 form).
+    step (with uniform weights :math:`s_i = 1/m`, the step of Theorem 1 as printed).
     """
     lipschitz = cost.lipschitz_constant
     if lipschitz is None or not math.isfinite(lipschitz) or lipschitz <= 0:
@@ -193,7 +193,7 @@ def newton_step(
 ) -> float:
     r"""One Newton-Raphson step along ``f``: :math:`\sum_i s_i (-c'_i) a_i / \sum_i s_i c''_i a_i^2`.
 
-    The step rule of LogitBoost in Mason et al. (1999), Table 1 (DUALITY.md, E2).  Raises
+    The step rule of LogitBoost in Mason et al. (1999), Table 1.  Raises
     :class:`ValueError` where the cost has no positive curvature along ``f``.
     """
     second = np.asarray(cost.second_derivative(margins), dtype=np.float64)

@@ -646,7 +646,7 @@ def generalization_bound(
 
     natural logarithms, holding with probability :math:`\ge 1 - \delta` for a finite pool of
     :math:`|H|` = ``n_hypotheses`` weak classifiers.  Constants as printed in the theorem and at
-    the end of Appendix B.  Two readings where the paper is inconsistent (DUALITY.md D2):
+    the end of Appendix B.  Two readings where the paper is inconsistent (checked in tests/test_dmcboost_search.py):
     ``theta`` is the bottom-:math:`n'` *average* margin :math:`\frac{1}{n'}\sum_{i\in B_{n'}}
     M_i` (the statement prints :math:`\frac1n`, but the proof's indicator term
     :math:`1[\frac{1}{n'}\sum_B M_i < \theta]` must vanish), and the condition is the proof's
