@@ -666,7 +666,7 @@ def rank_trees(candidates, prefer="positive"):
 
 def best_stump_by_value(F, y, pool, c, n_prime, th=1e-5):
     """``(index, search)``: the paper's reading of the phase-II weak learner (Alg. 1.2 with the
-    0-1 loss replaced by (5), ALGORITHMS.md 5.6), not the estimator's: the stump whose line
+    0-1 loss replaced by (5)), not the estimator's: the stump whose line
     search (both half-lines, no relaxation) reaches the largest (bounded) value of (5), ties
     to the pool order."""
     best = None

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from ._base import NoEdgeError
+from ._masters import solve_lpboost_primal
 from .brownboost import BrownBoost
 from .corrective import (
     AdaBoostCG,
@@ -63,6 +64,7 @@ __all__ = [
     "AdaBoostQP",
     "ColumnGenerationError",
     "adaboost_T_heuristic",
+    "solve_lpboost_primal",
     "BrownBoost",
     "MCBoost",
     "MDBoost",

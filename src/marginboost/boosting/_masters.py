@@ -392,6 +392,39 @@ def solve_lpboost_primal(A: FloatArray, D: float | None = None) -> tuple[float, 
 
     .. math:: \max_{w,\varrho,\xi}\ \varrho - D\mathbf 1^\top\xi \quad\text{s.t.}\quad
               A w \ge \varrho\mathbf 1 - \xi,\ w \ge 0,\ \mathbf 1^\top w = 1,\ \xi \ge 0.
+
+    ``A`` holds :math:`A_{ij} = y_i h_j(x_i)` over a fixed set of weak classifiers (HiGHS through
+    ``scipy.optimize.linprog``); the hard-margin value is the largest minimum normalized margin
+    any convex combination of them reaches.
+
+    Parameters
+    ----------
+    A : array of shape (n_examples, n_classifiers)
+        The margins :math:`y_i h_j(x_i)` of each example under each weak classifier.
+    D : float, optional
+        The soft-margin penalty (eq. (21)); ``None`` for the hard margin (eq. (19)).
+
+    Returns
+    -------
+    value : float
+        The optimal value: the largest minimum margin (hard), or
+        :math:`\varrho - D\sum_i\xi_i` (soft).
+    w : ndarray of shape (n_classifiers,)
+        Optimal weights of the classifiers (non-negative, summing to 1).
+
+    Raises
+    ------
+    MasterSolverError
+        When HiGHS does not report an optimum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from marginboost.boosting import solve_lpboost_primal
+    >>> A = np.array([[1.0, 1.0, -1.0], [1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]])
+    >>> value, w = solve_lpboost_primal(A)
+    >>> round(value, 4), w.round(4).tolist()
+    (0.3333, [0.3333, 0.3333, 0.3333])
     """
     A = _check_matrix(A)
     M, J = A.shape

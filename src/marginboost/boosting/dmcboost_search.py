@@ -16,7 +16,7 @@ Phase I -- Algorithms 1 and 1.1, Figure 1 (:func:`zero_one_sweep`)
       :math:`q`);
     * scenario 2, :math:`h_i = k \ne y_i` and :math:`a_y > a_l`: class :math:`k` rises and
       overtakes the true class at :math:`q = a_y - a_k > 0` (error update :math:`+1`).  The paper
-      prints :math:`q = a(x_i, y) - a(x_i, y_i)`, a sign typo (ALGORITHMS.md 5.6): the line
+      prints :math:`q = a(x_i, y) - a(x_i, y_i)`, a sign typo: the line
       :math:`a_k + \alpha` meets the constant :math:`a_y` at :math:`a_y - a_k`;
     * scenario 3, :math:`h_i = k \ne y_i` and :math:`a_y \le a_l`: an error for every
       :math:`\alpha \ge 0`.

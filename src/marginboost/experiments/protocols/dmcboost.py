@@ -49,6 +49,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "DATASETS",
     "FIXED",
+    "load_dataset",
     "N_PRIME_GRID",
     "DEPTHS",
     "METHODS",
@@ -139,7 +140,17 @@ def n_prime_label(value) -> str:
     raise ValueError(f"{value!r} is not on the n' grid {list(N_PRIME_GRID.values())}")
 
 
-def _load(name: str):
+def load_dataset(name: str):
+    """The data set of the paper's name ``name`` (a key of :data:`DATASETS`), as the registry
+    loads it: its features, labels and metadata (``poker525k`` builds UCI's training hands plus
+    the generated ones).
+
+    Examples
+    --------
+    >>> from marginboost.experiments.protocols.dmcboost import load_dataset
+    >>> load_dataset("Car").X.shape
+    (1728, 6)
+    """
     registry = DATASETS[_check_dataset(name)]
     if registry == "poker525k":
         from ...data import poker525k
@@ -158,7 +169,7 @@ def load_fold(name: str, fold: int, noise_rate: float = 0.0):
     """``(X, y, y_clean, split)`` of one rotation (or the fixed split): class codes ``0..K-1``;
     ``y`` has ``noise_rate`` of its training and validation labels changed (uniformly to
     another class, seeded per data set, fold and rate), ``y_clean`` is the original."""
-    ds = _load(name)
+    ds = load_dataset(name)
     X, y = ds.X, np.asarray(ds.y)
     fold = int(fold)
     if name in FIXED:
