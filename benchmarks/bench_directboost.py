@@ -137,17 +137,16 @@ class LPBoostUnfinished(Exception):
 
 def _checkpoint_path(n_train: int, columns: int) -> Path:
     """The saved LPBoost fit of ``n_train`` rows and a budget of ``columns`` columns."""
-    return CHECKPOINTS / f"directboost-lpboost-{ENCODING}-{n_train}-{columns}.pkl"
+    return CHECKPOINTS / f"directboost-lpboost-{ENCODING}-{n_train}-{columns}.npz"
 
 
 def _save(path: Path, state: dict) -> None:
-    """Write ``state`` to ``path`` atomically (a killed write leaves the previous checkpoint)."""
-    import pickle
+    """Write ``state`` to ``path`` atomically (a killed write leaves the previous checkpoint),
+    as data only (JSON and arrays with a checksum: reading it runs no code from the file)."""
+    from marginboost.boosting._checkpoint import save_checkpoint
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    partial.write_bytes(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-    partial.replace(path)
+    save_checkpoint(path, state)
 
 
 def _lpboost_case(
@@ -157,13 +156,12 @@ def _lpboost_case(
     (the budget), every master solve timed, fitted in parts of ``LPBOOST_PART`` columns.  With ``checkpoint``
     the fit is saved after every part and resumed from there; with ``budget_s`` it stops after
     the part that passes that many seconds and raises :class:`LPBoostUnfinished`."""
-    import pickle
-
     from marginboost.boosting import LPBoost
+    from marginboost.boosting._checkpoint import load_checkpoint
 
     state = None
     if checkpoint is not None and checkpoint.exists():
-        state = pickle.loads(checkpoint.read_bytes())
+        state = load_checkpoint(checkpoint)
         state["resumes"] += 1
         log(f"    LPBoost: resuming at {state['model'].n_estimators_} columns from {checkpoint}")
     if state is None:

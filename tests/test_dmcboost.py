@@ -572,8 +572,8 @@ def test_an_interrupted_path_goes_on_from_its_checkpoint(tmp_path, monkeypatch):
         estimator.fit_path(X, y, grid, checkpoint=tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "fingerprint",
-        "phase1.pkl",
-        "phase2-0.pkl",
+        "phase1.npz",
+        "phase2-0.npz",
     ]
     saved = PathCheckpoint(tmp_path)
     resumed = estimator.fit_path(X, y, grid, checkpoint=saved)
@@ -612,7 +612,7 @@ def test_a_path_killed_inside_a_phase_goes_on_from_its_last_round(tmp_path, monk
     kill = n1 - 1 if phase == 1 else rounds - 1
     with killed_at_round(monkeypatch, kill):
         estimator.fit_path(X, y, grid, checkpoint=PathCheckpoint(tmp_path, every=0))
-    progress = "phase1-progress.pkl" if phase == 1 else f"phase2-{len(grid) - 1}-progress.pkl"
+    progress = "phase1-progress.npz" if phase == 1 else f"phase2-{len(grid) - 1}-progress.npz"
     assert progress in {p.name for p in tmp_path.iterdir()}
     saved = PathCheckpoint(tmp_path, every=0)
     calls.clear()
@@ -623,10 +623,10 @@ def test_a_path_killed_inside_a_phase_goes_on_from_its_last_round(tmp_path, monk
     assert saved.restored_seconds > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "fingerprint",
-        "phase1.pkl",
-        "phase2-0.pkl",
-        "phase2-1.pkl",
-        "phase2-2.pkl",
+        "phase1.npz",
+        "phase2-0.npz",
+        "phase2-1.npz",
+        "phase2-2.npz",
     ]
     _assert_same_paths(resumed, whole, X)
 
@@ -659,7 +659,7 @@ def test_a_checkpoint_saves_after_another_run_of_the_cell_removed_its_folder(tmp
     saved.open(DMCBoost(n_estimators=5), X, y, [0.5], None)
     shutil.rmtree(folder)  # the other run finished the cell
     saved.save("phase1", {"seconds": 1.5, "state": {}})
-    assert sorted(p.name for p in folder.iterdir()) == ["phase1.pkl"]
+    assert sorted(p.name for p in folder.iterdir()) == ["phase1.npz"]
     assert saved.load("phase1")["seconds"] == 1.5
 
 
@@ -681,3 +681,41 @@ def test_a_checkpoint_of_another_fit_is_refused(tmp_path):
     ):
         with pytest.raises(ValueError, match="another fit"):
             other()
+
+
+def test_checkpoint_files_are_data_and_refuse_tampering(tmp_path):
+    """A checkpoint part is JSON and arrays (no pickle): an edited file fails its checksum, and
+    a part naming a class outside the package's estimators, binnings and trees is refused."""
+    import io
+    import json
+    import warnings
+
+    from sklearn.datasets import load_iris
+    from sklearn.exceptions import ConvergenceWarning
+
+    from marginboost.boosting._checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+
+    X, y = load_iris(return_X_y=True)
+    model = DMCBoost(n_estimators=4, max_depth=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    path = tmp_path / "part.npz"
+    save_checkpoint(path, {"model": model, "seconds": 1.5, "pair": (1, "a")})
+    back = load_checkpoint(path)
+    np.testing.assert_array_equal(back["model"].decision_function(X), model.decision_function(X))
+    assert back["seconds"] == 1.5 and back["pair"] == (1, "a")
+    with np.load(path, allow_pickle=False) as data:  # readable without pickle
+        arrays = {name: data[name] for name in data.files}
+    text = json.loads(arrays["__json__"].tobytes())
+    edited = json.dumps(text).replace("1.5", "2.5").encode()
+    arrays["__json__"] = np.frombuffer(edited, dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    path.write_bytes(buffer.getvalue())
+    with pytest.raises(CheckpointError, match="fails its checksum"):
+        load_checkpoint(path)
+    with pytest.raises(CheckpointError, match="cannot be saved"):
+        save_checkpoint(tmp_path / "other.npz", {"f": io.BytesIO()})
+    with pytest.raises(CheckpointError, match="cannot be saved"):
+        save_checkpoint(tmp_path / "other.npz", np.array([object()], dtype=object))

@@ -250,7 +250,7 @@ def test_an_interrupted_dmcboost_cell_goes_on_from_its_checkpoint(tmp_path, monk
     assert "resumed_seconds" not in whole and not folder.exists()
     with killed_in_branch(monkeypatch):
         P.grid_cell(spec)
-    assert (folder / "phase1.pkl").exists() and (folder / "phase2-0.pkl").exists()
+    assert (folder / "phase1.npz").exists() and (folder / "phase2-0.npz").exists()
     resumed = P.grid_cell(spec)
     assert not folder.exists()
     assert 0 < resumed["resumed_seconds"] < resumed["seconds"]
@@ -290,7 +290,7 @@ def test_an_interrupted_baseline_cell_goes_on_from_its_last_part(tmp_path, monke
         patch.setattr(cls, "fit", dies)
         with pytest.raises(KeyboardInterrupt):
             P.grid_cell(spec)
-    assert calls == [3, 6, 9] and (folder / "fit-progress.pkl").exists()
+    assert calls == [3, 6, 9] and (folder / "fit-progress.npz").exists()
     resumed = P.grid_cell(spec)
     assert not folder.exists()
     assert 0 < resumed["resumed_seconds"] < resumed["seconds"]

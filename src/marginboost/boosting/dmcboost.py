@@ -1063,15 +1063,18 @@ def _state_part(state: dict[str, Any]) -> dict[str, Any]:
 class PathCheckpoint:
     """A folder where :meth:`DMCBoost.fit_path` keeps the parts of a path it has finished.
 
-    Each part is a pickle written atomically (a killed write leaves no part), next to a
+    Each part is a data-only file (JSON and arrays in an ``.npz``, with a checksum; see
+    :mod:`marginboost.boosting._checkpoint`) written atomically (a killed write leaves no
+    part), next to a
     fingerprint of the fit (the estimator's parameters, the data and the :math:`n'` values):
     a folder that holds another fit's parts is refused.  The phase in progress (phase I, or
     one :math:`n'` value's phase II) is also saved, at the start of a round, once ``every``
     seconds have passed since the last save (0: every round), and a later fit goes on from
     it; finished phases replace their progress.  ``restored_seconds`` is the fit time, in
     seconds, of the parts loaded rather than computed by the last :meth:`DMCBoost.fit_path`
-    (the time of an uninterrupted fit is that plus the time of the call).  Pickles run code
-    when loaded: use folders that only this package writes.
+    (the time of an uninterrupted fit is that plus the time of the call).  Reading a part
+    runs no code from the file: a part that is damaged, altered or names a class other than
+    this package's estimators, binnings and trees is refused.
 
     Examples
     --------
@@ -1134,12 +1137,12 @@ class PathCheckpoint:
 
     def load(self, name: str) -> Any:
         """The saved part ``name``, or None."""
-        import pickle
+        from ._checkpoint import load_checkpoint
 
-        path = self.folder / f"{name}.pkl"
+        path = self.folder / f"{name}.npz"
         if not path.exists():
             return None
-        part = pickle.loads(path.read_bytes())
+        part = load_checkpoint(path)
         if isinstance(part, dict):  # phase I, or a phase in progress
             self.restored_seconds = max(self.restored_seconds, float(part["seconds"]))
         elif len(part.history_["time"]):
@@ -1152,26 +1155,17 @@ class PathCheckpoint:
         The part goes to a temporary file of its own, then replaces ``name``: two processes
         that fit the same cell at once (two overlapping runs of the same grid) never write
         into one file, and a folder removed by the one that finished first is made again."""
-        import pickle
-        import tempfile
+        from ._checkpoint import save_checkpoint
 
         if self._fingerprint is None:
             raise RuntimeError("open the checkpoint for a fit before saving parts")
         self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / f"{name}.pkl"
-        fd, partial = tempfile.mkstemp(dir=self.folder, prefix=f".{name}-", suffix=".partial")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(part, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(partial, path)
-        finally:
-            if os.path.exists(partial):
-                os.unlink(partial)
+        save_checkpoint(self.folder / f"{name}.npz", part)
         self._last_save = time.monotonic()
 
     def discard(self, name: str) -> None:
         """Remove part ``name`` if it is there."""
-        (self.folder / f"{name}.pkl").unlink(missing_ok=True)
+        (self.folder / f"{name}.npz").unlink(missing_ok=True)
 
     def resume(self, name: str, state: dict[str, Any]) -> bool:
         """Put the saved progress ``name`` (if any) into the training ``state``; whether there
