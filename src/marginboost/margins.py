@@ -31,6 +31,7 @@ __all__ = [
     "multiclass_margins",
     "bottom_margin_indices",
     "bottom_margin_average",
+    "soft_margin",
     "margin_order_statistic",
     "cumulative_margin_distribution",
     "margin_mean_variance",
@@ -426,6 +427,52 @@ def bottom_margin_average(margins: ArrayLike, n_bottom: int) -> float:
     m = _finite_vector(margins, "margins")
     k = _check_n_bottom(n_bottom, m.shape[0])
     return float(np.mean(np.partition(m, k - 1)[:k]))
+
+
+def soft_margin(margins: ArrayLike, D: float) -> float:
+    r"""The soft margin of LPBoost's primal (21) for fixed margins: :math:`\max_\varrho\
+    \varrho - D\sum_i (\varrho - m_i)_+`.
+
+    The weighted average of the :math:`1/D` smallest margins: the :math:`\lfloor 1/D\rfloor`
+    smallest with weight :math:`D` each and the next one with the remaining weight
+    :math:`1 - \lfloor 1/D\rfloor D`; for an integer :math:`1/D = n'` it is
+    :func:`bottom_margin_average` with :math:`n'`.
+
+    Parameters
+    ----------
+    margins : array_like, shape (n,)
+        Finite (normalized) margins.
+    D : float
+        The cap of LPBoost's dual weights, in :math:`[1/n, 1]` (``nu`` gives
+        :math:`D = 1/(\nu n)`).
+
+    Returns
+    -------
+    float
+        The soft margin; ERLPBoost and soft-margin LPBoost maximize it over the combinations.
+
+    Raises
+    ------
+    ValueError
+        If ``D`` is outside :math:`[1/n, 1]` or a margin is not finite.
+
+    Examples
+    --------
+    >>> from marginboost.margins import soft_margin
+    >>> m = [0.3, -0.1, 0.5, 0.2, -0.1]
+    >>> round(soft_margin(m, 0.5), 4), round(soft_margin(m, 0.4), 4)
+    (-0.1, -0.04)
+    """
+    m = _finite_vector(margins, "margins")
+    D = float(D)
+    if not (np.isfinite(D) and 1.0 / m.shape[0] - 1e-12 <= D <= 1.0):
+        raise ValueError(f"D must be in [1/n, 1] = [{1.0 / m.shape[0]:.6g}, 1]; got {D!r}")
+    ordered = np.sort(m)
+    full = min(int(np.floor(1.0 / D + 1e-12)), ordered.size)
+    value = D * float(ordered[:full].sum())
+    if full < ordered.size:
+        value += (1.0 - full * D) * float(ordered[full])
+    return value
 
 
 def margin_order_statistic(margins: ArrayLike, order: int) -> float:
