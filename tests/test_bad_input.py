@@ -88,3 +88,24 @@ def test_every_iterative_estimator_says_whether_it_reached_its_stop(name):
     model = getattr(marginboost, name)(**params).fit(X, y)
     assert model.converged_ is True
     assert model.stop_reason_ not in ("n_estimators", "no edge")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_class_error_prints_the_plain_label(name):
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match=r"y has only one class \(1\)"):
+        getattr(marginboost, name)().fit(X, np.ones(10, dtype=np.int64))
+
+
+@pytest.mark.parametrize(
+    "name", ["LPBoost", "ERLPBoost", "HingeLPBoost", "AdaBoost", "LogitBoost", "MCBoost"]
+)
+def test_column_generation_defaults_finish_on_breast_cancer(name):
+    """The default round limit is a safety cap: on a toy data set the fit ends by its own rule,
+    without a warning."""
+    X, y = load_breast_cancer(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = getattr(marginboost, name)().fit(X, y)
+    if hasattr(model, "converged_"):
+        assert model.converged_

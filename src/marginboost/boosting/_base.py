@@ -244,7 +244,7 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         name = type(self).__name__
         if classes.size == 1:
             raise ValueError(
-                f"y has only one class ({classes[0]!r}); {name} needs examples of two classes"
+                f"y has only one class ({classes.tolist()[0]!r}); {name} needs examples of two classes"
             )
         if classes.size > 2:
             raise ValueError(

@@ -481,7 +481,7 @@ class LPBoost(_CGParams):
         optimum is the same; the smoothing damps the oscillation of :math:`u` that makes plain
         LPBoost add many columns on degenerate problems.  0 is plain column generation.
     """
-        + _COMMON_DOC
+        + _COMMON_DOC.replace("n_estimators : int, default=100", "n_estimators : int, default=1000")
         + _ATTRIBUTES
         + r"""    D_ : float or None
         The bound :math:`D` on the example weights used in the fit (``None`` for the hard
@@ -537,7 +537,7 @@ class LPBoost(_CGParams):
         D: float | None = None,
         nu: float | None = None,
         *,
-        n_estimators: int = 100,
+        n_estimators: int = 1000,
         max_depth: int = 1,
         estimator: Any = None,
         max_bins: int = 255,
@@ -956,7 +956,7 @@ class HingeLPBoost(_CGParams):
     p : float, default=2.0
         Exponent of the hinge, ``p > 1``.
     """
-        + _COMMON_DOC
+        + _COMMON_DOC.replace("n_estimators : int, default=100", "n_estimators : int, default=1000")
         + _ATTRIBUTES
         + r"""
     Notes
@@ -990,7 +990,7 @@ class HingeLPBoost(_CGParams):
         D: float = 1.0,
         p: float = 2.0,
         *,
-        n_estimators: int = 100,
+        n_estimators: int = 1000,
         max_depth: int = 1,
         estimator: Any = None,
         max_bins: int = 255,
