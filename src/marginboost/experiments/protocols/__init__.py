@@ -184,6 +184,7 @@ PROTOCOLS: dict[str, PaperProtocol] = {
             (
                 "directboost:table1_cells",
                 "directboost:choices_cells",
+                "directboost:lpboost_tolerance_cells",
                 "directboost:file_coding_cells",
                 "directboost:table3_cells",
                 "directboost:table4_cells",
