@@ -456,6 +456,22 @@ def soft_margin(margins: ArrayLike, D: float) -> float:
     ValueError
         If ``D`` is outside :math:`[1/n, 1]` or a margin is not finite.
 
+    Notes
+    -----
+    Shen & Li (2010a), eq. (21): for fixed hypothesis weights the slack variables are
+    :math:`\xi_i = (\varrho - m_i)_+`, and the best :math:`\varrho` is the margin at which
+    the :math:`1/D` smallest are reached.  Soft-margin LPBoost maximizes this over the
+    combinations; ERLPBoost (Warmuth, Glocer & Vishwanathan 2008) reaches it to within its
+    ``tol``.
+
+    References
+    ----------
+    Shen, C. and Li, H. (2010a). On the dual formulation of boosting algorithms. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 32(12), 2216-2231.
+
+    Warmuth, M. K., Glocer, K. A. and Vishwanathan, S. V. N. (2008). Entropy regularized
+    LPBoost. Algorithmic Learning Theory (ALT 2008), LNCS 5254, 256-271.
+
     Examples
     --------
     >>> from marginboost.margins import soft_margin
