@@ -101,7 +101,7 @@ class _Decoder:
             cls = self.allowed.get(value["__object__"])
             if cls is None:
                 raise CheckpointError(f"a checkpoint names the class {value['__object__']!r}")
-            obj = cls.__new__(cls)
+            obj: Any = object.__new__(cls)
             state = self.decode(value["state"])
             if hasattr(obj, "__setstate__"):
                 obj.__setstate__(state)
@@ -130,7 +130,7 @@ def save_checkpoint(path: str | os.PathLike[str], value: Any) -> None:
     arrays["__json__"] = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     arrays["__sha256__"] = np.frombuffer(checksum.encode("ascii"), dtype=np.uint8)
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]
     path = Path(path)
     fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".partial")
     try:

@@ -249,13 +249,17 @@ def _metrics_json(metrics: Mapping) -> str:
 TIMING_METRICS = frozenset({"seconds", "phase1_seconds", "resumed_seconds"})
 
 
-def _without_timings(metrics: object) -> object:
+def _drop_timings(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _drop_timings(v) for k, v in value.items() if k not in TIMING_METRICS}
+    if isinstance(value, list):
+        return [_drop_timings(v) for v in value]
+    return value
+
+
+def _without_timings(metrics: Mapping) -> dict:
     """``metrics`` with every :data:`TIMING_METRICS` entry dropped, at any depth."""
-    if isinstance(metrics, Mapping):
-        return {k: _without_timings(v) for k, v in metrics.items() if k not in TIMING_METRICS}
-    if isinstance(metrics, list):
-        return [_without_timings(v) for v in metrics]
-    return metrics
+    return {k: _drop_timings(v) for k, v in metrics.items() if k not in TIMING_METRICS}
 
 
 def record_checksum(record: Mapping) -> str:
