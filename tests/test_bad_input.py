@@ -109,3 +109,67 @@ def test_column_generation_defaults_finish_on_breast_cancer(name):
         model = getattr(marginboost, name)().fit(X, y)
     if hasattr(model, "converged_"):
         assert model.converged_
+
+
+def _bad_inputs():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = (X[:, 0] > 0).astype(int)
+    cell = np.arange(120).reshape(40, 3) == 5
+    return (
+        X,
+        y,
+        {
+            "NaN in X": (np.where(cell, np.nan, X), y, None),
+            "inf in X": (np.where(cell, np.inf, X), y, None),
+            "one sample": (X[:1], y[:1], None),
+            "1-D X": (X[:, 0], y, None),
+            "y of another length": (X, y[:-1], None),
+            "zero sample weights": (X, y, np.zeros(40)),
+            "negative sample weights": (X, y, -np.ones(40)),
+            "NaN sample weights": (X, y, np.full(40, np.nan)),
+            "sample weights of another length": (X, y, np.ones(39)),
+        },
+    )
+
+
+@pytest.mark.parametrize("case", list(_bad_inputs()[2]))
+@pytest.mark.parametrize("name", NAMES)
+def test_bad_input_is_refused_with_a_message(name, case):
+    X, y, sw = _bad_inputs()[2][case]
+    model = _estimator(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises((ValueError, TypeError)) as error:
+            model.fit(X, y) if sw is None else model.fit(X, y, sample_weight=sw)
+    assert str(error.value)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_odd_but_valid_input_fits(name):
+    """Huge feature values, string labels and pandas inputs fit, and predict the labels given."""
+    import pandas as pd
+
+    X, y, _ = _bad_inputs()
+    labels = np.where(y == 1, "yes", "no")
+    for features, target in (
+        (X * 1e300, y),
+        (X, labels),
+        (pd.DataFrame(X, columns=list("abc")), pd.Series(labels)),
+    ):
+        model = _estimator(name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(features, target)
+        assert set(np.unique(model.predict(features))) <= set(np.unique(np.asarray(target)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_predict_with_another_number_of_features_is_refused(name):
+    X, y, _ = _bad_inputs()
+    model = _estimator(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X[:, :2])
