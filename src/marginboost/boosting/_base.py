@@ -169,6 +169,22 @@ class NotBoostedWarning(UserWarning):
     """
 
 
+def mark_not_boosted(estimator: Any, evidence: str, stacklevel: int = 3) -> None:
+    """End a fit in which no weak classifier beat chance: ``converged_ = False``,
+    ``stop_reason_ = "no edge"``, and a :class:`NotBoostedWarning` that names the estimator,
+    the ``evidence`` and the usual causes."""
+    import warnings
+
+    estimator.converged_ = False
+    estimator.stop_reason_ = "no edge"
+    warnings.warn(
+        f"{type(estimator).__name__} was not able to boost: {evidence}, so no weak classifier "
+        "beat chance (a constant feature matrix, or every row duplicated with another label?).",
+        NotBoostedWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
 def name_inherited_init(cls: type) -> None:
     """Give a public estimator class that inherits ``__init__`` its own copy, named after it.
 

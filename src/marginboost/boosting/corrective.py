@@ -59,10 +59,10 @@ from . import _masters
 from ._base import (
     NO_EDGE,
     BinaryBoostingClassifier,
-    NotBoostedWarning,
     check_positive_int,
     check_real,
     check_warm_start,
+    mark_not_boosted,
 )
 
 __all__ = [
@@ -319,15 +319,11 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             tree, h, edge = next_tree, next_h, next_edge
         if first_edge is not None and first_edge <= NO_EDGE:
             # no weak classifier beats chance on the uniform weights: whatever the master made
-            # of such columns, nothing was boosted
-            self.converged_ = False
-            self.stop_reason_ = "no edge"
-            warnings.warn(
-                f"{type(self).__name__} was not able to boost: the best weak classifier on the "
-                f"uniform example weights has edge {first_edge:.3g}, no better than chance (a "
-                "constant feature matrix, or every row duplicated with the opposite label?). "
-                "The model is the master's solution over such classifiers.",
-                NotBoostedWarning,
+            # of such columns (the model), nothing was boosted
+            mark_not_boosted(
+                self,
+                f"the best weak classifier on the uniform example weights has edge "
+                f"{first_edge:.3g}",
                 stacklevel=2,
             )
         elif not self.converged_:

@@ -42,7 +42,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._sklearn import constraints
 from . import _direct_kernels as _k
-from ._base import BinaryBoostingClassifier, NotBoostedWarning, check_positive_int, check_real
+from ._base import BinaryBoostingClassifier, check_positive_int, check_real, mark_not_boosted
 
 if TYPE_CHECKING:
     from ..weak.direct import DirectNode, DirectTreeBuilder, DirectTreeState
@@ -1035,15 +1035,10 @@ class DirectBoost(BinaryBoostingClassifier):
         majority_error = float(min(np.mean(y_signed > 0), np.mean(y_signed < 0)))
         if phase1_error >= majority_error:
             # phase 1 never beat the constant classifier: no weak classifier had an edge
-            self.converged_ = False
-            self.stop_reason_ = "no edge"
-            warnings.warn(
-                f"{type(self).__name__} was not able to boost: the training error of phase 1, "
-                f"{phase1_error:.3g}, is no lower than the majority class's "
-                f"{majority_error:.3g}, so no weak classifier beat chance (a constant feature "
-                "matrix, or every row duplicated with the opposite label?).",
-                NotBoostedWarning,
-                stacklevel=3,
+            mark_not_boosted(
+                self,
+                f"the training error of phase 1, {phase1_error:.3g}, is no lower than the "
+                f"majority class's {majority_error:.3g}",
             )
         elif self.stop_reason_ == "n_estimators":
             warnings.warn(

@@ -121,11 +121,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._sklearn import constraints
 from ..margins import bottom_margin_average, multiclass_margins
 from . import _dmcboost_kernels as _k
-from ._base import check_positive_int, check_real
+from ._base import check_positive_int, check_real, mark_not_boosted
 from ._direct_kernels import tie_break
 from .direct import DirectBoost, _empty_scores
 from .dmcboost_search import TH, MarginLineSearch, margin_line_search, zero_one_sweep
-from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier, NotBoostedWarning
+from .multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -852,15 +852,10 @@ class DMCBoost(MulticlassBoostingClassifier):
         majority_errors = int(y.shape[0] - np.bincount(y).max())
         if phase1_errors >= majority_errors:
             # phase I never beat the constant classifier: no weak classifier had an edge
-            self.converged_ = False
-            self.stop_reason_ = "no edge"
-            warnings.warn(
-                f"DMCBoost was not able to boost: phase I's {phase1_errors} training errors are no "
-                f"fewer than the majority class's {majority_errors}, so no weak classifier beat "
-                "chance (a constant feature matrix, or every row duplicated with another "
-                "label?).",
-                NotBoostedWarning,
-                stacklevel=3,
+            mark_not_boosted(
+                self,
+                f"phase I's {phase1_errors} training errors are no fewer than the majority "
+                f"class's {majority_errors}",
             )
         elif capped in ("n_estimators", "max_phase1_rounds"):
             limit = self.n_estimators if capped == "n_estimators" else self.max_phase1_rounds
