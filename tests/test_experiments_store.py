@@ -342,3 +342,111 @@ def test_runs_that_differ_only_in_their_timings_do_not_conflict(tmp_path):
     assert again == first  # the first record stays
     with pytest.raises(RecordConflictError):
         store.put(SPEC, {"test_error": 0.3, "seconds": 1.0, "fits": [{"seconds": 2.0}]}, 1.0)
+
+
+#: Fields that describe a run and never decide a result (the store's documented exception):
+#: an alteration of them may be read, but never changes what a grid hands its caller.
+_DESCRIPTIVE = ("created", "elapsed_seconds", "environment", "version")
+
+
+def _field_paths(node, prefix=()):
+    """Every field of a record, nested ones included, as a tuple path of keys and indices."""
+    items = node.items() if isinstance(node, dict) else enumerate(node)
+    for key, value in items:
+        yield (*prefix, key)
+        if isinstance(value, dict | list) and value:
+            yield from _field_paths(value, (*prefix, key))
+
+
+def _alter(record, path, alteration):
+    parent = record
+    for key in path[:-1]:
+        parent = parent[key]
+    last = path[-1]
+    if alteration == "edit":
+        value = parent[last]
+        if isinstance(value, bool):
+            parent[last] = not value
+        elif isinstance(value, int | float):
+            parent[last] = value + 1
+        elif isinstance(value, str):
+            parent[last] = value + "x"
+        elif isinstance(value, list):
+            parent[last] = [*value, 0]
+        else:
+            parent[last] = {**value, "added": 0}
+    elif isinstance(parent, list):  # a list entry has no name: delete or rename = drop it
+        del parent[last]
+    elif alteration == "delete":
+        del parent[last]
+    else:  # rename
+        parent[f"{last}_renamed"] = parent.pop(last)
+
+
+def _fault_record(tmp_path):
+    def cell(spec):
+        return {
+            "test_error": 0.25,
+            "converged": True,
+            "stop_reason": "tol",
+            "curve": [0.5, 0.25],
+            "fits": [{"n_rounds": 3, "seconds": 0.5}],
+        }
+
+    spec = {"algorithm": "AdaBoost", "params": {"n_estimators": 3, "tol": 1e-6}, "seed": 1}
+    store = ResultStore(tmp_path / "store")
+    first = run_grid(cell, [spec], store=store, progress=False)
+    return cell, spec, store.record_path(spec), first
+
+
+def test_every_field_of_a_record_edited_deleted_or_renamed_is_refused_or_harmless(tmp_path):
+    """The store fault matrix: each field of a real record, at every depth, is edited, deleted
+    and renamed in turn.  Every alteration of what a record asserts (key, spec, metrics,
+    checksum) is refused with CorruptRecordError naming the file; an alteration of a field
+    that only describes the run is read, and the grid still returns the original metrics."""
+    cell, spec, path, first = _fault_record(tmp_path)
+    original = path.read_text()
+    paths = list(_field_paths(json.loads(original)))
+    assert {("spec", "params", "tol"), ("metrics", "fits", 0, "seconds")} <= set(paths)
+    refused, harmless = 0, 0
+    for field in paths:
+        for alteration in ("edit", "delete", "rename"):
+            record = json.loads(original)
+            _alter(record, field, alteration)
+            path.write_text(json.dumps(record))
+            store = ResultStore(tmp_path / "store")
+            try:
+                got = run_grid(cell, [spec], store=store, progress=False)
+            except CorruptRecordError as exc:
+                assert path.name in str(exc) and "delete it" in str(exc), (field, alteration)
+                refused += 1
+                continue
+            # read, so it must be a descriptive field (or inside one); of those only the
+            # environment may be missing (records written before it was recorded)
+            assert field[0] in _DESCRIPTIVE and not (
+                alteration != "edit" and len(field) == 1 and field[0] != "environment"
+            ), f"{alteration} of {field} was read silently"
+            assert got == first, (field, alteration)
+            harmless += 1
+    path.write_text(original)
+    assert run_grid(cell, [spec], store=ResultStore(tmp_path / "store"), progress=False) == first
+    assert refused > 3 * 20 and harmless > 0
+
+
+def test_nothing_the_project_reads_back_is_unpickled():
+    """Results, checkpoints and caches are data (JSON, npz without pickles): no file the
+    project or its benchmarks read back can run code."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pattern = re.compile(r"pickle\.loads?\(|allow_pickle\s*=\s*True|joblib\.load\(|dill\.load")
+    sources = sorted((root / "src").rglob("*.py")) + sorted((root / "benchmarks").rglob("*.py"))
+    assert len(sources) > 50
+    offenders = [
+        f"{p.relative_to(root)}:{i}"
+        for p in sources
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert offenders == []
