@@ -197,17 +197,22 @@ def _kill_grid_run(args, ready, what, timeout=60):
     assert proc.returncode == -signal.SIGKILL
 
 
-def test_killed_run_resumes_with_only_missing_cells(tmp_path):
+@pytest.mark.parametrize("kill_after", [1, 3, 8])
+def test_killed_run_resumes_with_only_missing_cells(tmp_path, kill_after):
+    """``kill -9`` at several points of a grid (after its first, third and eighth record):
+    the resumed run computes only the cells not stored, and the store ends complete."""
     store_path, log1, log2 = tmp_path / "store", tmp_path / "run1.log", tmp_path / "run2.log"
     n_cells, sleep = 12, 0.15
     store = ResultStore(store_path)
     _kill_grid_run(
-        [store_path, log1, n_cells, sleep], lambda: len(store) >= 3, "grid process wrote no records"
+        [store_path, log1, n_cells, sleep],
+        lambda: len(store) >= kill_after,
+        "grid process wrote no records",
     )
 
     # every file that looks like a record is complete, valid JSON; anything else is ignored
     done = len(store)
-    assert 3 <= done < n_cells, "the run must be killed mid-grid"
+    assert kill_after <= done < n_cells, "the run must be killed mid-grid"
     record_files = [
         p for p in _record_files(store_path) if p.suffix == ".json" and _KEY_PATTERN.match(p.stem)
     ]
