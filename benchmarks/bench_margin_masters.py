@@ -51,7 +51,7 @@ OSQP_OPTIONS = {"eps_abs": 1e-5, "eps_rel": 1e-5, "max_iter": 10_000}
 
 
 def _training_part(name: str) -> tuple[np.ndarray, np.ndarray]:
-    from marginboost.experiments.protocols.mcboost import load_split
+    from marginboost.papers.mcboost.protocol import load_split
 
     X, y, split = load_split(name, 0)
     return X[split.train], y[split.train]

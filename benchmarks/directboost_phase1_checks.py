@@ -75,7 +75,7 @@ def main(argv=None) -> int:
 
     from marginboost.boosting.direct import DirectBoost
     from marginboost.data import load
-    from marginboost.experiments.protocols.directboost import DIRECT_CHOICES
+    from marginboost.papers.directboost.protocol import DIRECT_CHOICES
 
     data = load("tic_tac_toe")
     X = data.X

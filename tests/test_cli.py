@@ -139,8 +139,8 @@ def test_cells_selects_the_paper_protocols_cells_and_runs_only_the_missing_ones(
     """Table 3 on Waveform is 5 rotations x 4 depths x 5 methods; Table 2 on Car is complete in
     the committed store, so nothing runs; a selection with missing cells is estimated and
     handed to the grid runner (here a stand-in that only records them)."""
-    from marginboost.experiments import protocols
-    from marginboost.experiments.protocols import dmcboost as P
+    from marginboost.experiments import grids
+    from marginboost.papers.dmcboost import protocol as P
 
     waveform = P.select_paper_cells(["table3"], ["Waveform"])
     assert len(waveform) == 100
@@ -152,16 +152,14 @@ def test_cells_selects_the_paper_protocols_cells_and_runs_only_the_missing_ones(
 
     monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
     ran = []
-    monkeypatch.setattr(
-        protocols, "run_paper_grid", lambda paper, f, cells, **kw: ran.extend(cells)
-    )
+    monkeypatch.setattr(grids, "run_paper_grid", lambda paper, f, cells, **kw: ran.extend(cells))
     assert main(["cells", "dmcboost", "table2", "--dataset", "Car"]) == 0
     assert "20 cells of the paper's protocol chosen, 20 in the store, 0 to compute" in (
         capsys.readouterr().out
     )
     assert ran == []
 
-    store = protocols.paper_store("dmcboost", "full")
+    store = grids.paper_store("dmcboost", "full")
     monkeypatch.setattr(type(store), "has", lambda self, spec: spec["fold"] != 4)
     args = ["cells", "dmcboost", "table3", "--dataset", "Car", "--method", "SAMME"]
     assert main([*args, "--dry-run"]) == 0

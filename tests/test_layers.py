@@ -18,7 +18,7 @@ LOWER = sorted(
         PACKAGE / "margins.py",
     ]
 )
-UPPER = ("experiments", "_repo", "reporting", "cli", "plotting")
+UPPER = ("experiments", "papers", "_repo", "reporting", "cli", "plotting")
 
 
 def _imported_modules(path: Path) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from marginboost.experiments.protocols import anyboost as A
+from marginboost.papers.anyboost import protocol as A
 
 
 def test_first_stump_diagnosis_on_vote1():

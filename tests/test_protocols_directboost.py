@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from marginboost.experiments.protocols import directboost as D
+from marginboost.papers.directboost import protocol as D
 
 
 def test_table1_data_sets_and_substitutes():
@@ -218,7 +218,7 @@ def test_table1_codes_adult_as_the_paper_s_file_and_the_raw_cells_keep_their_cap
 def test_capped_fits_are_rerun_with_a_higher_cap_and_replace_their_record():
     """A variant with a fit on the safety cap is rerun alone over its n' grid with the cap
     raised; its record replaces the capped one in that cell only; Adult is an exception."""
-    from marginboost.experiments.protocols.directboost import (
+    from marginboost.papers.directboost.protocol import (
         CAPPED_RERUN_EXCEPTIONS,
         CAPPED_RERUN_FACTOR,
         capped_reruns,

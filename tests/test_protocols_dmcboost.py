@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from marginboost.experiments.protocols import dmcboost as P
 from marginboost.experiments.store import cell_key
+from marginboost.papers.dmcboost import protocol as P
 
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_mirror = pytest.mark.skipif(

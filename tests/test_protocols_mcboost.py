@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import wilcoxon
 
 from marginboost.experiments import cell_key, target_table
-from marginboost.experiments.protocols import mcboost as P
+from marginboost.papers.mcboost import protocol as P
 
 
 def _paper_means() -> pd.DataFrame:

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from marginboost.experiments import cell_key
-from marginboost.experiments.protocols import mcboost_figures as mf
+from marginboost.papers.mcboost import figures as mf
 
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_mirror = pytest.mark.skipif(

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(
     "australian_scale and breast-cancer_scale data files",
 )
 
-from marginboost.experiments.protocols import shen_li  # noqa: E402
+from marginboost.papers.shen_li import protocol as shen_li  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from marginboost.experiments.protocols import shen_li_tables as st
+from marginboost.papers.shen_li import tables as st
 
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_data = pytest.mark.skipif(

@@ -36,7 +36,7 @@ def test_runs_write_under_build_not_into_the_committed_results(monkeypatch):
 
 
 def test_paper_store_reads_the_committed_evidence_and_writes_elsewhere(tmp_path, monkeypatch):
-    from marginboost.experiments.protocols import paper_store
+    from marginboost.experiments.grids import paper_store
 
     monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
     full = paper_store("shen_li", "full")

@@ -22,9 +22,9 @@ import numpy as np
 import pytest
 
 from marginboost.experiments import ResultStore
-from marginboost.experiments.protocols import PAPERS, PROTOCOLS, cell_function, notebook_cells
-from marginboost.experiments.protocols.shen_li_tables import SOLVER_PATH_METRICS
 from marginboost.experiments.store import cell_key
+from marginboost.papers import PAPERS, PROTOCOLS, cell_function, notebook_cells
+from marginboost.papers.shen_li.tables import SOLVER_PATH_METRICS
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")

@@ -107,8 +107,8 @@ def _paper_protocol_notebooks(args: argparse.Namespace, chosen: list) -> list:
 
 
 def _cmd_cells(args: argparse.Namespace) -> int:
-    from .experiments.protocols import dmcboost as protocol
-    from .experiments.protocols import paper_store, run_paper_grid
+    from .experiments.grids import paper_store, run_paper_grid
+    from .papers.dmcboost import protocol
 
     if args.paper != "dmcboost":
         raise ValueError(
@@ -148,8 +148,8 @@ def _cmd_cells(args: argparse.Namespace) -> int:
 
 
 def _cmd_results_update(args: argparse.Namespace) -> int:
-    from .experiments.protocols import PAPERS
     from .experiments.update import update_results
+    from .papers import PAPERS
 
     if args.paper is not None and args.paper not in PAPERS:
         raise ValueError(
@@ -342,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "paper",
         help="paper id: anyboost, shen_li, mcboost, directboost or dmcboost (the registry "
-        "marginboost.experiments.protocols.PROTOCOLS; an unknown id is answered with the list)",
+        "marginboost.papers.PROTOCOLS; an unknown id is answered with the list)",
     )
     rep.add_argument("item", nargs="?", default=None, help="table/figure id, e.g. table1")
     rep.add_argument("--profile", choices=PROFILES, default="quick")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 
-from ..experiments.protocols import PROTOCOLS
+from ..papers import PROTOCOLS
 
 __all__ = ["api_pages", "CHAPTER_ESTIMATORS", "chapter_api_block"]
 
@@ -340,6 +340,23 @@ def api_pages() -> dict[str, str]:
                 ),
             ],
             rest="The papers' numbers and the verdicts",
+        ),
+        _sections(
+            "marginboost.papers",
+            [
+                (
+                    "The reproduced papers",
+                    [
+                        "PROTOCOLS",
+                        "PAPERS",
+                        "PaperProtocol",
+                        "protocol",
+                        "notebook_cells",
+                        "cell_function",
+                        "load_claims",
+                    ],
+                ),
+            ],
         ),
     )
     pages["api/cli.md"] = cli_page()

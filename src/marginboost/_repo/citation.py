@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from ..experiments.protocols import PROTOCOLS
+from ..papers import PROTOCOLS
 
 __all__ = ["CHAPTER_PAPERS", "how_to_cite_page", "cite_chapter_block", "bib_entries"]
 

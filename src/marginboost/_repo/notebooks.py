@@ -117,7 +117,7 @@ def find_notebooks(
     paper: str, item: str | None = None, root: Path | None = None
 ) -> list[NotebookSource]:
     """Notebooks of one paper (and optionally one item); a clear error when there are none."""
-    from ..experiments.protocols import protocol
+    from ..papers import protocol
 
     entry = protocol(paper)  # a clear error for an unknown paper
     if item is not None:

@@ -783,7 +783,7 @@ def _directboost_section(record: dict) -> list[str]:
 
 def _directboost_scaling_section(record: dict) -> list[str]:
     """Claim C11 of Zhai et al. (2013): the growth of a round's time with n, M and n'."""
-    from ..experiments.predicates import SCALING_SLACK
+    from ..papers.directboost.claims import SCALING_SLACK
 
     env = record["environment"]
     names = {"n": "n", "M": "M", "n_prime": "n'"}
@@ -1038,14 +1038,14 @@ def recompute_cost(root: Path | None = None) -> list[dict]:
 
     One row per paper and grid (the ``table``/``figure`` field of the cell specs, else the
     protocol), counting the cells the paper's notebooks compute
-    (:func:`~marginboost.experiments.protocols.notebook_cells`): the number of cells, the sum of their recorded ``elapsed_seconds`` (each cell runs
+    (:func:`~marginboost.papers.notebook_cells`): the number of cells, the sum of their recorded ``elapsed_seconds`` (each cell runs
     on one core, so this is core-seconds) and the largest single cell.
     """
     import json
 
     from .._paths import require_project_root
-    from ..experiments.protocols import PROTOCOLS, notebook_cells
     from ..experiments.store import cell_key
+    from ..papers import PROTOCOLS, notebook_cells
 
     root = Path(root) if root is not None else require_project_root()
     rows: dict[tuple[str, str], dict] = {}

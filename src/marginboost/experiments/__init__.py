@@ -1,8 +1,10 @@
-"""Running experiments and comparing them with the papers.
+"""Running experiments and comparing them with the papers: the machinery every paper uses.
+
+The papers themselves (their protocols, claims and registry) live in :mod:`marginboost.papers`.
 
 * :mod:`~marginboost.experiments.profiles`: the ``quick`` and ``full`` profiles.
-* :mod:`~marginboost.experiments.protocols`: the registry of the reproduced papers and their
-  grids.
+* :mod:`~marginboost.experiments.grids`: a paper's result store and the executor of its grids.
+* :mod:`~marginboost.experiments.predicates`: how a claim's verdict follows from its parts.
 * :mod:`~marginboost.experiments.store`: content-addressed, append-only result store.
 * :mod:`~marginboost.experiments.runner`: grid runner (serial, local processes, dask).
 * :mod:`~marginboost.experiments.selection`: model selection on validation folds.
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 from .compare import VERDICT_RULE, compare, compare_tables, describe_agreement, verdict_counts
 from .profiles import Profile, check_profile
-from .protocols import PaperProtocol, protocol
 from .runner import CellError, run_grid
 from .scoreboard import STATUSES, load_statuses, scoreboard, scoreboard_markdown
 from .selection import best_round, early_stopping_round, select_hyperparameter, select_per_fold
@@ -33,8 +34,6 @@ from .targets import claims, list_items, list_papers, load_targets, target_table
 __all__ = [
     "Profile",
     "check_profile",
-    "PaperProtocol",
-    "protocol",
     "ResultStore",
     "cell_key",
     "experiment_spec",

@@ -19,7 +19,7 @@ import pandas as pd
 import yaml
 
 from .._paths import project_root
-from .predicates import CLAIM_RULE, PREDICATES, Evidence, evaluate_all
+from .predicates import CLAIM_RULE, Evidence, evaluate_all, registered_claims
 from .targets import claims, list_papers, load_targets
 
 __all__ = [
@@ -181,7 +181,7 @@ def load_causes(path: str | Path | None = None) -> dict[str, dict]:
         return {}
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     for key, entry in data.items():
-        if key not in PREDICATES:
+        if key not in registered_claims():
             raise ValueError(f"causes file {path}: unknown claim {key!r}")
         if (
             not isinstance(entry, Mapping)

@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from ...data import load, mcboost_splits
+from ...experiments.grids import dataset_fingerprint
+from ...experiments.profiles import check_profile as _check_profile
+from ...experiments.store import experiment_spec
 from ...margins import cumulative_margin_distribution, margin_mean_variance
-from ..profiles import check_profile as _check_profile
-from ..store import experiment_spec
-from . import dataset_fingerprint
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -345,7 +345,7 @@ def cell_function(spec: dict):
     if spec.get("table") == "table1":
         return table1_cell
     if spec.get("figure") in ("figure1", "figure2"):
-        from .mcboost_figures import cell_function as figures_cell_function
+        from .figures import cell_function as figures_cell_function
 
         return figures_cell_function(spec)
     raise ValueError(f"no mcboost cell function for the spec {spec!r}")

@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...data import load, shen_li_splits
-from ..profiles import check_profile as _check_profile
-from ..store import experiment_spec
-from . import dataset_fingerprint
+from ...experiments.grids import dataset_fingerprint
+from ...experiments.profiles import check_profile as _check_profile
+from ...experiments.store import experiment_spec
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -89,7 +89,7 @@ def paper_split(n_samples: int, seed: int):
 
     Examples
     --------
-    >>> from marginboost.experiments.protocols.shen_li import paper_split
+    >>> from marginboost.papers.shen_li.protocol import paper_split
     >>> split = paper_split(100, 0)
     >>> len(split.train), len(split.validation), len(split.test)
     (70, 15, 15)
@@ -410,7 +410,7 @@ def figure4_claims(cells: list[dict], metrics: list[dict]) -> dict:
 
 def cell_function(spec: dict):
     """The cell function that computed a stored record of this paper (for re-execution)."""
-    from .shen_li_tables import cell_function as table_cell_function
+    from .tables import cell_function as table_cell_function
 
     table = table_cell_function(spec)
     if table is not None:

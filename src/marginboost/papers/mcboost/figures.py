@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...data import load, mcboost_toy, random_splits
+from ...experiments.grids import dataset_fingerprint
+from ...experiments.profiles import check_profile as _check_profile
+from ...experiments.store import experiment_spec
 from ...margins import cumulative_margin_distribution, margin_mean_variance, normalized_margins
-from ..profiles import check_profile as _check_profile
-from ..store import experiment_spec
-from . import dataset_fingerprint
 
 __all__ = [
     "PROTOCOL_VERSION",

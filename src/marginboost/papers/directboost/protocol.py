@@ -47,9 +47,9 @@ from typing import Any
 import numpy as np
 
 from ...data import binarize_adult, flip_labels, load, long_servedio, rotated_splits
-from ..profiles import check_profile as _check_profile
-from ..store import cell_key, experiment_spec
-from . import dataset_fingerprint
+from ...experiments.grids import dataset_fingerprint
+from ...experiments.profiles import check_profile as _check_profile
+from ...experiments.store import cell_key, experiment_spec
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -987,7 +987,7 @@ def capped_rerun_cells(profile: str) -> list[dict]:
     """The reruns (:func:`capped_reruns`) of Tables 1 and 4 that the stored records of their
     cells call for: the cells the notebooks compute after the tables' own grids.  A table cell
     without a stored record has no known rerun yet (its notebook finds it when it runs)."""
-    from . import paper_store
+    from ...experiments.grids import paper_store
 
     store = paper_store("directboost", profile)
     cells = {
@@ -1024,7 +1024,7 @@ def with_reruns(
 
 def table1_confidence(dataset: str, algorithm: str) -> str:
     """How sure the reconstruction of the scrambled Table 1 is for one number (target file)."""
-    from ..targets import load_targets
+    from ...experiments.targets import load_targets
 
     rows = {
         row["dataset"]: row

@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 
 from ...data import flip_split_labels, load, random_splits
-from ..profiles import check_profile
-from ..store import experiment_spec
-from . import dataset_fingerprint
+from ...experiments.grids import dataset_fingerprint
+from ...experiments.profiles import check_profile
+from ...experiments.store import experiment_spec
 
 __all__ = [
     "FIGURE1_DATASETS",

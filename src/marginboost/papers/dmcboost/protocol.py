@@ -40,10 +40,10 @@ import numpy as np
 from ...data import load, rotated_splits
 from ...data.noise import flip_split_labels
 from ...data.splits import Split
-from ..profiles import check_profile as _check_profile
-from ..selection import best_round
-from ..store import experiment_spec
-from . import dataset_fingerprint
+from ...experiments.grids import dataset_fingerprint
+from ...experiments.profiles import check_profile as _check_profile
+from ...experiments.selection import best_round
+from ...experiments.store import experiment_spec
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -147,7 +147,7 @@ def load_dataset(name: str):
 
     Examples
     --------
-    >>> from marginboost.experiments.protocols.dmcboost import load_dataset
+    >>> from marginboost.papers.dmcboost.protocol import load_dataset
     >>> load_dataset("Car").X.shape
     (1728, 6)
     """
@@ -297,7 +297,7 @@ def grid_settings(profile: str, protocol: str = "book") -> dict:
 
     Examples
     --------
-    >>> from marginboost.experiments.protocols.dmcboost import grid_settings
+    >>> from marginboost.papers.dmcboost.protocol import grid_settings
     >>> len(grid_settings("full", protocol="paper")["table3_paper"])
     13
     >>> grid_settings("quick", protocol="paper")
@@ -711,7 +711,7 @@ def checkpoint_folder(spec: dict):
     ``_build/results`` in a checkout).  A cell that was interrupted goes on from there; the
     folder is removed once the cell's record is made."""
     from ..._paths import results_dir
-    from ..store import cell_key
+    from ...experiments.store import cell_key
 
     return results_dir() / "dmcboost" / "checkpoints" / cell_key(spec)
 

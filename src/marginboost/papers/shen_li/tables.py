@@ -56,9 +56,9 @@ from typing import Any
 import numpy as np
 
 from ...data import load, random_splits, shen_li_splits
-from ..profiles import check_profile as _check_profile
-from ..store import experiment_spec
-from . import dataset_fingerprint
+from ...experiments.grids import dataset_fingerprint
+from ...experiments.profiles import check_profile as _check_profile
+from ...experiments.store import experiment_spec
 
 __all__ = [
     "PROTOCOL_VERSION",

@@ -1,0 +1,27 @@
+"""Zhai, Xia & Wang (2014), *A multi-class boosting method with direct optimization*: its protocol, its claims and its registry entry.
+
+- :mod:`.protocol` — the grids of its tables and figures and the cell functions that compute them;
+- :mod:`.claims` — each claim of the paper as a predicate over the committed results;
+- ``PAPER`` — what the registry (:mod:`marginboost.papers`) knows of it.
+
+Its targets (the paper's printed numbers) are ``data/targets/dmcboost.yaml``, its notebooks
+``notebooks/dmcboost-*.md``, its chapter ``book/dmcboost.md``.
+"""
+
+from .._paper import PaperProtocol
+
+PAPER = PaperProtocol(
+    "dmcboost",
+    5,
+    ("table1", "figures1-2", "table2", "figure3", "table3", "table4"),
+    "zhai2014multiclass",
+    ("DMCBoost", "SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost"),
+    (
+        "protocol:grid_cells",
+        "protocol:cap_ablation_cells",
+        "protocol:phase1_only_cells",
+        "protocol:reduced_cap_cells",
+        "protocol:figure3_cells",
+        "protocol:paper_protocol_cells",
+    ),
+)

@@ -1,0 +1,46 @@
+"""Shen & Li (2010), *On the dual formulation of boosting algorithms*: its protocol, its claims and its registry entry.
+
+- :mod:`.protocol` — the grids of its tables and figures and the cell functions that compute them;
+- :mod:`.claims` — each claim of the paper as a predicate over the committed results;
+- ``PAPER`` — what the registry (:mod:`marginboost.papers`) knows of it.
+
+Its targets (the paper's printed numbers) are ``data/targets/shen_li.yaml``, its notebooks
+``notebooks/shen_li-*.md``, its chapter ``book/shen_li.md``.
+"""
+
+from .._paper import PaperProtocol
+
+PAPER = PaperProtocol(
+    "shen_li",
+    2,
+    (
+        "duality-checks",
+        "figure1",
+        "figure2",
+        "figure3",
+        "figure4",
+        "table2-3",
+        "table4-figure5",
+        "table5-8",
+    ),
+    "shen2010dual",
+    (
+        "AdaBoostL1",
+        "AdaBoostQP",
+        "AdaBoostCG",
+        "LogitBoostCG",
+        "LPBoost",
+        "HingeLPBoost",
+        "AdaBoost",
+        "ArcGv",
+    ),
+    (
+        "protocol:figure3_cells",
+        "protocol:figure4_cells",
+        "tables:table2_cells",
+        "tables:table3_cells",
+        "tables:table4_cells",
+        "tables:table5_cells",
+        "tables:table7_cells",
+    ),
+)
