@@ -68,3 +68,86 @@ def test_the_library_does_not_import_the_repository_tooling(path):
 
 def test_repository_tooling_users_exist():
     assert all((PACKAGE / name).is_file() for name in REPO_TOOLING_USERS)
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """``{module: the package's modules it imports}``, imports inside functions included; a
+    ``from package import name`` counts as importing the module ``package.name`` when there is
+    one, the package otherwise."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        modules[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+
+    def resolve(name: str) -> str:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph = {}
+    for module, (path, is_package) in modules.items():
+        package = module if is_package else module.rpartition(".")[0]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                deps |= {resolve(a.name) for a in node.names if a.name.startswith("marginboost")}
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    name = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    name = node.module or ""
+                if name.startswith("marginboost"):
+                    deps |= {
+                        resolve(f"{name}.{a.name}" if f"{name}.{a.name}" in modules else name)
+                        for a in node.names
+                    }
+        graph[module] = deps - {module, ""}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_package_has_no_import_circle():
+    """No module reaches itself through imports, those inside functions included."""
+    graph = _module_graph()
+    assert len(graph) > 80 and "marginboost.papers.dmcboost.claims" in graph
+    assert _cycles(graph) == []
+    # the check sees a circle where there is one
+    assert _cycles(
+        {**graph, "marginboost.papers": graph["marginboost.papers"] | {"marginboost.cli"}}
+    )

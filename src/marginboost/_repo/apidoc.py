@@ -375,7 +375,7 @@ def cli_page() -> str:
     """The ``marginboost`` command's reference: the help text of every (sub)command."""
     import os
 
-    from ..cli import build_parser
+    from .._cli_parser import build_parser
 
     saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"  # argparse wraps at the terminal's width: fix it
