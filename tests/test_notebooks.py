@@ -161,3 +161,31 @@ def test_save_key_numbers_fails_on_a_changed_number_when_checking(tmp_path, monk
     with pytest.raises(KeyNumbersChanged, match="is missing: execute the notebook"):
         save_key_numbers("paper", "other", {"a": 1.0}, profile="quick", root=fresh)
     assert load_key_numbers(fresh / "paper" / "item.quick.json")["numbers"] == {"a": 1.0}
+
+
+@pytest.mark.notebook
+def test_notebooks_executed_at_once_give_the_outputs_of_one_at_a_time(tmp_path, monkeypatch):
+    """``marginboost book --jobs 2`` runs each notebook in a process of its own; what they
+    print is what they print one at a time."""
+    from marginboost._repo.notebooks import _run_notebooks
+
+    monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path / "results"))
+    chosen = [nb for nb in NOTEBOOKS if nb.name in ("shen_li-figure2", "anyboost-table1")]
+    assert len(chosen) == 2
+
+    def streams(folder):
+        runs = list(_run_notebooks(chosen, folder, "quick", 1 if folder.name == "one" else 2))
+        assert sorted(run.name for run in runs) == sorted(nb.name for nb in chosen)
+        return {
+            nb.name: [
+                output.get("text")
+                for cell in nbformat.read(folder / f"{nb.name}.ipynb", as_version=4).cells
+                for output in cell.get("outputs", [])
+                if output.get("output_type") == "stream"
+            ]
+            for nb in chosen
+        }
+
+    at_once = streams(tmp_path / "two")
+    assert all(at_once.values())
+    assert at_once == streams(tmp_path / "one")

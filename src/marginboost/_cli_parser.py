@@ -170,6 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="reuse the executed notebooks in _build/executed/<profile>",
     )
+    book.add_argument(
+        "--jobs",
+        type=_positive_jobs,
+        default=None,
+        help="notebooks executed at once (default: one per core, at most 8)",
+    )
     book.set_defaults(func="_cmd_book")
 
     bench = sub.add_parser("bench", help="run speed benchmarks and regenerate the performance page")

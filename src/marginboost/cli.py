@@ -206,10 +206,16 @@ def _cmd_scoreboard(args: argparse.Namespace) -> int:
 
 
 def _cmd_book(args: argparse.Namespace) -> int:
+    import os
+
     from ._repo.notebooks import build_book
 
+    jobs = args.jobs if args.jobs is not None else max(1, min(os.cpu_count() or 1, 8))
     index = build_book(
-        profile=args.profile, warnings_as_errors=args.strict, execute=not args.no_execute
+        profile=args.profile,
+        warnings_as_errors=args.strict,
+        execute=not args.no_execute,
+        jobs=jobs,
     )
     print(f"\nThe book is at {index}")
     return 0

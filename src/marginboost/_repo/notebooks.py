@@ -468,6 +468,38 @@ def _stage_source_tree(
             _mark_profile(nb, stage / "notebooks" / nb.name)
 
 
+def _run_for_book(nb: NotebookSource, output: Path, profile: str, bar: bool | None):
+    return run_notebook(nb, output, profile=profile, progress=bar)
+
+
+def _run_notebooks(notebooks, executed: Path, profile: str, jobs: int):
+    """Execute the notebooks, ``jobs`` at once, yielding each :class:`NotebookRun` as it ends."""
+    if jobs == 1 or len(notebooks) < 2:
+        for nb in notebooks:
+            yield run_notebook(nb, executed / f"{nb.name}.ipynb", profile=profile)
+        return
+    import multiprocessing
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    # a process per notebook at a time: the kernel environment and the progress file of a run
+    # are set in its process' environment; bars from several runs would interleave, so none
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(notebooks)), mp_context=context) as pool:
+        pending = {
+            pool.submit(_run_for_book, nb, executed / f"{nb.name}.ipynb", profile, False)
+            for nb in notebooks
+        }
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in done:
+                error = future.exception()
+                if error is not None:
+                    for other in pending:
+                        other.cancel()
+                    raise error
+                yield future.result()
+
+
 def build_book(
     *,
     profile: str = "quick",
@@ -477,6 +509,7 @@ def build_book(
     build_dir: Path | None = None,
     regenerate_pages: bool = True,
     root: Path | None = None,
+    jobs: int = 1,
 ) -> Path:
     """Execute every notebook, regenerate generated pages and build the HTML book.
 
@@ -497,12 +530,17 @@ def build_book(
         Generate the pages made from registries and results (datasets, scoreboard,
         performance) into the staged copy of ``book/`` (the committed copies are not touched;
         ``marginboost results update`` refreshes them).
+    jobs
+        Notebooks executed at once, each in a process of its own (its kernel, its progress
+        file); the executed notebooks do not depend on it.
 
     Returns
     -------
     pathlib.Path
         The built ``index.html``.
     """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number >= 1; got {jobs!r}")
     root = root or require_project_root()
     build = Path(build_dir) if build_dir is not None else root / "_build"
     notebooks = list_notebooks(root)
@@ -512,11 +550,11 @@ def build_book(
         executed = build / "executed" / profile / "notebooks"
         if execute:
             start_all = time.perf_counter()
-            for i, nb in enumerate(notebooks, 1):
-                run = run_notebook(nb, executed / f"{nb.name}.ipynb", profile=profile)
+            for i, run in enumerate(_run_notebooks(notebooks, executed, profile, jobs), 1):
                 print(f"[{i}/{len(notebooks)}] {run.line()}", flush=True)
             print(
-                f"executed {len(notebooks)} notebooks in {time.perf_counter() - start_all:.0f} s",
+                f"executed {len(notebooks)} notebooks in {time.perf_counter() - start_all:.0f} s"
+                + (f" ({jobs} at once)" if jobs > 1 else ""),
                 flush=True,
             )
     missing = [nb.name for nb in notebooks if not (executed / f"{nb.name}.ipynb").exists()]
