@@ -230,6 +230,33 @@ class Table:
         Shown above the table.
     index : bool
         Show the frame's index.
+    math_columns : sequence of str, optional
+        Columns whose cells are LaTeX formulas: the page typesets them (the text shows the
+        source).
+    details : sequence of str, optional
+        Columns the page moves out of the main table into a second one, folded under it (with
+        the main table's first ``n_keys`` columns to say which row is which), so that the main
+        table fits the text column; the text shows every column in one table.
+    n_keys : int
+        How many leading columns identify a row in the folded table of ``details``.
+
+    Notes
+    -----
+    On the page a column ``x`` with a companion ``x_std`` is shown as one column
+    ``x (± std)`` whose cells read ``mean ± std``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = Table(pd.DataFrame({"set": ["a"], "paper": [1.5], "paper_std": [0.2],
+    ...                         "folds": [5]}), details=["folds"])
+    >>> t
+     set  paper  paper_std  folds
+       a    1.5        0.2      5
+    >>> "<th>paper (± std)</th>" in t._repr_html_() and "1.5 ± 0.2" in t._repr_html_()
+    True
+    >>> "<details" in t._repr_html_()
+    True
     """
 
     def __init__(
@@ -241,6 +268,9 @@ class Table:
         group_by=None,
         caption=None,
         index: bool = False,
+        math_columns=(),
+        details=(),
+        n_keys: int = 2,
     ):
         self.frame = frame
         self.verdict_columns = [c for c in verdict_columns if c in frame.columns]
@@ -248,6 +278,12 @@ class Table:
         self.group_by = [group_by] if isinstance(group_by, str) else list(group_by or [])
         self.caption = caption
         self.index = index
+        self.math_columns = [c for c in math_columns if c in frame.columns]
+        unknown = [c for c in details if c not in frame.columns]
+        if unknown:
+            raise ValueError(f"details names columns the table lacks: {unknown}")
+        self.details = list(details)
+        self.n_keys = int(n_keys)
 
     def __repr__(self) -> str:
         text = self.frame.to_string(index=self.index)
@@ -275,31 +311,57 @@ class Table:
         return cells
 
     def _repr_html_(self) -> str:
+        main = [c for c in self.frame.columns if c not in self.details]
+        html_table = self._html(main, self.caption)
+        if not self.details:
+            return html_table
+        keys = [c for c in main[: self.n_keys] if c not in self.details]
+        folded = self._html(keys + self.details, None)
+        names = ", ".join(str(c) for c in self.details)
+        return (
+            f'{html_table}<details class="mb-details"><summary>More columns: {names}'
+            f"</summary>{folded}</details>"
+        )
+
+    def _html(self, columns, caption) -> str:
         import html
 
         frame, bold = self.frame, self._bold_cells()
-        columns = ([frame.index.name or ""] if self.index else []) + [str(c) for c in frame.columns]
+        std = {c: f"{c}_std" for c in columns if f"{c}_std" in columns}
+        shown = [c for c in columns if c not in std.values()]
+        heads = ([frame.index.name or ""] if self.index else []) + [
+            f"{c} (± std)" if c in std else str(c) for c in shown
+        ]
         rows = []
         for position, (label, row) in enumerate(frame.iterrows()):
             cells = [f"<th>{html.escape(str(label))}</th>"] if self.index else []
-            for column, value in row.items():
-                text = "" if (isinstance(value, float) and math.isnan(value)) else str(value)
+            for column in shown:
+                value = row[column]
+                text = _cell_text(value)
+                if column in std and text and _cell_text(row[std[column]]):
+                    text = f"{text} ± {_cell_text(row[std[column]])}"
                 attrs = (
                     f' class="{_css_class(value)}"'
                     if column in self.verdict_columns and text
                     else ""
                 )
                 body = html.escape(text)
+                if column in self.math_columns and text:
+                    body = f'<span class="math notranslate nohighlight">\\({body}\\)</span>'
                 if (position, column) in bold:
                     body = f"<strong>{body}</strong>"
                 cells.append(f"<td{attrs}>{body}</td>")
             rows.append("<tr>" + "".join(cells) + "</tr>")
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-        caption = f"<caption>{html.escape(self.caption)}</caption>" if self.caption else ""
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in heads)
+        caption = f"<caption>{html.escape(caption)}</caption>" if caption else ""
         return (
             f'<table class="table mb-table">{caption}<thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>"
         )
+
+
+def _cell_text(value) -> str:
+    return "" if (isinstance(value, float) and math.isnan(value)) else str(value)
 
 
 def show_table(frame, **kwargs) -> Table:
