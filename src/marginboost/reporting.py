@@ -251,8 +251,8 @@ class Table:
     >>> t = Table(pd.DataFrame({"set": ["a"], "paper": [1.5], "paper_std": [0.2],
     ...                         "folds": [5]}), details=["folds"])
     >>> t
-     set  paper  paper_std  folds
-       a    1.5        0.2      5
+    set  paper  paper_std  folds
+      a    1.5        0.2      5
     >>> "<th>paper (± std)</th>" in t._repr_html_() and "1.5 ± 0.2" in t._repr_html_()
     True
     >>> "<details" in t._repr_html_()
