@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import os
 import re
 import tempfile
@@ -34,6 +35,7 @@ __all__ = [
     "CHECK_KEY_NUMBERS_ENV",
     "Table",
     "show_table",
+    "in_words",
 ]
 
 #: Default tolerances of key numbers: relative and absolute, as in ``numpy.isclose``.
@@ -362,6 +364,41 @@ class Table:
 
 def _cell_text(value) -> str:
     return "" if (isinstance(value, float) and math.isnan(value)) else str(value)
+
+
+def in_words(values) -> str:
+    """A mapping (or pandas Series) of names to counts or numbers as words, for a sentence.
+
+    Parameters
+    ----------
+    values : mapping or pandas.Series
+        Names and their counts or numbers, in the order to say them.
+
+    Returns
+    -------
+    str
+        ``"name value"`` pairs joined by commas: no braces, quotes or ``np.float64(...)``.
+
+    Examples
+    --------
+    >>> in_words({"agrees": 9, "differs": 5})
+    'agrees 9, differs 5'
+    >>> import numpy as np
+    >>> in_words({"Wine": np.float64(2.78), "Car": np.int64(0)})
+    'Wine 2.78, Car 0'
+    """
+
+    def number(value) -> str:
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, numbers.Integral):
+            return str(int(value))
+        if isinstance(value, numbers.Real):
+            value = float(value)
+            return str(int(value)) if value.is_integer() else f"{value:g}"
+        return str(value)
+
+    return ", ".join(f"{name} {number(value)}" for name, value in values.items())
 
 
 def show_table(frame, **kwargs) -> Table:
