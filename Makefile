@@ -31,6 +31,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[book,test,distributed]"
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
+	$(BIN)/marginboost compile
 	@touch $(STAMP)
 
 venv: $(STAMP)

@@ -188,3 +188,43 @@ def test_jobs_below_one_is_refused_before_any_work(jobs, capsys):
 def test_results_update_names_an_unknown_paper(capsys):
     assert main(["results", "update", "nopaper", "--dry-run"]) == 2
     assert "unknown paper 'nopaper'" in capsys.readouterr().err
+
+
+def test_compile_fits_every_public_estimator_and_fills_the_cache(capsys):
+    import marginboost
+
+    assert main(["compile"]) == 0
+    n = sum(name in marginboost._ESTIMATORS for name in marginboost.__all__)
+    out = capsys.readouterr().out
+    assert f"{n} estimators fitted in" in out and "cache:" in out
+
+
+def test_the_first_compiling_fit_says_so_once(monkeypatch, capsys):
+    """With the kernels not cached, the first fit of a process says that it compiles them, once;
+    with them cached, or when it cannot be told, nothing is printed."""
+    import numpy as np
+
+    from marginboost import AdaBoost, _numba_cache
+
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = (X[:, 0] > 0).astype(int)
+    for cached, printed in [(False, True), (True, False), (None, False)]:
+        monkeypatch.setattr(_numba_cache, "_ANNOUNCED", False)
+        monkeypatch.setattr(_numba_cache, "kernels_cached", lambda cached=cached: cached)
+        AdaBoost(n_estimators=2).fit(X, y)
+        AdaBoost(n_estimators=2).fit(X, y)
+        err = capsys.readouterr().err
+        assert err.count("compiling its numba kernels") == (1 if printed else 0), cached
+    monkeypatch.setattr(_numba_cache, "_ANNOUNCED", False)
+    monkeypatch.setattr(_numba_cache, "kernels_cached", lambda: False)
+    monkeypatch.setenv("MARGINBOOST_QUIET", "1")
+    AdaBoost(n_estimators=2).fit(X, y)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_cache_check_answers_for_the_tree_kernels():
+    from marginboost._numba_cache import _cache_index_paths, kernels_cached
+
+    paths = _cache_index_paths()
+    assert len(paths) > 10 and all(p.endswith(".nbi") for p in paths)
+    assert kernels_cached() is any(__import__("os").path.exists(p) for p in paths)

@@ -178,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     book.set_defaults(func="_cmd_book")
 
+    compile_ = sub.add_parser(
+        "compile",
+        help="compile and cache the numba kernels ahead of the first fit (a bar of the estimators)",
+    )
+    compile_.set_defaults(func="_cmd_compile")
+
     bench = sub.add_parser("bench", help="run speed benchmarks and regenerate the performance page")
     bench.add_argument("name", nargs="?", default=None, help="benchmark name (default: all)")
     bench.add_argument("--quick", action="store_true", help="a short smoke run")

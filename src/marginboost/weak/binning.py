@@ -144,6 +144,9 @@ class BinMapper:
 
     def fit(self, X: ArrayLike) -> BinMapper:
         """Compute the cut points of every feature of ``X`` (float array, n_samples x n_features)."""
+        from .._numba_cache import announce_compilation
+
+        announce_compilation()  # once per process, and only when the kernels are not cached
         max_bins = self._check_params()
         X = _check_finite_matrix(X)
         thresholds: list[NDArray[np.float64]] = []
