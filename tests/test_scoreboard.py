@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -152,7 +153,11 @@ def test_escape_keeps_formulas_as_plain_text():
 
 
 def _cell_text(inline) -> str:
-    return "".join(t.content for t in inline.children if t.type in ("text", "text_special"))
+    return "".join(
+        f"${t.content}$" if t.type == "math_inline" else t.content
+        for t in inline.children
+        if t.type in ("text", "text_special", "math_inline")
+    )
 
 
 def test_markdown_page_is_valid_myst():
@@ -172,7 +177,20 @@ def test_markdown_page_is_valid_myst():
         if t.type == "heading_open" and t.tag == "h1"
     ]
     assert headings == ["Scoreboard"]
-    assert not any(t.type.startswith("math") for t in tokens), "text was read as math"
+    # the only math is the formulas the statements write as $...$; no other text is read as math
+    formulas = {
+        m
+        for c in all_claims()
+        for m in re.findall(r"\$([^$]+)\$", " ".join(c["statement"].split()))
+    }
+    math = [
+        child.content
+        for t in tokens
+        if t.type == "inline"
+        for child in t.children
+        if child.type.startswith("math")
+    ]
+    assert formulas and set(math) == formulas, "text was read as math, or a formula was not"
     assert sum(t.type == "table_open" for t in tokens) == 1 + len(list_papers(TARGETS))
     for status in STATUSES:
         assert status in page

@@ -312,6 +312,16 @@ def _escape(text: str) -> str:
     return _MARKUP.sub(r"\\\1", text)
 
 
+_MATH = re.compile(r"(\$[^$]+\$)")
+
+
+def _escape_with_math(text: str) -> str:
+    """:func:`_escape` outside the ``$...$`` formulas of a claim's statement, which are kept as
+    inline math (the page typesets them)."""
+    parts = _MATH.split(" ".join(str(text).split()))
+    return "".join(part if _MATH.fullmatch(part) else _MARKUP.sub(r"\\\1", part) for part in parts)
+
+
 def _evidence_cell(evidence: str) -> str:
     if not evidence:
         return ""
@@ -437,7 +447,7 @@ def scoreboard_markdown(
             if readings.get(row.claim):
                 statement += f" Read as: {readings[row.claim]}"
             lines.append(
-                f"| {_escape(row.claim)} | {_escape(statement)} | "
+                f"| {_escape(row.claim)} | {_escape_with_math(statement)} | "
                 f"{_escape(row.source)} | {_badge(row.status)} | {_escape(decided_by)} | "
                 f"{_evidence_cell(row.evidence)} |"
             )
@@ -475,7 +485,7 @@ def not_reproduced_markdown(
             lines += [
                 f"### {_escape(key)}",
                 "",
-                f"*{_escape(row.statement)}* "
+                f"*{_escape_with_math(row.statement)}* "
                 f"({_escape(row.source)}; evidence: {_evidence_cell(row.evidence)})",
                 "",
                 f"**Decided by:** {_escape(row.decided_by)}",
