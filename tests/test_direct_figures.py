@@ -16,7 +16,7 @@ from scipy.optimize import linprog
 
 from marginboost.boosting.direct import (
     bottom_average_line_search,
-    bottom_average_margin,
+    bottom_margin_average_at,
     zero_error_end,
     zero_one_error_at,
     zero_one_line_search,
@@ -124,7 +124,7 @@ def test_bottom_average_search_equals_the_grid_maximum():
     assert result.initial_value == pytest.approx(0.7 / 3, rel=1e-12)
     assert not result.at_end
     grid = np.concatenate([np.linspace(0.0, D, 100001), Q, [D]])
-    values = np.array([bottom_average_margin(A, B, C, N_PRIME, x) for x in grid])
+    values = np.array([bottom_margin_average_at(A, B, C, N_PRIME, x) for x in grid])
     assert result.value == pytest.approx(values.max(), rel=1e-9)
     assert result.value >= values.max() - 1e-15
 
@@ -139,7 +139,7 @@ def _worst_quasiconcavity_violation(values: np.ndarray) -> float:
 def test_order_margin_is_multimodal_and_bottom_average_is_not():
     grid = np.linspace(0.0, D, 7001)
     order = np.array([margin_order_statistic(margins_at(x), N_PRIME) for x in grid])
-    average = np.array([bottom_average_margin(A, B, C, N_PRIME, x) for x in grid])
+    average = np.array([bottom_margin_average_at(A, B, C, N_PRIME, x) for x in grid])
     assert _worst_quasiconcavity_violation(average) <= 1e-12
     assert _worst_quasiconcavity_violation(order) > 0.02
     interior = (order[1:-1] > order[:-2]) & (order[1:-1] > order[2:])

@@ -88,7 +88,7 @@ def test_bad_input(a, b, message):
 
 from marginboost.boosting.direct import (  # noqa: E402
     bottom_average_line_search,
-    bottom_average_margin,
+    bottom_margin_average_at,
     zero_error_end,
 )
 
@@ -104,12 +104,12 @@ def test_bottom_average_search_matches_a_fine_grid(seed):
     d = zero_error_end(a, b)
     result = bottom_average_line_search(a, b, c, n_prime)
     assert result.value == pytest.approx(
-        bottom_average_margin(a, b, c, n_prime, result.alpha), abs=1e-12
+        bottom_margin_average_at(a, b, c, n_prime, result.alpha), abs=1e-12
     )
-    assert result.initial_value == pytest.approx(bottom_average_margin(a, b, c, n_prime, 0.0))
+    assert result.initial_value == pytest.approx(bottom_margin_average_at(a, b, c, n_prime, 0.0))
     upper = d if np.isfinite(d) else 1e6 * c
     grid = np.concatenate([np.linspace(0.0, min(upper, 50 * c), 2001), [upper]])
-    best_grid = max(bottom_average_margin(a, b, c, n_prime, x) for x in grid)
+    best_grid = max(bottom_margin_average_at(a, b, c, n_prime, x) for x in grid)
     assert result.value >= best_grid - 1e-12
     assert result.value >= result.initial_value
     assert 0.0 <= result.alpha <= d
@@ -219,7 +219,7 @@ def test_theorem2_bottom_average_is_quasiconcave_in_the_zero_error_region(seed):
     upper = d if np.isfinite(d) else 20 * c
     grid = np.linspace(0.0, upper, 600, endpoint=not np.isfinite(d))
     n_prime = int(rng.integers(1, n + 1))
-    values = np.array([bottom_average_margin(a, b, c, n_prime, x) for x in grid])
+    values = np.array([bottom_margin_average_at(a, b, c, n_prime, x) for x in grid])
     peak = int(np.argmax(values))
     assert np.all(np.diff(values[: peak + 1]) >= -1e-12)  # non-decreasing up to the maximum
     assert np.all(np.diff(values[peak:]) <= 1e-12)  # non-increasing after it
@@ -232,6 +232,6 @@ def test_supremum_at_infinity_keeps_the_value_at_zero():
     a, b, c = np.array([-0.5, -0.4, 0.3]), np.array([1.0, 1.0, -1.0]), 1.0
     result = bottom_average_line_search(a, b, c, 2, d=np.inf)
     assert np.isinf(result.alpha) and result.value == 0.0
-    assert result.initial_value == pytest.approx(bottom_average_margin(a, b, c, 2, 0.0))
+    assert result.initial_value == pytest.approx(bottom_margin_average_at(a, b, c, 2, 0.0))
     assert result.initial_value == pytest.approx(-0.45)
-    assert bottom_average_margin(a, b, c, 2, 0.35) == pytest.approx(-0.2 / 2.7)  # a breakpoint
+    assert bottom_margin_average_at(a, b, c, 2, 0.35) == pytest.approx(-0.2 / 2.7)  # a breakpoint

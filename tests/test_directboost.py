@@ -13,7 +13,7 @@ from marginboost.boosting.direct import (
     ZeroOneObjective,
     best_stump_zero_one,
     bottom_average_line_search,
-    bottom_average_margin,
+    bottom_margin_average_at,
     directboost_variant,
     margin_objective,
     order_margin,
@@ -102,7 +102,7 @@ def test_average_line_equals_the_envelope_search(seed, restricted):
     )
     assert value == pytest.approx(reference.value, rel=1e-9, abs=1e-12)
     if np.isfinite(q):
-        assert bottom_average_margin(a, b, c, n_prime, q) == pytest.approx(value, abs=1e-12)
+        assert bottom_margin_average_at(a, b, c, n_prime, q) == pytest.approx(value, abs=1e-12)
     else:
         assert reference.alpha == np.inf
 
@@ -200,7 +200,7 @@ def test_phase2_stops_at_a_coordinatewise_maximum_over_all_stumps():
     y_signed = np.where(y == model.classes_[1], 1.0, -1.0)
     a = y_signed * model.decision_function(X)
     c = model.alphas_.sum()
-    current = bottom_average_margin(a, np.ones_like(a), c, 8, 0.0)
+    current = bottom_margin_average_at(a, np.ones_like(a), c, 8, 0.0)
     best = -np.inf
     for f in range(codes.shape[1]):
         for t in range(int(codes[:, f].max())):
@@ -209,7 +209,7 @@ def test_phase2_stops_at_a_coordinatewise_maximum_over_all_stumps():
                 d = zero_error_end(a, b)
                 result = bottom_average_line_search(a, b, c, 8, d=d)
                 alpha = result.alpha if not result.at_end else d - min(0.01, d / 2)
-                best = max(best, bottom_average_margin(a, b, c, 8, alpha))
+                best = max(best, bottom_margin_average_at(a, b, c, 8, alpha))
     assert best <= current + DirectBoost.improvement_tol * max(1.0, abs(current))
 
 
@@ -351,7 +351,7 @@ def test_lazy_average_line_equals_the_full_collection(seed, restricted, epsilon)
     assert got[1] == pytest.approx(expected[1], abs=1e-12) or got[1] == expected[1]
     assert got[2] == pytest.approx(expected[2], abs=1e-12)
     assert got[2] == pytest.approx(
-        bottom_average_margin(a, b, c, n_prime, got[1]), abs=1e-12
+        bottom_margin_average_at(a, b, c, n_prime, got[1]), abs=1e-12
     ) or not np.isfinite(got[1])
 
 

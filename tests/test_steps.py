@@ -118,11 +118,11 @@ def test_edge_and_entropy_values():
     assert _steps.weighted_edge(2 * g, a) == 0.5
     assert _steps.weighted_edge(np.zeros(3), a) == 0.0
     # D = (1/2, 1/4, 1/4): H = (1/2) log 2 + 2 (1/4) log 4 = 1.5 log 2
-    assert _steps.shannon_entropy(g) == pytest.approx(1.5 * np.log(2), rel=4 * EPS)
-    assert _steps.shannon_entropy(np.array([3.0, 0.0, 1.0])) == pytest.approx(
+    assert _steps.weight_entropy(g) == pytest.approx(1.5 * np.log(2), rel=4 * EPS)
+    assert _steps.weight_entropy(np.array([3.0, 0.0, 1.0])) == pytest.approx(
         -(0.75 * np.log(0.75) + 0.25 * np.log(0.25)), rel=4 * EPS
     )
-    assert _steps.shannon_entropy(np.zeros(2)) == 0.0
+    assert _steps.weight_entropy(np.zeros(2)) == 0.0
 
 
 def test_entropy_with_precomputed_absolute_weights_is_the_same_number():
@@ -131,7 +131,7 @@ def test_entropy_with_precomputed_absolute_weights_is_the_same_number():
     rng = np.random.default_rng(0)
     for w in (rng.standard_normal(1001), np.r_[rng.random(50), 0.0, -rng.random(50)]):
         p = np.abs(w)
-        assert _steps.shannon_entropy(w, p, float(p.sum())) == _steps.shannon_entropy(w)
+        assert _steps.weight_entropy(w, p, float(p.sum())) == _steps.weight_entropy(w)
 
 
 def test_compiled_sign_counts_match_numpy():

@@ -121,6 +121,17 @@ def _l1_normalizer(alphas: ArrayLike | float) -> float:
     return total
 
 
+def check_n_prime(n_prime: int, n: int) -> int:
+    """:math:`n'` of the bottom-:math:`n'` objectives of DirectBoost and DMCBoost as an ``int``:
+    an integer (or an integer-valued number, not a bool) in ``1 .. n``, else ``ValueError``."""
+    if isinstance(n_prime, bool) or not isinstance(n_prime, numbers.Integral):
+        if not (isinstance(n_prime, numbers.Real) and float(n_prime).is_integer()):
+            raise ValueError(f"n_prime must be an integer in [1, {n}]; got {n_prime!r}")
+    if not 1 <= n_prime <= n:
+        raise ValueError(f"n_prime must be an integer in [1, {n}]; got {n_prime!r}")
+    return int(n_prime)
+
+
 def _check_n_bottom(n_bottom: int, n: int) -> int:
     if isinstance(n_bottom, bool) or not isinstance(n_bottom, (int, np.integer)):
         raise TypeError(f"n_bottom must be an integer; got {n_bottom!r}")

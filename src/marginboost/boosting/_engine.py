@@ -303,9 +303,9 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
             history["min_margin"][t] = normalized.min()
             history["mean_margin"][t] = normalized.sum() / y.shape[0]
             history["weight_entropy"][t] = (
-                _steps.shannon_entropy(gradient, abs_gradient, abs_total)
+                _steps.weight_entropy(gradient, abs_gradient, abs_total)
                 if learner_weights is gradient
-                else _steps.shannon_entropy(learner_weights)
+                else _steps.weight_entropy(learner_weights)
             )
             history["step"][t] = step
             history["time"][t] = time.perf_counter() - start

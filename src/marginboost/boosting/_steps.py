@@ -34,7 +34,7 @@ __all__ = [
     "lipschitz_step",
     "newton_step",
     "line_search_step",
-    "shannon_entropy",
+    "weight_entropy",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -84,10 +84,12 @@ def weighted_edge(cost_grad_weights: FloatArray, label_times_direction: FloatArr
     return float(cost_grad_weights @ label_times_direction) / total
 
 
-def shannon_entropy(
+def weight_entropy(
     weights: FloatArray, abs_weights: FloatArray | None = None, total: float | None = None
 ) -> float:
-    r"""Shannon entropy :math:`-\sum_i D_i \log D_i` of :math:`D \propto |w|` (natural log).
+    r"""Entropy of the weights handed to the weak learner (``history_["weight_entropy"]``):
+    the Shannon entropy :math:`-\sum_i D_i \log D_i` of :math:`D \propto |w|` (natural log;
+    :func:`marginboost.duality.shannon_entropy` applied to the normalized :math:`|w|`).
 
     ``abs_weights`` (``np.abs(weights)``) and ``total`` (its sum) may be passed when the
     caller has them already.

@@ -41,6 +41,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._sklearn import constraints
+from ..margins import check_n_prime
 from . import _direct_kernels as _k
 from ._base import BinaryBoostingClassifier, check_positive_int, check_real, mark_not_boosted
 
@@ -58,7 +59,7 @@ __all__ = [
     "zero_error_end",
     "MarginSearchResult",
     "bottom_average_line_search",
-    "bottom_average_margin",
+    "bottom_margin_average_at",
     "order_margin",
     "margin_objective",
     "ZeroOneObjective",
@@ -208,24 +209,18 @@ def zero_error_end(a: ArrayLike, b: ArrayLike) -> float:
     return float(a[falling].min()) if falling.any() else float("inf")
 
 
-def bottom_average_margin(
+def bottom_margin_average_at(
     a: ArrayLike, b: ArrayLike, c: float, n_prime: int, alpha: float
 ) -> float:
     r"""The average of the ``n_prime`` smallest normalized margins
     :math:`(a_i + b_i\alpha)/(c + \alpha)` (DirectBoost's :math:`g_{\mathrm{average}\,n'}`),
     evaluated directly (the reference for :func:`bottom_average_line_search`)."""
     a, b = _check(a, b)
-    n_prime = _check_n_prime(n_prime, a.size)
+    n_prime = check_n_prime(n_prime, a.size)
     if np.isinf(alpha) and alpha > 0:  # the limit: margins tend to b_i
         return float(np.sort(b)[:n_prime].mean())
     margins = np.sort(a + b * float(alpha))[:n_prime]
     return float(margins.mean() / (float(c) + float(alpha)))
-
-
-def _check_n_prime(n_prime: int, n: int) -> int:
-    if int(n_prime) != n_prime or not 1 <= n_prime <= n:
-        raise ValueError(f"n_prime must be an integer in [1, {n}]; got {n_prime!r}")
-    return int(n_prime)
 
 
 @dataclass(frozen=True)
@@ -285,7 +280,7 @@ def bottom_average_line_search(
         approached, never chosen).
     """
     a, b = _check(a, b)
-    n_prime = _check_n_prime(n_prime, a.size)
+    n_prime = check_n_prime(n_prime, a.size)
     c = float(c)
     if not (np.isfinite(c) and c > 0):
         raise ValueError(f"c (the sum of the current weights) must be positive; got {c!r}")
@@ -445,7 +440,7 @@ def order_margin(a: ArrayLike, b: ArrayLike, c: float, n_prime: int, alpha: floa
     r"""The ``n_prime``-th smallest normalized margin :math:`(a_i + b_i\alpha)/(c + \alpha)`
     (DirectBoost_order's objective), evaluated directly."""
     a, b = _check(a, b)
-    n_prime = _check_n_prime(n_prime, a.size)
+    n_prime = check_n_prime(n_prime, a.size)
     return float(np.sort(a + b * float(alpha))[n_prime - 1] / (float(c) + float(alpha)))
 
 
@@ -453,7 +448,7 @@ def margin_objective(margins: ArrayLike, n_prime: int, objective: str = "average
     """Bottom-``n_prime`` average (``"average"``) or ``n_prime``-th smallest (``"order"``) of
     the given (normalized) margins."""
     m = np.sort(np.asarray(margins, dtype=np.float64))
-    n_prime = _check_n_prime(n_prime, m.size)
+    n_prime = check_n_prime(n_prime, m.size)
     return float(m[:n_prime].mean() if objective == "average" else m[n_prime - 1])
 
 
@@ -596,7 +591,7 @@ class MarginObjective:
         self.a = np.ascontiguousarray(a, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.c = float(c)
-        self.n_prime = _check_n_prime(n_prime, self.a.size)
+        self.n_prime = check_n_prime(n_prime, self.a.size)
         if objective not in ("average", "order"):
             raise ValueError(f"objective must be 'average' or 'order'; got {objective!r}")
         self.order_objective = objective == "order"
@@ -885,7 +880,7 @@ class DirectBoost(BinaryBoostingClassifier):
                 f"n_prime must be an int in [1, {n}] or a fraction in (0, 1]; got {value!r}"
             )
         if isinstance(value, numbers.Integral):
-            return _check_n_prime(int(value), n)
+            return check_n_prime(int(value), n)
         if not 0.0 < float(value) <= 1.0:
             raise ValueError(f"a fractional n_prime must be in (0, 1]; got {value!r}")
         return max(1, min(n, int(round(float(value) * n))))

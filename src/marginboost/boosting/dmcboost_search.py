@@ -89,13 +89,12 @@ Conventions chosen where the paper is silent (each is tested):
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..margins import bottom_margin_average, multiclass_margins
+from ..margins import bottom_margin_average, check_n_prime, multiclass_margins
 from . import _dmcboost_kernels as _k
 
 __all__ = [
@@ -163,15 +162,6 @@ def _check(
     if not np.all(np.isfinite(F)):
         raise ValueError("F contains NaN or infinite values")
     return F, _labels(y, n, K, "y"), _labels(h, n, K, "h")
-
-
-def _check_n_prime(n_prime: int, n: int) -> int:
-    if isinstance(n_prime, bool) or not isinstance(n_prime, numbers.Integral):
-        if not (isinstance(n_prime, numbers.Real) and float(n_prime).is_integer()):
-            raise ValueError(f"n_prime must be an integer in [1, {n}]; got {n_prime!r}")
-    if not 1 <= n_prime <= n:
-        raise ValueError(f"n_prime must be an integer in [1, {n}]; got {n_prime!r}")
-    return int(n_prime)
 
 
 def _check_c(c: float) -> float:
@@ -444,7 +434,7 @@ def bottom_average_along(
     brute-force reference); for infinite ``alpha`` the limit."""
     F, y, h = _check(F, y, h)
     c = _check_c(c)
-    n_prime = _check_n_prime(n_prime, F.shape[0])
+    n_prime = check_n_prime(n_prime, F.shape[0])
     alpha = float(alpha)
     if math.isinf(alpha):
         p, s = _tail(_lines(F, y, h, 1 if alpha > 0 else -1), n_prime, c)
@@ -462,7 +452,7 @@ def bottom_average_slope(
     :math:`\frac{1}{n'}\sum_{i\in B_{n'}} \partial M_i` with eq. (10)'s per-example derivatives."""
     F, y, h = _check(F, y, h)
     c = _check_c(c)
-    n_prime = _check_n_prime(n_prime, F.shape[0])
+    n_prime = check_n_prime(n_prime, F.shape[0])
     sign = 1 if alpha >= 0 else -1
     b = abs(float(alpha))
     S, dS = _bottom(_lines(F, y, h, sign), n_prime, b)
@@ -564,7 +554,7 @@ def margin_line_search(
     """
     F, y, h = _check(F, y, h)
     c = _check_c(c)
-    n_prime = _check_n_prime(n_prime, F.shape[0])
+    n_prime = check_n_prime(n_prime, F.shape[0])
     th = float(th)
     if not (math.isfinite(th) and th > 0):
         raise ValueError(f"th must be a positive finite threshold; got {th!r}")
