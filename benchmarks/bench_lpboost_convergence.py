@@ -20,6 +20,15 @@ saves, how far each stopping tolerance is, and ERLPBoost beside it -- measured i
   0.5), which asks the weak learner for the tree of a weighted mean of the master's weights and
   the best weights so far; the same column budget, its gap and the columns and seconds to each
   tolerance beside plain pricing's.
+* ``master-batch-K``: the columns of ``lpboost-trajectory`` replayed through LPBoost's master
+  ``K`` at a time (one re-solve per ``K`` rows): master seconds, pivots and milliseconds per
+  column and the final optimum beside the one-at-a-time master's.  It isolates what a
+  re-solve costs per row when several rows arrive together.
+* ``pricing-columns-K``: LPBoost with multiple pricing (``columns_per_iteration=K``: beside
+  the oracle's tree, the best trees under the next root features, each added when it
+  violates the master's constraint) with the same column budget: iterations, seconds (master
+  and all), its gap and bound r after each iteration, and the columns and seconds to each
+  tolerance beside plain pricing's.
 * ``erlpboost-EPS``: ERLPBoost (the same nu and trees) with ``tol = EPS``: columns, seconds,
   whether it stopped by its rule, and the soft margin of its combination beside LPBoost's
   bracket on the optimum (the master's last ``r`` below, the smallest next-tree edge above).
@@ -361,6 +370,88 @@ def erlpboost(X, y, tolerances, bracket: dict) -> list[dict]:
     return cases
 
 
+#: columns per re-solve of the master replay, and per iteration of multiple pricing
+BATCHES = (5, 20)
+
+
+def master_batches(A: np.ndarray, objective: list[float], batches=BATCHES) -> list[dict]:
+    """The trajectory's columns through LPBoost's master ``K`` at a time (see the module
+    docstring): seconds, pivots and the final optimum against the one-at-a-time master."""
+    from marginboost.boosting._masters import LPBoostMaster
+
+    M, J = A.shape
+    cases = []
+    for k in batches:
+        master = LPBoostMaster(M, 1.0 / (0.1 * M))
+        seconds, pivots, solution = 0.0, 0, None
+        for start in range(0, J, k):
+            master.add_columns(A[:, start : start + k])
+            begin = time.perf_counter()
+            solution = master.solve()
+            seconds += time.perf_counter() - begin
+            pivots += solution.iterations
+        assert solution is not None
+        cases.append(
+            {
+                "case": f"master-batch-{k}",
+                "batch": k,
+                "columns": int(J),
+                "master_s": seconds,
+                "ms_per_column": 1e3 * seconds / J,
+                "pivots_per_column": pivots / J,
+                "objective_difference": abs(solution.objective - objective[-1]),
+            }
+        )
+        print("   ", cases[-1], flush=True)
+    return cases
+
+
+def multiple_pricing(X, y, n_columns: int, plain: dict, batches=BATCHES) -> list[dict]:
+    """LPBoost with ``columns_per_iteration=K`` against plain pricing, the same column budget
+    (see the module docstring)."""
+    from marginboost import LPBoost
+
+    cases = []
+    for k in batches:
+        with timed_master_solves() as solves, warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # recorded with the case
+            start = time.perf_counter()
+            model = LPBoost(
+                nu=0.1, max_depth=3, n_estimators=n_columns, tol=1e-5, columns_per_iteration=k
+            ).fit(X, y)
+            elapsed = time.perf_counter() - start
+        history = model.history_
+        columns_at = [int(w.size) for w in model._stage_weights]
+        case = {
+            "case": f"pricing-columns-{k}",
+            "columns_per_iteration": k,
+            "columns": int(model.n_estimators_),
+            "iterations": int(model.n_iterations_),
+            "converged": bool(model.converged_),
+            "total_s": elapsed,
+            "master_s": float(sum(s[1] for s in solves)),
+            "last_gap": float(history["duality_gap"][-1]),
+            "last_objective": float(history["objective"][-1]),
+            "plain_last_gap": plain["last_gap"],
+            "plain_last_objective": plain["objective"][-1],
+            "columns_at": columns_at,
+            "gap": [float(g) for g in history["duality_gap"]],
+            "objective": [float(r) for r in history["objective"]],
+            "time": [float(t) for t in history["time"]],
+            "to_tolerance": {},
+        }
+        for eps in TOLERANCES:
+            hit = np.flatnonzero(history["duality_gap"] <= eps)
+            case["to_tolerance"][f"{eps:g}"] = (
+                {"columns": columns_at[hit[0]], "seconds": float(history["time"][hit[0]])}
+                if hit.size
+                else None
+            )
+        cases.append(case)
+        print("   ", {k: v for k, v in case.items() if not isinstance(v, list)}, flush=True)
+    return cases
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
@@ -374,7 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     cases, A, bracket = lpboost_trajectory(X, y, n_columns)
     trajectory = cases[0]
     cases += working_set(A, trajectory["objective"], trajectory["master_ms"])
+    cases += master_batches(A, trajectory["objective"])
     cases += pricing(X, y, n_columns, SMOOTHING, trajectory)
+    cases += multiple_pricing(X, y, n_columns, trajectory)
     cases += erlpboost(X, y, (0.1,) if args.quick else (0.1, 0.03, 0.01), bracket)
     import highspy
     from bench_column_generation import _highspy_version

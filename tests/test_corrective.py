@@ -19,7 +19,7 @@ from marginboost.boosting.corrective import (
     LPBoost,
     adaboost_T_heuristic,
 )
-from marginboost.weak import BinMapper, WeakPool
+from marginboost.weak import BinMapper, DecisionTree, WeakPool
 
 
 def integer_data(seed=0, n=40, d=3, flip=0.1):
@@ -155,13 +155,16 @@ def test_hinge_dual_equals_the_squared_hinge_primal():
 
 
 # ------------------------------------------------------------------------------ CG estimators
+@pytest.mark.parametrize("columns", [1, 4])
 @pytest.mark.parametrize("smoothing", [0.0, 0.5, 0.9])
 @pytest.mark.parametrize("kwargs, D", [({}, None), ({"D": 0.125}, 0.125), ({"nu": 0.25}, 0.1)])
-def test_cg_lpboost_reaches_the_full_pool_lp_optimum(kwargs, D, smoothing):
-    """Plain and dual-smoothed column generation end at the LP optimum over every stump (the
-    stump learner finds the best stump, so its certificate is exact)."""
+def test_cg_lpboost_reaches_the_full_pool_lp_optimum(kwargs, D, smoothing, columns):
+    """Plain, dual-smoothed and multiple-pricing column generation end at the LP optimum over
+    every stump (the stump learner finds the best stump, so its certificate is exact)."""
     X, y = integer_data(seed=1)
-    model = LPBoost(**kwargs, n_estimators=200, smoothing=smoothing).fit(X, y)
+    model = LPBoost(
+        **kwargs, n_estimators=200, smoothing=smoothing, columns_per_iteration=columns
+    ).fit(X, y)
     assert model.mispricings_ >= 0 and (smoothing > 0 or model.mispricings_ == 0)
     assert model.converged_ and model.stop_reason_ == "no violated dual constraint"
     optimum = _masters.solve_lpboost_dual(full_pool_matrix(X, y), D).objective
@@ -189,6 +192,38 @@ def test_lpboost_smoothing_is_validated_and_changes_only_the_path():
     assert smooth.history_["objective"][-1] == pytest.approx(
         plain.history_["objective"][-1], abs=2 * plain.tol
     )
+
+
+def test_lpboost_multiple_pricing_adds_several_distinct_trees_per_iteration():
+    """With ``columns_per_iteration`` the master receives up to that many columns per
+    iteration, each tree rooted on another feature, every one violating the master's dual
+    constraint when added; the cap on columns holds; the staged scores follow the iterations;
+    a custom weak learner is refused with the remedy."""
+    X, y = integer_data(seed=5)
+    plain = LPBoost(nu=0.2, max_depth=2, n_estimators=400).fit(X, y)
+    model = LPBoost(nu=0.2, max_depth=2, n_estimators=400, columns_per_iteration=4).fit(X, y)
+    assert plain.converged_ and model.converged_
+    assert model.n_estimators_ > model.n_iterations_
+    assert model.n_iterations_ < plain.n_iterations_
+    # greedy depth-2 trees are not an exact oracle: the runner-up trees are columns the
+    # oracle alone does not find, so the restricted LP can only end higher
+    assert model.history_["objective"][-1] >= plain.history_["objective"][-1] - plain.tol
+    sizes = [w.size for w in model._stage_weights]
+    assert sizes[0] == 1 and max(np.diff(sizes)) > 1 and max(np.diff(sizes)) <= 4
+    start = 0
+    for size in sizes:  # the trees of one iteration have different root features
+        roots = [int(t.node_feature[0]) for t in model.estimators_[start:size]]
+        assert len(set(roots)) == len(roots)
+        start = size
+    assert len(list(model.staged_decision_function(X))) == model.n_iterations_
+    capped = LPBoost(nu=0.2, max_depth=2, n_estimators=10, columns_per_iteration=4)
+    with pytest.warns(ConvergenceWarning):
+        capped.fit(X, y)
+    assert capped.n_estimators_ == 10
+    with pytest.raises(ValueError, match="columns_per_iteration"):
+        LPBoost(columns_per_iteration=0).fit(X, y)
+    with pytest.raises(ValueError, match="built-in tree learner"):
+        LPBoost(columns_per_iteration=2, estimator=DecisionTree(max_depth=2)).fit(X, y)
 
 
 def test_cg_adaboost_matches_the_pool_solution_and_the_kkt_weights():

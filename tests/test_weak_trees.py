@@ -579,3 +579,42 @@ def test_input_check_kernels_find_the_first_offending_entry(n):
             negative, nonzero = _kernels.weight_problems(w)
             assert negative == _first(w < 0.0)
             assert nonzero == _first(w != 0.0)
+
+
+def test_a_root_kept_off_some_features_is_the_best_split_on_the_others():
+    """``exclude_root_features``: a stump is the stump of the data with those columns made
+    constant; a deeper tree's root is that stump's split and its children are grown on every
+    feature (each child the depth-(d-1) tree of its own samples); bad indices are refused."""
+    rng = np.random.default_rng(3)
+    codes = np.asfortranarray(rng.integers(0, 6, size=(400, 5)).astype(np.uint8))
+    y = np.where(codes[:, 2] + codes[:, 0] + rng.normal(0, 2, 400) > 5, 1.0, -1.0)
+    w = rng.random(400)
+    best = DecisionTree(max_depth=1).fit_binary(codes, y, w).node_feature[0]
+    flat = codes.copy(order="F")
+    flat[:, best] = 0
+    for depth in (1, 2, 3):
+        learner = DecisionTree(max_depth=depth)
+        tree = learner.fit_binary(codes, y, w, exclude_root_features=[best])
+        stump = DecisionTree(max_depth=1).fit_binary(flat, y, w)
+        assert tree.node_feature[0] == stump.node_feature[0] != best
+        assert tree.node_bin[0] == stump.node_bin[0]
+        if depth == 1:
+            np.testing.assert_array_equal(tree.predict(codes), stump.predict(flat))
+            continue
+        left = codes[:, tree.node_feature[0]] <= tree.node_bin[0]
+        child = DecisionTree(max_depth=depth - 1)
+        for side in (left, ~left):
+            sub = np.asfortranarray(codes[side])
+            np.testing.assert_array_equal(
+                tree.predict(sub), child.fit_binary(sub, y[side], w[side]).predict(sub)
+            )
+    # every feature excluded: a single leaf
+    assert (
+        DecisionTree(max_depth=2)
+        .fit_binary(codes, y, w, exclude_root_features=range(5))
+        .node_feature[0]
+        == -1
+    )
+    for bad in ([5], [-1], [[0]], [0.5]):
+        with pytest.raises(ValueError, match="exclude_root_features"):
+            DecisionTree(max_depth=2).fit_binary(codes, y, w, exclude_root_features=bad)

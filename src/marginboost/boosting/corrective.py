@@ -46,7 +46,7 @@ import time
 import warnings
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -195,6 +195,19 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         h = tree.predict(codes)
         return tree, h, float(u @ (y_signed * h))
 
+    def _more_columns(
+        self,
+        learner: Any,
+        codes: Any,
+        y_signed: FloatArray,
+        u: FloatArray,
+        bound: float,
+        tree: Any,
+    ) -> list[tuple[Any, FloatArray]]:
+        """Columns added beside the oracle's ``tree`` in the same iteration (trees and their
+        predictions); none here: one column per iteration."""
+        return []
+
     def _oracle_weights(self, u: FloatArray) -> FloatArray:
         r"""Example weights handed to the weak learner, whose tree maximizes
         :math:`\sum_i u_i y_i h(x_i)`; the dual weights of these masters are non-negative
@@ -287,15 +300,14 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.converged_ = True
             tree, h, edge = next_tree, next_h, next_edge
             first_edge = None
-        first = len(estimators) + 1
-        for iteration in range(first, n_iterations + 1):
-            if self.converged_:
-                break
-            estimators.append(tree)
-            columns.append(y_signed * h)
+        extra: list[tuple[Any, FloatArray]] = []  # more columns of one iteration
+        while not self.converged_ and len(estimators) < n_iterations:
+            for more_tree, more_h in [(tree, h), *extra][: n_iterations - len(estimators)]:
+                estimators.append(more_tree)
+                columns.append(y_signed * more_h)
             A = np.column_stack(columns)
-            w0 = None if w is None else np.append(w, 0.0)
-            solution = self._solved_master(A, w0, iteration)
+            w0 = None if w is None else np.append(w, np.zeros(A.shape[1] - w.size))
+            solution = self._solved_master(A, w0, len(stage_weights) + 1)
             w, u = solution.w, solution.u
             stage_weights.append(w.copy())
             margins = A @ w
@@ -317,6 +329,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.converged_ = True
                 break
             tree, h, edge = next_tree, next_h, next_edge
+            extra = self._more_columns(learner, codes, y_signed, u, solution.r + tol, tree)
         if first_edge is not None and first_edge <= NO_EDGE:
             # no weak classifier beats chance on the uniform weights: whatever the master made
             # of such columns (the model), nothing was boosted
@@ -476,6 +489,18 @@ class LPBoost(_CGParams):
         when the tree of :math:`u` does not violate it (the termination test above), so the
         optimum is the same; the smoothing damps the oscillation of :math:`u` that makes plain
         LPBoost add many columns on degenerate problems.  0 is plain column generation.
+    columns_per_iteration : int, default 1
+        Columns the master receives per iteration (multiple pricing): beside the oracle's
+        tree, the best trees whose root splits on another feature than the trees already
+        taken this iteration (``DecisionTree.fit_binary``'s ``exclude_root_features``), each
+        added when it violates the master's dual constraint, up to this many in all.  The
+        oracle's tree is always among them, so the termination test is the same, and so is
+        the optimum with an exact oracle (stumps); greedy deeper trees are not one, and the
+        runner-up trees can then lift the restricted LP above what the oracle's trees alone
+        reach.  The simplex re-solve after several rows costs far fewer pivots per row than
+        one re-solve per row (measured on Adult in the LPBoost convergence benchmark).  Needs
+        the built-in tree learner (``estimator`` left ``None``).  1 is one column per
+        iteration, as in the papers.
     """
         + _COMMON_DOC.replace("n_estimators : int, default=100", "n_estimators : int, default=1000")
         + _ATTRIBUTES
@@ -526,6 +551,7 @@ class LPBoost(_CGParams):
         "D": [*_POSITIVE, None],
         "nu": [Interval(Real, 0.0, 1.0, closed="right"), None],
         "smoothing": [Interval(Real, 0.0, 1.0, closed="left")],
+        "columns_per_iteration": [Interval(Integral, 1, None, closed="left")],
     }
 
     def __init__(
@@ -540,11 +566,13 @@ class LPBoost(_CGParams):
         tol: float = 1e-5,
         random_state: int | None = None,
         smoothing: float = 0.0,
+        columns_per_iteration: int = 1,
         warm_start: bool = False,
     ) -> None:
         self.D = D
         self.nu = nu
         self.smoothing = smoothing
+        self.columns_per_iteration = columns_per_iteration
         self._set_common(
             n_estimators, max_depth, estimator, max_bins, tol, random_state, warm_start
         )
@@ -555,6 +583,14 @@ class LPBoost(_CGParams):
         self._smoothing = check_real(self.smoothing, "smoothing", 0.0, 1.0, low_inclusive=True)
         if self._smoothing >= 1.0:
             raise ValueError(f"smoothing must be in [0, 1); got {self.smoothing!r}")
+        self._columns_per_iteration = check_positive_int(
+            self.columns_per_iteration, "columns_per_iteration"
+        )
+        if self._columns_per_iteration > 1 and self.estimator is not None:
+            raise ValueError(
+                "columns_per_iteration > 1 needs the built-in tree learner (its "
+                "exclude_root_features); leave estimator=None or set columns_per_iteration=1"
+            )
         self._center: FloatArray | None = None
         self._center_edge = np.inf
         self.mispricings_ = 0
@@ -658,6 +694,31 @@ class LPBoost(_CGParams):
         if beta > 0.0:
             self._move_center(u, edge)
         return tree, h, edge
+
+    def _more_columns(
+        self,
+        learner: Any,
+        codes: Any,
+        y_signed: FloatArray,
+        u: FloatArray,
+        bound: float,
+        tree: Any,
+    ) -> list[tuple[Any, FloatArray]]:
+        """Multiple pricing (see ``columns_per_iteration``): the best trees under the next
+        ``columns_per_iteration - 1`` root features after ``tree``'s, each kept when its edge at
+        ``u`` reaches ``bound``."""
+        more: list[tuple[Any, FloatArray]] = []
+        excluded = [int(f) for f in tree.node_feature[:1] if f >= 0]
+        weights = self._oracle_weights(u)
+        for _ in range(self._columns_per_iteration - 1 if excluded else 0):
+            other = learner.fit_binary(codes, y_signed, weights, exclude_root_features=excluded)
+            if other.node_feature[0] < 0:  # no root split left
+                break
+            excluded.append(int(other.node_feature[0]))
+            h = other.predict(codes)
+            if float(u @ (y_signed * h)) >= bound:
+                more.append((other, h))
+        return more
 
     def _move_center(self, weights: FloatArray, edge: float) -> None:
         if self._center is None or edge < self._center_edge:

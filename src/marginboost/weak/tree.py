@@ -267,6 +267,23 @@ class FittedTree:
         return "\n".join(lines)
 
 
+def _check_features(features: ArrayLike | None, n_features: int) -> NDArray[np.int64] | None:
+    """Feature indices as a sorted int64 array (``None`` stays ``None``); out-of-range or
+    non-integer indices raise ``ValueError``."""
+    if features is None:
+        return None
+    array = np.asarray(features)
+    if array.ndim != 1 or (array.size and not np.issubdtype(array.dtype, np.integer)):
+        raise ValueError(
+            f"exclude_root_features must be a 1-D sequence of feature indices; got {features!r}"
+        )
+    if array.size and (array.min() < 0 or array.max() >= n_features):
+        raise ValueError(
+            f"exclude_root_features must index the {n_features} features; got {features!r}"
+        )
+    return np.unique(array.astype(np.int64))
+
+
 class DecisionTree:
     r"""Histogram decision tree on binned features (``max_depth=1`` is a decision stump).
 
@@ -346,9 +363,19 @@ class DecisionTree:
 
     # ------------------------------------------------------------------ public fit methods
     def fit_binary(
-        self, codes: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        codes: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        *,
+        exclude_root_features: ArrayLike | None = None,
     ) -> FittedTree:
         """Fit to labels ``y`` in {-1, +1} with ``sample_weight`` (signed for ``"error"``).
+
+        ``exclude_root_features`` (feature indices) keeps those features out of the root's
+        split only: the tree is the best one whose root splits on another feature (deeper
+        nodes may use every feature), e.g. the runner-up trees a column-generation master can
+        take several of per iteration.  A tree whose root finds no split is a single leaf.
 
         Returns a :class:`FittedTree` whose leaves are -1 or +1.
         """
@@ -361,7 +388,8 @@ class DecisionTree:
             raise ValueError(f"y must contain only -1 and +1; found {y[bad]!r}")
         weight = _check_weight(sample_weight, n, allow_negative=self.criterion == "error")
         stats = _kernels.binary_stats(y, weight, self.criterion == "error")
-        return self._grow(codes, stats, "binary")
+        excluded = _check_features(exclude_root_features, codes.shape[1])
+        return self._grow(codes, stats, "binary", excluded_root=excluded)
 
     def fit_regression(
         self, codes: ArrayLike, target: ArrayLike, sample_weight: ArrayLike | None = None
@@ -480,8 +508,10 @@ class DecisionTree:
         stats: NDArray[np.float64] | _LabelStatistics,
         kind: str,
         stump_search: bool = True,
+        excluded_root: NDArray[np.int64] | None = None,
     ) -> FittedTree:
-        """Grow the tree; ``stump_search=False`` grows depth-1 trees on the exact histogram."""
+        """Grow the tree; ``stump_search=False`` grows depth-1 trees on the exact histogram;
+        the root does not split on the features ``excluded_root``."""
         criterion = CRITERIA[self.criterion]
         source = (
             stats if isinstance(stats, _LabelStatistics) else _DenseStatistics(stats, criterion)
@@ -494,6 +524,7 @@ class DecisionTree:
         n_channels = stats.shape[1]
         if (
             stump_search
+            and excluded_root is None
             and self.max_depth == 1
             and isinstance(source, _DenseStatistics)
             and n_channels == 2
@@ -529,8 +560,15 @@ class DecisionTree:
             split = None
             if depth < self.max_depth and samples.shape[0] >= 2 * min_samples_leaf:
                 if splits_only_on_gain or not is_pure(samples):
+                    search = hist
+                    if excluded_root is not None and depth == 0:
+                        # an excluded feature seen as one code (all samples in bin 0) offers
+                        # no split; feature 0's row still gives the node's totals
+                        search = hist.copy()
+                        search[excluded_root] = 0.0
+                        search[excluded_root, 0] = hist[0].sum(axis=0)
                     feature, split_bin, gain, parent_score, n_left = _kernels.find_best_split(
-                        hist, criterion, min_samples_leaf, min_weight_leaf
+                        search, criterion, min_samples_leaf, min_weight_leaf
                     )
                     if feature >= 0 and (
                         not splits_only_on_gain or gain > _kernels.TIE_RTOL * abs(parent_score)
