@@ -300,8 +300,6 @@ KNOWN_READER_PROBLEMS: dict[str, set[str]] = {
     "book/datasets.html": {"hidden table columns"},
     "book/performance.html": {"hidden table columns"},
     "book/scoreboard.html": {"hidden table columns"},
-    "notebooks/anyboost-figure1.html": {"cut-off output"},
-    "notebooks/anyboost-figure2.html": {"cut-off output"},
     "notebooks/anyboost-table1.html": {"cut-off output", "hidden table columns"},
     "notebooks/directboost-checks.html": {"cut-off output", "hidden table columns"},
     "notebooks/directboost-figure3.html": {"cut-off output"},

@@ -389,3 +389,45 @@ def test_every_cap_count_a_claim_names_is_committed():
         if name not in (ev.key(paper, item) or {})
     ]
     assert missing == []
+
+
+def test_a_round_limit_that_does_not_change_a_part_does_not_cap_it(tmp_path):
+    """AnyBoost C5: the grid at other round limits decides whether our limit decides a part.
+    A part with the same outcome at every round count is decided (0 runs on the cap); one whose
+    outcome changes with the round count stays "not decided (capped)"."""
+    from marginboost.experiments.predicates import evaluate
+    from marginboost.papers.anyboost.claims import _ANY_SETS
+
+    def numbers(advantage_at):  # advantage_at(rounds, noise) for every set
+        out = {"fits_on_cap": 1000.0}
+        for r in (500, 1000, 2000):
+            for noise in (0, 5, 15):
+                a = advantage_at(r, noise)
+                out[f"rounds_{r}_mean_advantage_{noise}"] = a
+                for s in _ANY_SETS:
+                    out[f"rounds_{r}_advantage_{s}_{noise}"] = a
+                    if r == 1000:
+                        out[f"advantage_{s}_{noise}"] = a
+                if r == 1000:
+                    out[f"mean_advantage_{noise}"] = a
+        return out
+
+    # fails at 0% noise at every round count: decided, "partly"
+    ev = _evidence_with(
+        tmp_path, "anyboost", "figure1", numbers(lambda r, n: -1.0 if n == 0 else 2.0)
+    )
+    check = evaluate("anyboost/C5", ev)
+    assert check.status == "partly"
+    assert check.runs_on_cap == 0
+    assert "the same at 500, 1000, 2000 rounds" in check.parts[0].detail
+    # fails at 0% noise at 1000 rounds but holds at 2000: the round limit decides it
+    ev = _evidence_with(
+        tmp_path / "b",
+        "anyboost",
+        "figure1",
+        numbers(lambda r, n: (1.0 if r == 2000 else -1.0) if n == 0 else 2.0),
+    )
+    check = evaluate("anyboost/C5", ev)
+    assert check.status == "not decided (capped)"
+    assert check.runs_on_cap == 1000
+    assert "holds at 2000 of 500, 1000, 2000 rounds" in check.parts[0].detail

@@ -25,5 +25,10 @@ PAPER = PaperProtocol(
         "L2Boost",
         "MadaBoost",
     ),
-    ("protocol:figure1_cells", "protocol:figure2_cells", "protocol:figure3_cells"),
+    (
+        "protocol:figure1_cells",
+        "protocol:figure2_cells",
+        "protocol:figure3_cells",
+        "protocol:rounds_sensitivity_cells",
+    ),
 )

@@ -42,6 +42,7 @@ __all__ = [
     "FIGURE2_NOISE",
     "figure2_cells",
     "figure2_cell",
+    "rounds_sensitivity_cells",
     "FIGURE3_DATASETS",
     "figure3_settings",
     "figure3_rounds",
@@ -77,6 +78,7 @@ def figure1_settings(profile: str) -> dict:
             "n_repeats": 20,
             "n_rounds": 1000,
             "steepness_grid": [2.0, 5.0, 10.0, 20.0],
+            "rounds_sensitivity": [500, 2000],
         }
     return {
         "datasets": ["sonar", "vote1", "breast-cancer"],
@@ -84,12 +86,26 @@ def figure1_settings(profile: str) -> dict:
         "n_repeats": 2,
         "n_rounds": 60,
         "steepness_grid": [5.0],
+        "rounds_sensitivity": [30, 120],
     }
 
 
-def figure1_cells(profile: str) -> list[dict]:
-    """One cell per data set, noise level, repetition and algorithm."""
+def figure1_cells(profile: str, n_rounds: int | None = None) -> list[dict]:
+    """One cell per data set, noise level, repetition and algorithm.
+
+    ``n_rounds`` replaces the profile's round count (``figure1_settings(profile)["n_rounds"]``)
+    for both algorithms: the grid of the round-count sensitivity (``"rounds_sensitivity"``).
+    Neither algorithm has a stop of its own on these data, so every fit runs its rounds.
+    """
     s = figure1_settings(profile)
+    if n_rounds is not None:
+        if (
+            isinstance(n_rounds, bool)
+            or not isinstance(n_rounds, (int, np.integer))
+            or n_rounds < 1
+        ):
+            raise ValueError(f"n_rounds must be a positive integer; got {n_rounds!r}")
+        s = {**s, "n_rounds": int(n_rounds)}
     cells = []
     for paper_name in s["datasets"]:
         name = FIGURE1_DATASETS[paper_name]
@@ -348,9 +364,20 @@ FIGURE2_DATASETS = {
 FIGURE2_NOISE = (0.0, 0.15)
 
 
-def figure2_cells(profile: str) -> list[dict]:
-    """One cell per data set and noise level: split 0 of the Figure 1 protocol."""
+def figure2_cells(profile: str, n_rounds: int | None = None) -> list[dict]:
+    """One cell per data set and noise level: split 0 of the Figure 1 protocol.
+
+    ``n_rounds`` replaces the profile's round count, as in :func:`figure1_cells`.
+    """
     s = figure1_settings(profile)
+    if n_rounds is not None:
+        if (
+            isinstance(n_rounds, bool)
+            or not isinstance(n_rounds, (int, np.integer))
+            or n_rounds < 1
+        ):
+            raise ValueError(f"n_rounds must be a positive integer; got {n_rounds!r}")
+        s = {**s, "n_rounds": int(n_rounds)}
     cells = []
     for paper_name, name in FIGURE2_DATASETS.items():
         sha = dataset_fingerprint(name)
@@ -375,6 +402,14 @@ def figure2_cells(profile: str) -> list[dict]:
                 )
             )
     return cells
+
+
+def rounds_sensitivity_cells(profile: str) -> list[dict]:
+    """The Figure 1 and Figure 2 grids at the other round counts of the profile
+    (``figure1_settings(profile)["rounds_sensitivity"]``): whether our round limit decides the
+    claims (the last sections of both notebooks)."""
+    rounds = figure1_settings(profile)["rounds_sensitivity"]
+    return [cell for r in rounds for cell in figure1_cells(profile, r) + figure2_cells(profile, r)]
 
 
 def figure2_cell(spec: dict) -> dict:
