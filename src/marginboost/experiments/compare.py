@@ -223,6 +223,11 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The widest line of the text this module prints: what a book page's output column shows
+#: without cutting it off (about 80 monospace characters at a 1280 px window).
+TEXT_WIDTH = 78
+
+
 def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:
     """The agreement rule (:data:`VERDICT_RULE`) and the verdict counts of ``table`` under it
     and under the stricter and looser variants, as text for a notebook to print.
@@ -232,7 +237,8 @@ def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:
     table : pandas.DataFrame
         A comparison from :func:`compare` or :func:`compare_tables` (or a subset of its rows).
     rule : bool, optional
-        Begin with the text of :data:`VERDICT_RULE`, wrapped at 96 characters (default).
+        Begin with the text of :data:`VERDICT_RULE` (default).  Every line is at most
+        :data:`TEXT_WIDTH` characters wide, so that none is cut off on a book page.
 
     Returns
     -------
@@ -257,15 +263,17 @@ def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:
         rule          2.0             1.0       1        1
       looser          3.0             2.0       1        1
     >>> print(describe_agreement(table).splitlines()[0])
-    A number 'agrees' when |ours - paper| <= max(2 * SE_diff, 1 point), where SE_diff =
+    A number 'agrees' when |ours - paper| <= max(2 * SE_diff, 1 point), where
     """
     point = table.attrs.get("point", 1.0)
     unit = table.attrs.get("unit", "none")
     runs = table.attrs.get("paper_runs_note") or "not stated (assumed equal to ours)"
     lines = []
     if rule:
-        lines += textwrap.wrap(VERDICT_RULE, 96) + [""]
-    lines.append(f"here: one point = {point:g} ({unit}); the paper's runs: {runs}")
+        lines += textwrap.wrap(VERDICT_RULE, TEXT_WIDTH) + [""]
+    lines += textwrap.wrap(
+        f"here: one point = {point:g} ({unit}); the paper's runs: {runs}", TEXT_WIDTH
+    )
     lines.append(verdict_counts(table).to_string(index=False))
     return "\n".join(lines)
 
