@@ -320,7 +320,6 @@ KNOWN_READER_PROBLEMS: dict[str, set[str]] = {
     "notebooks/mcboost-table1-2.html": {"cut-off output"},
     "notebooks/shen_li-duality-checks.html": {"cut-off output"},
     "notebooks/shen_li-figure2.html": {"cut-off output", "hidden table columns"},
-    "notebooks/shen_li-figure3.html": {"cut-off output"},
     "notebooks/shen_li-figure4.html": {"cut-off output"},
     "notebooks/shen_li-table2-3.html": {"cut-off output"},
     "notebooks/shen_li-table4-figure5.html": {"cut-off output"},

@@ -223,9 +223,9 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The widest line of the text this module prints: what a book page's output column shows
-#: without cutting it off (about 80 monospace characters at a 1280 px window).
-TEXT_WIDTH = 78
+#: The widest line of the text this module prints: a book page's output column shows about 77
+#: monospace characters at a 1280 px window; the rest is a margin for wider fonts.
+TEXT_WIDTH = 72
 
 
 def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:
@@ -263,7 +263,7 @@ def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:
         rule          2.0             1.0       1        1
       looser          3.0             2.0       1        1
     >>> print(describe_agreement(table).splitlines()[0])
-    A number 'agrees' when |ours - paper| <= max(2 * SE_diff, 1 point), where
+    A number 'agrees' when |ours - paper| <= max(2 * SE_diff, 1 point),
     """
     point = table.attrs.get("point", 1.0)
     unit = table.attrs.get("unit", "none")
