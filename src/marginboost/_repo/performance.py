@@ -648,8 +648,9 @@ def _lpboost_convergence_section(record: dict) -> list[str]:
         ":width: 95%",
         "",
         "LPBoost's gap (the next tree's edge minus the master's bound) against columns and "
-        "seconds, with the paper's 286 iterations marked, and ERLPBoost's certified accuracy "
-        "against columns; grey lines: the tolerances 1e-2 to 1e-5.",
+        "seconds, one column per iteration (solid) and with multiple pricing (dashed), with "
+        "the paper's 286 iterations marked, and ERLPBoost's certified accuracy against "
+        "columns; grey lines: the tolerances 1e-2 to 1e-5.",
         "```",
     ]
     return lines
