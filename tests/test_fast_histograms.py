@@ -318,8 +318,8 @@ def _exact_stump(learner, fit, codes, target, weight):
     """The same fit through the general growth loop on exact histograms."""
     original = DecisionTree._grow
 
-    def exact_grow(self, codes, stats, kind):
-        return original(self, codes, stats, kind, stump_search=False)
+    def exact_grow(self, codes, stats, kind, **options):
+        return original(self, codes, stats, kind, stump_search=False, **options)
 
     DecisionTree._grow = exact_grow
     try:
