@@ -49,6 +49,7 @@ __all__ = [
     "sign_test_p",
     "over_splits",
     "could_change",
+    "round_sensitivity",
     "CAP_COUNTS",
     "registered_claims",
 ]
@@ -429,6 +430,49 @@ def _on_cap(parts: list[Part], runs: float | None) -> list[Part]:
 
 def _pct(x: float) -> str:
     return f"{x:.1f}%"
+
+
+def round_sensitivity(
+    numbers: dict | None,
+    marker: str,
+    outcomes: list[bool],
+    outcomes_at: Callable[[int], list[bool]],
+) -> tuple[list[int | None], list[str], list[int]]:
+    """Whether our round limit decides each part of a claim, from a grid rerun at other limits.
+
+    ``numbers`` are the claim's key numbers, among them ``rounds_<R><marker>`` for every round
+    count ``R`` the notebook ran; ``outcomes`` are the parts' outcomes at our limit and
+    ``outcomes_at(R)`` those at ``R``.  A part with the same outcome at every round count is
+    not decided by the limit (0 runs on the cap); one whose outcome changes keeps ``None`` (the
+    claim's cap count applies).  Returns the cap counts, a note per part for its detail, and
+    the round counts found (none when fewer than two are recorded: nothing is decided then).
+
+    Examples
+    --------
+    >>> numbers = {"rounds_500_x": 1.0, "rounds_1000_x": 1.0}
+    >>> round_sensitivity(numbers, "_x", [False, True], lambda r: [False, r > 500])
+    ([0, None], ['; the same at 500, 1000 rounds', '; holds at 1000 of 500, 1000 rounds'], [500, 1000])
+    """
+    rounds = sorted(
+        int(name.split("_")[1])
+        for name in (numbers or {})
+        if name.startswith("rounds_") and name.endswith(marker)
+    )
+    if len(rounds) < 2:
+        return [None] * len(outcomes), [""] * len(outcomes), []
+    at = {r: outcomes_at(r) for r in rounds}
+    listed = ", ".join(map(str, rounds))
+    caps: list[int | None] = []
+    notes = []
+    for i, outcome in enumerate(outcomes):
+        if all(at[r][i] == outcome for r in rounds):
+            caps.append(0)
+            notes.append(f"; the same at {listed} rounds")
+        else:
+            caps.append(None)
+            holds = ", ".join(str(r) for r in rounds if at[r][i]) or "none"
+            notes.append(f"; holds at {holds} of {listed} rounds")
+    return caps, notes, rounds
 
 
 def could_change(

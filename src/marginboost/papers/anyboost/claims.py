@@ -13,6 +13,7 @@ from ...experiments.predicates import (
     _claim,
     _need,
     _tests,
+    round_sensitivity,
     sign_test_p,
 )
 
@@ -140,39 +141,23 @@ def _any_c5(ev):
         "and on average)"
         for noise in (0, 15)
     ] + ["the advantage grows with label noise"]
-    # The round-count sensitivity (the grid rerun at other round limits, where recorded): a part
-    # with the same outcome at every round count is not decided by our limit (0 runs on it).
-    rounds = sorted(
-        int(name.split("_")[1])
-        for name in (k or {})
-        if name.startswith("rounds_") and name.endswith("_mean_advantage_0")
-    )
-    on_cap: list[int | None] = [None] * len(labels)
-    if len(rounds) > 1:
-        per_rounds = {
-            r: _c5_outcomes(
-                lambda s, noise, r=r: _need(k, f"rounds_{r}_advantage_{s}_{noise}"),
-                lambda noise, r=r: _need(k, f"rounds_{r}_mean_advantage_{noise}"),
+
+    # the grid rerun at other round limits, where recorded: a part with the same outcome at
+    # every round count is not decided by our limit
+    def at(r: int) -> tuple[list[bool], dict, list[str]]:
+        return _c5_outcomes(
+            lambda s, noise: _need(k, f"rounds_{r}_advantage_{s}_{noise}"),
+            lambda noise: _need(k, f"rounds_{r}_mean_advantage_{noise}"),
+        )
+
+    on_cap, notes, rounds = round_sensitivity(k, "_mean_advantage_0", outcomes, lambda r: at(r)[0])
+    details = [d + n for d, n in zip(details, notes)]
+    for r in rounds:
+        for noise in (0, 15):
+            nums[f"rounds_{r}_mean_advantage_{noise}"] = _need(
+                k, f"rounds_{r}_mean_advantage_{noise}"
             )
-            for r in rounds
-        }
-        for i in range(len(labels)):
-            seen = [per_rounds[r][0][i] for r in rounds]
-            if all(o == outcomes[i] for o in seen):
-                on_cap[i] = 0
-                details[i] += f"; the same at {', '.join(map(str, rounds))} rounds"
-            else:
-                holds_at = [r for r in rounds if per_rounds[r][0][i]]
-                details[i] += (
-                    f"; holds at {', '.join(map(str, holds_at)) or 'no'} of "
-                    f"{', '.join(map(str, rounds))} rounds"
-                )
-        for r in rounds:
-            for noise in (0, 15):
-                nums[f"rounds_{r}_mean_advantage_{noise}"] = per_rounds[r][1][
-                    f"mean_advantage_{noise}"
-                ]
-                nums[f"rounds_{r}_wins_{noise}"] = per_rounds[r][1][f"wins_{noise}"]
+            nums[f"rounds_{r}_wins_{noise}"] = at(r)[1][f"wins_{noise}"]
     parts = [
         Part(label, holds, detail, cap)
         for label, holds, detail, cap in zip(labels, outcomes, details, on_cap)
@@ -271,35 +256,20 @@ def _any_c7(ev):
         "AdaBoost gives up positive margin (lower median margin than DOOM II)",
         "DOOM II gives up on the worst examples (lower 10% quantile of the margins)",
     ]
-    # the round-count sensitivity, as for C5: a part with the same outcome at every recorded
-    # round count is not decided by our round limit
-    rounds = sorted(
-        int(name.split("_")[1])
-        for name in (k or {})
-        if name.startswith("rounds_") and name.endswith("_splice_0%_AdaBoost_median")
+
+    # the round-count sensitivity, as for C5
+    def at(r: int) -> tuple[list[bool], dict, list[str]]:
+        return _c7_outcomes(
+            lambda s, n, method, name: _need(k, f"rounds_{r}_{s}_{n}_{method}_{name}")
+        )
+
+    on_cap, notes, rounds = round_sensitivity(
+        k, "_splice_0%_AdaBoost_median", outcomes, lambda r: at(r)[0]
     )
-    on_cap: list[int | None] = [None] * len(labels)
-    if len(rounds) > 1:
-        per_rounds = {
-            r: _c7_outcomes(
-                lambda s, n, method, name, r=r: _need(k, f"rounds_{r}_{s}_{n}_{method}_{name}")
-            )
-            for r in rounds
-        }
-        for i in range(len(labels)):
-            holds_at = [r for r in rounds if per_rounds[r][0][i]]
-            if all(per_rounds[r][0][i] == outcomes[i] for r in rounds):
-                on_cap[i] = 0
-                details[i] += f"; the same at {', '.join(map(str, rounds))} rounds"
-            else:
-                details[i] += (
-                    f"; holds at {', '.join(map(str, holds_at)) or 'no'} of "
-                    f"{', '.join(map(str, rounds))} rounds"
-                )
-        for r in rounds:
-            nums[f"rounds_{r}_adaboost_lower_median"] = per_rounds[r][1]["adaboost_lower_median"]
-            nums[f"rounds_{r}_doom2_lower_q10"] = per_rounds[r][1]["doom2_lower_q10"]
-            nums[f"rounds_{r}_panels_used"] = per_rounds[r][1]["panels_used"]
+    details = [d + n for d, n in zip(details, notes)]
+    for r in rounds:
+        for name in ("adaboost_lower_median", "doom2_lower_q10", "panels_used"):
+            nums[f"rounds_{r}_{name}"] = at(r)[1][name]
     parts = [
         Part(label, holds, detail, cap)
         for label, holds, detail, cap in zip(labels, outcomes, details, on_cap)

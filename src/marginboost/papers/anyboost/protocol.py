@@ -90,6 +90,16 @@ def figure1_settings(profile: str) -> dict:
     }
 
 
+def _settings_with_rounds(profile: str, n_rounds: int | None) -> dict:
+    """:func:`figure1_settings` with its round count replaced by ``n_rounds`` (if given)."""
+    s = figure1_settings(profile)
+    if n_rounds is None:
+        return s
+    if isinstance(n_rounds, bool) or not isinstance(n_rounds, (int, np.integer)) or n_rounds < 1:
+        raise ValueError(f"n_rounds must be a positive integer; got {n_rounds!r}")
+    return {**s, "n_rounds": int(n_rounds)}
+
+
 def figure1_cells(profile: str, n_rounds: int | None = None) -> list[dict]:
     """One cell per data set, noise level, repetition and algorithm.
 
@@ -97,15 +107,7 @@ def figure1_cells(profile: str, n_rounds: int | None = None) -> list[dict]:
     for both algorithms: the grid of the round-count sensitivity (``"rounds_sensitivity"``).
     Neither algorithm has a stop of its own on these data, so every fit runs its rounds.
     """
-    s = figure1_settings(profile)
-    if n_rounds is not None:
-        if (
-            isinstance(n_rounds, bool)
-            or not isinstance(n_rounds, (int, np.integer))
-            or n_rounds < 1
-        ):
-            raise ValueError(f"n_rounds must be a positive integer; got {n_rounds!r}")
-        s = {**s, "n_rounds": int(n_rounds)}
+    s = _settings_with_rounds(profile, n_rounds)
     cells = []
     for paper_name in s["datasets"]:
         name = FIGURE1_DATASETS[paper_name]
@@ -369,15 +371,7 @@ def figure2_cells(profile: str, n_rounds: int | None = None) -> list[dict]:
 
     ``n_rounds`` replaces the profile's round count, as in :func:`figure1_cells`.
     """
-    s = figure1_settings(profile)
-    if n_rounds is not None:
-        if (
-            isinstance(n_rounds, bool)
-            or not isinstance(n_rounds, (int, np.integer))
-            or n_rounds < 1
-        ):
-            raise ValueError(f"n_rounds must be a positive integer; got {n_rounds!r}")
-        s = {**s, "n_rounds": int(n_rounds)}
+    s = _settings_with_rounds(profile, n_rounds)
     cells = []
     for paper_name, name in FIGURE2_DATASETS.items():
         sha = dataset_fingerprint(name)
