@@ -411,7 +411,8 @@ _ATTRIBUTES = r"""
         Number of columns generated.
     n_iterations_ : int
         Number of column-generation iterations (restricted masters solved); equals
-        ``n_estimators_``.
+        ``n_estimators_`` with one column per iteration (fewer with LPBoost's
+        ``columns_per_iteration``).
     dual_weights_ : ndarray of shape (n_samples,)
         The example weights :math:`u` of the last restricted master (its dual solution), under
         which the last oracle call was made; signed for MCBoost and MDBoost.
