@@ -329,7 +329,12 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
                 self.converged_ = True
                 break
             tree, h, edge = next_tree, next_h, next_edge
-            extra = self._more_columns(learner, codes, y_signed, u, solution.r + tol, tree)
+            # the next iteration has room for more than the oracle's tree only below the cap
+            extra = (
+                self._more_columns(learner, codes, y_signed, u, solution.r + tol, tree)
+                if len(estimators) + 1 < n_iterations
+                else []
+            )
         if first_edge is not None and first_edge <= NO_EDGE:
             # no weak classifier beats chance on the uniform weights: whatever the master made
             # of such columns (the model), nothing was boosted
