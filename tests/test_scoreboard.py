@@ -364,6 +364,27 @@ def test_a_capped_run_that_could_change_a_part_leaves_it_undecided():
     assert part.runs_on_cap == 1
 
 
+def test_dmcboost_c1_counts_only_capped_runs_that_could_change_a_part(tmp_path):
+    """DMCBoost C1 on a made-up Table 2: a set where DMCBoost loses with no capped run decides
+    "lowest on all sets" whatever the capped runs elsewhere would give; with the only losing
+    set's chosen run capped, the part is not decided."""
+    from marginboost.experiments.predicates import evaluate
+
+    errors = {"A": (10.0, 9.0, 5.0), "B": (10.0, 8.0, 9.0), "C": (10.0, 7.0, 6.0)}
+    numbers = {"m1_no_model": 5.0}
+    for s, (m1, gd, dmc) in errors.items():
+        numbers |= {f"{s}_AdaBoost.M1": m1, f"{s}_GD-MCBoost": gd, f"{s}_DMCBoost": dmc}
+        numbers |= {f"{s}_dmc_runs": 7.0, f"{s}_dmc_chosen_on_cap": 0.0}
+    numbers["C_dmc_chosen_on_cap"] = 2.0  # DMCBoost wins on C: its capped run cannot matter
+    check = evaluate("dmcboost/C1", _evidence_with(tmp_path, "dmcboost", "table2", numbers))
+    first = check.parts[0]
+    assert (first.holds, first.runs_on_cap) == (False, 0)  # B loses with no capped run
+    assert "cannot change it" in first.detail
+    numbers |= {"B_dmc_chosen_on_cap": 3.0, "C_dmc_chosen_on_cap": 0.0}
+    check = evaluate("dmcboost/C1", _evidence_with(tmp_path, "dmcboost", "table2", numbers))
+    assert check.parts[0].holds is None and check.parts[0].runs_on_cap == 3
+
+
 def test_the_critical_value_in_the_mcboost_chapter_is_the_normal_quantile():
     """The chapter's 1.645 is the one-sided 5% quantile the predicate uses, not a typed copy."""
     from statistics import NormalDist
