@@ -296,34 +296,8 @@ def _reader_problems(page, html: Path, name: str) -> set[str]:
 #: from the committed notebooks): the book is being brought to zero.  The test fails when a page
 #: gains a problem; a page that no longer has one is reported, to be removed here.
 KNOWN_READER_PROBLEMS: dict[str, set[str]] = {
-    "book/api/duality.html": {"hidden table columns"},
     "book/datasets.html": {"hidden table columns"},
     "book/performance.html": {"hidden table columns"},
-    "book/scoreboard.html": {"hidden table columns"},
-    "notebooks/anyboost-table1.html": {"cut-off output", "hidden table columns"},
-    "notebooks/directboost-checks.html": {"cut-off output", "hidden table columns"},
-    "notebooks/directboost-figure3.html": {"cut-off output"},
-    "notebooks/directboost-figures1-2.html": {"cut-off output"},
-    "notebooks/directboost-table1.html": {"cut-off output"},
-    "notebooks/directboost-table2.html": {"cut-off output"},
-    "notebooks/directboost-table3.html": {"cut-off output", "hidden table columns"},
-    "notebooks/directboost-table4.html": {"cut-off output", "hidden table columns"},
-    "notebooks/dmcboost-figure3.html": {"cut-off output"},
-    "notebooks/dmcboost-figures1-2.html": {"cut-off output"},
-    "notebooks/dmcboost-table1.html": {"cut-off output", "hidden table columns"},
-    "notebooks/dmcboost-table2.html": {"cut-off output"},
-    "notebooks/dmcboost-table3.html": {"cut-off output", "hidden table columns"},
-    "notebooks/dmcboost-table4.html": {"cut-off output"},
-    "notebooks/mcboost-figure1.html": {"cut-off output"},
-    "notebooks/mcboost-figure2.html": {"cut-off output"},
-    "notebooks/mcboost-figures3-4.html": {"cut-off output"},
-    "notebooks/mcboost-table1-2.html": {"cut-off output"},
-    "notebooks/shen_li-duality-checks.html": {"cut-off output"},
-    "notebooks/shen_li-figure2.html": {"cut-off output", "hidden table columns"},
-    "notebooks/shen_li-figure4.html": {"cut-off output"},
-    "notebooks/shen_li-table2-3.html": {"cut-off output"},
-    "notebooks/shen_li-table4-figure5.html": {"cut-off output"},
-    "notebooks/shen_li-table5-8.html": {"cut-off output"},
 }
 
 

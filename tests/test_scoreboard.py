@@ -195,7 +195,8 @@ def test_markdown_page_is_valid_myst():
     for status in STATUSES:
         assert status in page
 
-    # every claim row has 6 cells whose text is the statement as written in the target file
+    # every claim row has 4 cells: the claim (linking its evidence), the statement as written in
+    # the target file followed by its source in the paper, the status and what decided it
     rows, row = [], None
     for token in tokens:
         if token.type == "tr_open":
@@ -208,7 +209,9 @@ def test_markdown_page_is_valid_myst():
     claim_rows = [
         r
         for r in rows
-        if len(r) == 6 and _cell_text(r[0])[:1] == "C" and _cell_text(r[0])[1:].isdigit()
+        if len(r) == 4
+        and _cell_text(r[0]).split()[0][:1] == "C"
+        and _cell_text(r[0]).split()[0][1:].isdigit()
     ]
     by_id = {(c["paper"], c["id"]): c for c in all_claims()}
     assert len(claim_rows) == len(by_id)
@@ -217,11 +220,11 @@ def test_markdown_page_is_valid_myst():
         shown = " ".join(claim["statement"].split())
         if claim.get("reading"):  # how the predicate reads the words follows the statement
             shown += " Read as: " + " ".join(claim["reading"].split())
-        assert shown in statements
+        assert f"{shown} ({' '.join(claim['source'].split())})" in statements
     board = scoreboard(targets_directory=TARGETS)
     # the status is a coloured badge: the role {bdg-...} with the status as its content
     badges = [
-        [t for t in r[3].children if t.type != "text" or t.content.strip()] for r in claim_rows
+        [t for t in r[2].children if t.type != "text" or t.content.strip()] for r in claim_rows
     ]
     assert all(b[0].type == "myst_role" and b[0].meta["name"].startswith("bdg-") for b in badges)
     assert sorted(b[0].content for b in badges) == sorted(board.status)

@@ -36,11 +36,41 @@ __all__ = [
     "Table",
     "show_table",
     "in_words",
+    "say",
+    "TEXT_WIDTH",
 ]
 
 #: Default tolerances of key numbers: relative and absolute, as in ``numpy.isclose``.
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
+
+
+#: Characters of a printed line that a book page shows whole: its output column holds about 77
+#: monospace characters at a 1280 px window, and a few are kept in reserve.
+TEXT_WIDTH = 72
+
+
+def say(*parts: object, sep: str = " ") -> None:
+    """Print a sentence wrapped at :data:`TEXT_WIDTH` characters (blank lines kept as paragraph
+    breaks), so that no line of it is cut off on a book page.
+
+    Examples
+    --------
+    >>> say("a long sentence " * 6)
+    a long sentence a long sentence a long sentence a long sentence a long
+    sentence a long sentence
+    """
+    import textwrap
+
+    text = sep.join(str(p) for p in parts)
+    print(
+        "\n".join(
+            textwrap.fill(line, TEXT_WIDTH, break_on_hyphens=False, break_long_words=False)
+            if line.strip()
+            else ""
+            for line in text.split("\n")
+        )
+    )
 
 
 def digest(values, decimals: int = 4) -> str:
@@ -219,8 +249,9 @@ class Table:
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        The rows to show (round them first: what is shown is what is compared).
+    frame : pandas.DataFrame or pandas.Series
+        The rows to show (round them first: what is shown is what is compared); a Series is
+        shown as a one-column table.
     verdict_columns : sequence of str
         Columns whose cells are coloured by their value.
     bold : mapping of column name to ``"min"`` or ``"max"``, optional
@@ -231,7 +262,7 @@ class Table:
     caption : str, optional
         Shown above the table.
     index : bool
-        Show the frame's index.
+        Show the frame's index (named index levels become the first columns).
     math_columns : sequence of str, optional
         Columns whose cells are LaTeX formulas: the page typesets them (the text shows the
         source).
@@ -274,6 +305,10 @@ class Table:
         details=(),
         n_keys: int = 2,
     ):
+        if not hasattr(frame, "columns"):  # a Series: one column, named as the Series
+            frame = frame.to_frame(name="" if frame.name is None else frame.name)
+        if index and any(name is not None for name in frame.index.names):
+            frame, index = frame.reset_index(), False  # named index levels become columns
         self.frame = frame
         self.verdict_columns = [c for c in verdict_columns if c in frame.columns]
         self.bold = dict(bold or {})
@@ -354,12 +389,31 @@ class Table:
                     body = f"<strong>{body}</strong>"
                 cells.append(f"<td{attrs}>{body}</td>")
             rows.append("<tr>" + "".join(cells) + "</tr>")
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in heads)
+        head = "".join(f"<th>{_header_html(c)}</th>" for c in heads)
         caption = f"<caption>{html.escape(caption)}</caption>" if caption else ""
         return (
             f'<table class="table mb-table">{caption}<thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>"
         )
+
+
+def _header_html(name: str) -> str:
+    """A column name for a page's table header: a lower-case snake_case name of words of two or
+    more characters reads with spaces (``train_error``: "train error"); in any other name an
+    underscore, or a dot before a letter, may end a line (``<wbr>``; ``DB_eps_avg``, ``y_i``,
+    ``AdaBoost.M1`` keep their spelling), so that a header wraps instead of widening the table.
+
+    Examples
+    --------
+    >>> _header_html("train_error"), _header_html("y_i"), _header_html("AdaBoost.M1")
+    ('train error', 'y_<wbr>i', 'AdaBoost.<wbr>M1')
+    """
+    import html
+
+    text = str(name)
+    if re.fullmatch(r"[a-z0-9]{2,}(_[a-z0-9]{2,})+", text):
+        return html.escape(text.replace("_", " "))
+    return re.sub(r"\.(?=[A-Za-z])", ".<wbr>", html.escape(text)).replace("_", "_<wbr>")
 
 
 def _cell_text(value) -> str:

@@ -19,6 +19,22 @@ def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ").strip()
 
 
+def _code(text: str) -> str:
+    """``text`` in code type with line-break chances (``<wbr>``) after ``/``, ``_``, ``-`` and
+    ``.``, so that a long name wraps in its table cell instead of widening the table."""
+    import html
+    import re
+
+    return "<code>" + re.sub(r"([/_.-])", r"\1<wbr>", html.escape(str(text))) + "</code>"
+
+
+def _file_link(name: str, url: str) -> str:
+    """The file's name (:func:`_code`) linked to its download address."""
+    import html
+
+    return f'<a href="{html.escape(url)}">{_code(name)}</a>'
+
+
 def _file_row(e: dict) -> str:
     sha = e["sha256"]
     status = _STATUS_TEXT.get(e["byte_status"], e["byte_status"])
@@ -26,8 +42,8 @@ def _file_row(e: dict) -> str:
         "| "
         + " | ".join(
             [
-                f"`{_cell(e['name'])}`",
-                f"[`{_cell(e['file'])}`]({e['raw_url']})",
+                _code(_cell(e["name"])),
+                _file_link(e["file"], e["raw_url"]),
                 f'<abbr title="sha256 {sha}">`{sha[:12]}`</abbr>',
                 str(e["n"]),
                 str(e["d"]),
@@ -67,7 +83,7 @@ def datasets_page_markdown() -> str:
     ## Combined and derived datasets
     ## Not available, and what is used instead
     ## Citing the data
-    >>> any(line.startswith("| `sonar` |") for line in page.splitlines())
+    >>> any(line.startswith("| <code>sonar</code> |") for line in page.splitlines())
     True
     """
     files = file_entries()
@@ -127,15 +143,15 @@ def datasets_page_markdown() -> str:
     ]
     for e in combined_entries():
         source = (
-            f"`{e['derived_from']}`"
+            _code(e["derived_from"])
             if "derived_from" in e
-            else f"`{e['parts']['train']}` + `{e['parts']['test']}`"
+            else f"{_code(e['parts']['train'])} + {_code(e['parts']['test'])}"
         )
         lines.append(
             "| "
             + " | ".join(
                 [
-                    f"`{e['name']}`",
+                    _code(e["name"]),
                     source,
                     str(e["n"]),
                     str(e["d"]),
@@ -162,7 +178,7 @@ def datasets_page_markdown() -> str:
                 [
                     _cell(m["dataset"]),
                     _cell(m["papers"]),
-                    f"`{_cell(m['substitute'])}`",
+                    _code(_cell(m["substitute"])),
                     _cell(m["note"]),
                 ]
             )

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..reporting import TEXT_WIDTH as _TEXT_WIDTH
 from .targets import TABLE_COLUMNS, target_table
 
 __all__ = [
@@ -225,7 +226,7 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
 
 #: The widest line of the text this module prints: a book page's output column shows about 77
 #: monospace characters at a 1280 px window; the rest is a margin for wider fonts.
-TEXT_WIDTH = 72
+TEXT_WIDTH = _TEXT_WIDTH
 
 
 def describe_agreement(table: pd.DataFrame, *, rule: bool = True) -> str:

@@ -312,6 +312,19 @@ def _escape(text: str) -> str:
     return _MARKUP.sub(r"\\\1", text)
 
 
+#: A long word of a "decided by" cell (a test's node id, a path): the places where a line may
+#: break inside it.
+_LONG_WORD = re.compile(r"\S{30,}")
+_BREAK_AFTER = re.compile(r"(::|/|_|\.(?=[a-z]))")
+
+
+def _breakable(cell: str) -> str:
+    """A table cell whose long words may break after ``::``, ``/``, ``_`` and dots (an HTML
+    ``<wbr>``, which a copied text does not contain), so that the cell wraps inside the text
+    column instead of widening the table past it."""
+    return _LONG_WORD.sub(lambda m: _BREAK_AFTER.sub(r"\1<wbr>", m.group(0)), cell)
+
+
 _MATH = re.compile(r"(\$[^$]+\$)")
 
 
@@ -320,6 +333,13 @@ def _escape_with_math(text: str) -> str:
     inline math (the page typesets them)."""
     parts = _MATH.split(" ".join(str(text).split()))
     return "".join(part if _MATH.fullmatch(part) else _MARKUP.sub(r"\\\1", part) for part in parts)
+
+
+def _evidence_link(evidence: str) -> str:
+    """A link named "evidence" to a claim's evidence (empty when it has none)."""
+    if not evidence:
+        return ""
+    return f"[evidence](<{evidence.replace('<', '%3C').replace('>', '%3E')}>)"
 
 
 def _evidence_cell(evidence: str) -> str:
@@ -433,8 +453,10 @@ def scoreboard_markdown(
                 f"{authors} ({info.get('venue', '')}). Target file: data/targets/{paper}.yaml."
             ),
             "",
-            "| claim | statement | source in paper | status | decided by | evidence |",
-            "|---|---|---|---|---|---|",
+            # four columns, so that the table fits the text column: the claim links its
+            # evidence, the statement ends with its source in the paper
+            "| claim | statement (source in the paper) | status | decided by |",
+            "|---|---|---|---|",
         ]
         readings = {
             c["id"]: c.get("reading", "") for c in claims(paper, directory=targets_directory)
@@ -446,10 +468,11 @@ def scoreboard_markdown(
             statement = row.statement
             if readings.get(row.claim):
                 statement += f" Read as: {readings[row.claim]}"
+            evidence = _evidence_link(row.evidence)
             lines.append(
-                f"| {_escape(row.claim)} | {_escape_with_math(statement)} | "
-                f"{_escape(row.source)} | {_badge(row.status)} | {_escape(decided_by)} | "
-                f"{_evidence_cell(row.evidence)} |"
+                f"| {_escape(row.claim)}{' (' + evidence + ')' if evidence else ''} | "
+                f"{_escape_with_math(statement)} ({_escape(row.source)}) | "
+                f"{_badge(row.status)} | {_breakable(_escape(decided_by))} |"
             )
     return "\n".join(lines) + "\n"
 
