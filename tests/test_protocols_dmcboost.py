@@ -551,3 +551,28 @@ def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
     table2 = {cell_key(c) for c in P.grid_cells("full", tables=("table2",))}
     assert not {cell_key(c) for c in cells} & table2
     assert P.reduced_cap_cells("quick") == []
+
+
+def test_cells_whose_chosen_run_ended_on_our_cap_rerun_with_a_larger_cap():
+    """Only DMCBoost cells on the paper's protocol (not the fixed splits, whose limit is the
+    paper's) whose *chosen* n' ended on the cap are rerun, as new cells with a larger cap."""
+    car = [c for c in P.grid_cells("full", tables=("table4",)) if c["paper_dataset"] == "Car"]
+    cells = [c for c in car if c["algorithm"] == "SAMME"][:1]
+    cells += [c for c in car if c["algorithm"] == "DMCBoost"][:3]
+    dmc = [1, 2, 3]
+    grid = list(cells[dmc[0]]["params"]["n_prime_grid"])
+    stops = ["phase II no improvement"] * len(grid)
+    metrics = [{} for _ in cells]
+    metrics[dmc[0]] = {"chosen": grid[1], "stop_reasons": stops[:1] + ["n_estimators"] + stops[2:]}
+    metrics[dmc[1]] = {"chosen": grid[2], "stop_reasons": stops[:1] + ["n_estimators"] + stops[2:]}
+    metrics[dmc[2]] = {"chosen": grid[0], "stop_reasons": list(stops)}
+    protocols = {"Car": P.table4_protocol("Car", "full")}
+    assert protocols["Car"]["paper"]
+    assert P.raise_capped_cells(cells, metrics, protocols) == [dmc[0]]  # the chosen run capped
+    assert P.raise_capped_cells(cells, metrics, {"Car": {"paper": False}}) == []
+    raised = P.with_raised_cap(cells[dmc[0]])
+    assert raised["params"]["max_rounds"] == P.CAP_RAISE * cells[dmc[0]]["params"]["max_rounds"]
+    assert cell_key(raised) != cell_key(cells[dmc[0]])
+    assert {k: v for k, v in raised.items() if k != "params"} == {
+        k: v for k, v in cells[dmc[0]].items() if k != "params"
+    }

@@ -19,6 +19,7 @@ PAPER = PaperProtocol(
     (
         "protocol:grid_cells",
         "protocol:cap_ablation_cells",
+        "protocol:raised_cap_cells",
         "protocol:phase1_only_cells",
         "protocol:reduced_cap_cells",
         "protocol:figure3_cells",

@@ -64,6 +64,11 @@ __all__ = [
     "grid_cells",
     "grid_cell",
     "CAP_ABLATION",
+    "CAP_RAISE",
+    "chosen_run_capped",
+    "raise_capped_cells",
+    "raised_cap_cells",
+    "with_raised_cap",
     "cap_ablation_cells",
     "phase1_only_cells",
     "PHASE1_ONLY",
@@ -509,6 +514,62 @@ def select_paper_cells(
         if (not datasets or c["paper_dataset"] in datasets)
         and (not methods or c["algorithm"] in methods)
     ]
+
+
+#: How much larger the safety cap of a rerun is (:func:`raise_capped_cells`).
+CAP_RAISE = 4
+
+
+def chosen_run_capped(cell: dict, metrics: dict) -> bool:
+    """Whether a DMCBoost cell's run of the chosen :math:`n'` ended on the round cap."""
+    chosen = list(cell["params"]["n_prime_grid"]).index(metrics["chosen"])
+    return metrics["stop_reasons"][chosen].startswith(("n_estimators", "max_rounds"))
+
+
+def raise_capped_cells(cells: list[dict], metrics: list[dict], protocols: dict) -> list[int]:
+    """Positions of the DMCBoost cells to rerun with a cap :data:`CAP_RAISE` times larger: those
+    on the paper's protocol, where the cap is ours (not on the fixed splits, whose 5000 rounds
+    are the paper's), whose chosen :math:`n'` ended on it.  ``protocols`` maps each data set to
+    its table's protocol (:func:`table4_protocol`); :func:`with_raised_cap` gives the rerun."""
+    return [
+        i
+        for i, (c, m) in enumerate(zip(cells, metrics))
+        if c["algorithm"] == "DMCBoost"
+        and protocols[c["paper_dataset"]]["paper"]
+        and c["paper_dataset"] not in FIXED
+        and chosen_run_capped(c, m)
+    ]
+
+
+def raised_cap_cells(profile: str, protocol: str = "book") -> list[dict]:
+    """Table 4's reruns with a raised cap (:func:`raise_capped_cells`), found from the stored
+    records of its cells; none until those cells are in the store."""
+    from ...experiments.grids import paper_store
+
+    cells = grid_cells(profile, tables=("table4",), protocol=protocol)
+    protocols = {
+        name: table4_protocol(name, profile, protocol)
+        for name in {c["paper_dataset"] for c in cells}
+    }
+    candidates = [
+        c
+        for c in cells
+        if c["algorithm"] == "DMCBoost"
+        and protocols[c["paper_dataset"]]["paper"]
+        and c["paper_dataset"] not in FIXED
+    ]
+    if not candidates:
+        return []
+    store = paper_store("dmcboost", profile)
+    stored = [c for c in candidates if store.has(c)]
+    metrics = [store.get(c)["metrics"] for c in stored]
+    return [with_raised_cap(stored[i]) for i in raise_capped_cells(stored, metrics, protocols)]
+
+
+def with_raised_cap(cell: dict) -> dict:
+    """The same cell with a safety cap :data:`CAP_RAISE` times larger (a new cell of the store)."""
+    params = {**cell["params"], "max_rounds": CAP_RAISE * int(cell["params"]["max_rounds"])}
+    return {**cell, "params": params}
 
 
 #: Table 2's DMCBoost cells rerun with a larger safety cap, to see whether the cap decides a
