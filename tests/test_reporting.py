@@ -104,3 +104,29 @@ def test_table_bolds_the_best_of_each_group():
     assert repr(Table(frame, bold={"paper": "min"}, group_by="dataset")) == frame.to_string(
         index=False
     )
+
+
+def test_say_wraps_prose_at_the_text_width_and_keeps_paragraphs(capsys):
+    from marginboost.reporting import TEXT_WIDTH, say
+
+    say("word " * 40 + "\n\nsecond paragraph")
+    lines = capsys.readouterr().out.splitlines()
+    assert max(map(len, lines)) <= TEXT_WIDTH and len(lines) > 3
+    assert lines[-2:] == ["", "second paragraph"]
+    say("path/that_is_very_long_" * 5)  # a word longer than the width stays whole
+    assert capsys.readouterr().out == "path/that_is_very_long_" * 5 + "\n"
+
+
+def test_a_table_shows_a_series_and_named_index_levels_as_columns():
+    import pandas as pd
+
+    from marginboost.reporting import Table
+
+    series = pd.Series([1.5, 2.5], index=pd.Index(["a", "b"], name="set"), name="error")
+    table = Table(series, index=True)
+    assert list(table.frame.columns) == ["set", "error"] and not table.index
+    html = table._repr_html_()
+    assert "<th>set</th><th>error</th>" in html and "<th>train error</th>" not in html
+    assert "<th>train error</th>" in Table(pd.DataFrame({"train_error": [1.0]}))._repr_html_()
+    unnamed = Table(pd.Series([1.0], index=["x"]), index=True)
+    assert unnamed.index and list(unnamed.frame.columns) == [""]
