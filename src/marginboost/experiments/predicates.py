@@ -49,6 +49,7 @@ __all__ = [
     "sign_test_p",
     "over_splits",
     "could_change",
+    "capped_part",
     "round_sensitivity",
     "CAP_COUNTS",
     "registered_claims",
@@ -504,6 +505,29 @@ def could_change(
         if decide({**table, **dict(zip(keys, values))}) != base:
             return int(sum(capped[key] for key in keys))
     return 0
+
+
+def capped_part(
+    label: str,
+    table: dict,
+    capped: dict | None,
+    decide: Callable[[dict], bool],
+    detail: str,
+    cannot_change: str,
+    fallback: int | None = None,
+) -> Part:
+    """A part decided by ``decide(table)`` whose deciding runs include the capped ones of
+    ``capped`` (entry -> runs that ended on a cap of ours; None: not recorded per entry, and
+    ``fallback`` is the part's count): those runs count only where some outcome of theirs could
+    change the part (:func:`could_change`); where none could, ``cannot_change`` is added to the
+    detail."""
+    holds = decide(table)
+    if capped is None:
+        return Part(label, holds, detail, fallback)
+    runs = could_change(table, capped, decide)
+    if capped and not runs:
+        detail += f"; {cannot_change}"
+    return Part(label, holds, detail, runs)
 
 
 def _duality(ev, label, *prefixes):

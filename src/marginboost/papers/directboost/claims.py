@@ -18,6 +18,7 @@ from ...experiments.predicates import (
     _on_cap,
     _pct,
     _tests,
+    capped_part,
     could_change,
     sign_test_p,
 )
@@ -73,11 +74,15 @@ def _db_capped(ev) -> dict | None:
 def _db_part(ev, t: dict, label: str, decide: Callable[[dict], bool], detail: str) -> Part:
     """A part decided on Table 1: not decided by capped fits that cannot change it."""
     capped = _db_capped(ev)
-    runs = None if capped is None else could_change(t, capped, decide)
-    if capped and not runs:
-        fits = sum(capped.values())
-        detail += f"; the {fits} fits of the table that ended on the round cap cannot change it"
-    return Part(label, decide(t), detail, runs)
+    fits = sum(capped.values()) if capped else 0
+    return capped_part(
+        label,
+        t,
+        capped,
+        decide,
+        detail,
+        f"the {fits} fits of the table that ended on the round cap cannot change it",
+    )
 
 
 def _db_table1(ev):

@@ -15,7 +15,7 @@ from ...experiments.predicates import (
     _need,
     _pct,
     _tests,
-    could_change,
+    capped_part,
 )
 
 #: The claims whose notebooks count the deciding fits that ended on a cap of ours.
@@ -51,18 +51,20 @@ def _dmc_chosen_capped(k, t) -> dict | None:
 
 
 def _cap_part(flat, capped, label, decide, detail, total=None) -> Part:
-    """A part decided on a table ``flat`` (entry -> test error) where some of the runs chosen
-    for ``capped``'s entries ended on our cap: those runs count only where some outcome of
-    theirs could change the part (:func:`~marginboost.experiments.predicates.could_change`);
-    ``total`` stands in when the committed results do not record the runs per entry."""
-    holds = decide(flat)
-    if capped is None:
-        return Part(label, holds, detail, total)
-    runs = could_change(flat, capped, decide)
-    if capped and not runs:
-        n, sets = sum(capped.values()), len({key[0] for key in capped})
-        detail += f"; the {n} chosen runs on {sets} sets that ended on our cap cannot change it"
-    return Part(label, holds, detail, runs)
+    """A part decided on a table ``flat`` (entry -> test error), where some of the runs chosen
+    for ``capped``'s entries ended on our cap (:func:`capped_part`); ``total`` stands in when
+    the committed results do not record the runs per entry."""
+    n = sum(capped.values()) if capped else 0
+    sets = len({key[0] for key in capped}) if capped else 0
+    return capped_part(
+        label,
+        flat,
+        capped,
+        decide,
+        detail,
+        f"the {n} chosen runs on {sets} sets that ended on our cap cannot change it",
+        total,
+    )
 
 
 def _nested(flat: dict) -> dict:
