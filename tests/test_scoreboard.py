@@ -343,10 +343,22 @@ def test_every_verdict_carries_its_deciding_numbers():
     their tests passed), and how many of its deciding runs ended on a cap of ours."""
     committed = yaml.safe_load((REPO / "data/results/scoreboard.yaml").read_text())
     assert [k for k, v in committed.items() if not v["numbers"]] == []
-    assert all(
-        v["runs_on_cap"] == "not recorded" or isinstance(v["runs_on_cap"], int)
-        for v in committed.values()
-    )
+    assert [k for k, v in committed.items() if not isinstance(v["runs_on_cap"], int)] == []
+
+
+def test_a_claim_without_capped_runs_says_why():
+    """A claim registered as decided by fits that cannot end on a cap of ours records 0 such
+    runs, is not also counted from a notebook, and its reason is printed beside the count."""
+    from marginboost.experiments.predicates import CAP_COUNTS, NO_CAPPED_RUNS, evaluate_all
+    from marginboost.experiments.scoreboard import not_reproduced_markdown
+
+    assert NO_CAPPED_RUNS and not set(NO_CAPPED_RUNS) & set(CAP_COUNTS)
+    checks = evaluate_all()
+    assert all(checks[key].runs_on_cap == 0 for key in NO_CAPPED_RUNS)
+    page = not_reproduced_markdown()
+    for key, why in NO_CAPPED_RUNS.items():
+        if checks[key].status not in ("reproduced", "not tested"):
+            assert f"0 of its deciding runs ended on a cap of ours: {why}" in page, key
 
 
 def test_a_capped_run_that_could_change_a_part_leaves_it_undecided():

@@ -19,7 +19,7 @@ import pandas as pd
 import yaml
 
 from .._paths import project_root
-from .predicates import CLAIM_RULE, Evidence, evaluate_all, registered_claims
+from .predicates import CLAIM_RULE, NO_CAPPED_RUNS, Evidence, evaluate_all, registered_claims
 from .targets import claims, list_papers, load_targets
 
 __all__ = [
@@ -538,11 +538,13 @@ def _checked(row, entry: Mapping) -> list[tuple[str, str, str]]:
         + (f"; {checked['predicate']}" if checked.get("predicate") else "")
     )
     runs = _runs_on_cap(row.runs_on_cap)
+    reason = NO_CAPPED_RUNS.get(f"{row.paper}/{row.claim}")
     checked["cap"] = (
         "not recorded for this claim's runs"
         if runs == "not recorded"
         else f"{runs} of its deciding runs ended on a cap of ours"
         + (" (a failing part they could change is not decided)" if runs else "")
+        + (f": {reason}" if reason else "")
     ) + (f"; {checked['cap']}" if checked.get("cap") else "")
     return [
         (name, meaning, str(checked.get(name) or "not yet checked"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...experiments.predicates import (
     CAP_COUNTS,
+    NO_CAPPED_RUNS,
     Part,
     _claim,
     _need,
@@ -23,6 +24,15 @@ CAP_COUNTS.update(
         "anyboost/C5": ("anyboost", "figure1", "fits_on_cap"),
         "anyboost/C6": ("anyboost", "figure3", "fits_on_cap"),
         "anyboost/C7": ("anyboost", "figure2", "fits_on_cap"),
+    }
+)
+
+#: The claims decided by fits that cannot end on a cap of ours, and why.
+NO_CAPPED_RUNS.update(
+    {
+        "anyboost/C2": (
+            "two implementations compared round by round over the same fixed number of rounds"
+        ),
     }
 )
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ...experiments.predicates import (
     CAP_COUNTS,
+    NO_CAPPED_RUNS,
     Part,
     _claim,
     _Missing,
@@ -30,6 +31,16 @@ CAP_COUNTS.update(
         "directboost/C14": ("directboost", "table1", "choice_default_fits_on_cap"),
         "directboost/C12": ("directboost", "checks", "fits_on_cap_order"),
         "directboost/C13": ("directboost", "checks", "fits_on_cap_theorem3"),
+    }
+)
+
+#: The claims decided by fits that cannot end on a cap of ours, and why.
+NO_CAPPED_RUNS.update(
+    {
+        "directboost/C11": (
+            "a per-round cost, timed over a fixed number of rounds; where a run stops does "
+            "not enter"
+        ),
     }
 )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...experiments.predicates import (
     CAP_COUNTS,
+    NO_CAPPED_RUNS,
     Part,
     _claim,
     _Missing,
@@ -25,6 +26,20 @@ CAP_COUNTS.update(
         "dmcboost/C3": ("dmcboost", "table4", "fits_on_cap_chosen"),
         "dmcboost/C4": ("dmcboost", "table4", "fits_on_cap_chosen"),
         "dmcboost/C5": ("dmcboost", "figure3", "fits_on_cap"),
+    }
+)
+
+#: The claims decided by fits that cannot end on a cap of ours, and why.
+NO_CAPPED_RUNS.update(
+    {
+        "dmcboost/C6": (
+            "a per-round cost, timed over a fixed number of rounds; where a run stops does "
+            "not enter"
+        ),
+        "dmcboost/C7": (
+            "a per-round cost, timed over a fixed number of rounds; where a run stops does "
+            "not enter"
+        ),
     }
 )
 
