@@ -292,13 +292,10 @@ def _reader_problems(page, html: Path, name: str) -> set[str]:
     return problems
 
 
-#: The pages that fail some of the reader checks today, and which (measured on the book built
-#: from the committed notebooks): the book is being brought to zero.  The test fails when a page
-#: gains a problem; a page that no longer has one is reported, to be removed here.
-KNOWN_READER_PROBLEMS: dict[str, set[str]] = {
-    "book/datasets.html": {"hidden table columns"},
-    "book/performance.html": {"hidden table columns"},
-}
+#: The pages that fail some of the reader checks, and which (measured on the book built from the
+#: committed notebooks): none today.  The test fails when a page gains a problem; a page listed
+#: here that no longer has one is reported, to be removed.
+KNOWN_READER_PROBLEMS: dict[str, set[str]] = {}
 
 
 def test_every_page_passes_the_readers_checks_or_is_listed(served_book, browser):

@@ -802,7 +802,7 @@ def _directboost_section(record: dict) -> list[str]:
         unfinished = case.get("converged") is False
         total = "– (not converged)" if unfinished else f"{case['speedup_total']:.1f}x"
         lines.append(
-            f"| {case['algorithm']} | {case['iterations']:,} | "
+            f"| {case['algorithm'].replace('_', '_<wbr>')} | {case['iterations']:,} | "
             f"{case['paper_iterations']:,} | {case['total_s']:.1f} | "
             f"{case['paper_total_s']:,.0f} | {total} | "
             f"{case['speedup_per_iteration']:.1f}x | {stop} |"
@@ -1197,4 +1197,64 @@ def performance_page_markdown(root: Path | None = None) -> str:
         lines += ["No benchmark has been run yet."]
     lines += _multiclass_section(results.get("multiclass"))
     lines += _recompute_cost_section(root)
-    return "\n".join(lines) + "\n"
+    return "\n".join(fold_wide_tables("\n".join(lines).split("\n"))) + "\n"
+
+
+#: The most columns a table of the page shows side by side: more do not fit the text column of
+#: a book page at 1280 px (about 690 px) with the page's numbers and headers.
+PAGE_TABLE_COLUMNS = 7
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip()[1:-1].split(" | ")]
+
+
+def _md_table(header: list[str], rows: list[list[str]], columns: list[int]) -> list[str]:
+    """The markdown lines of the table of ``header`` and ``rows`` restricted to ``columns``."""
+    return [
+        "| " + " | ".join(header[c] for c in columns) + " |",
+        "|" + "---|" * len(columns),
+        *("| " + " | ".join(r[c] for c in columns) + " |" for r in rows),
+    ]
+
+
+def fold_wide_tables(lines: list[str], max_columns: int = PAGE_TABLE_COLUMNS) -> list[str]:
+    """The page's lines with every markdown table of more than ``max_columns`` columns folded
+    in two: the first ``max_columns`` columns, then, under "The same rows, continued:", the
+    columns that identify a row (the shortest leading run of columns whose values differ
+    from row to row) and the rest.
+
+    >>> fold_wide_tables(["| a | b | c |", "|---|---|---|", "| x | 1 | 2 |", "| y | 3 | 4 |"], 2)
+    ['| a | b |', '|---|---|', '| x | 1 |', '| y | 3 |', '', 'The same rows, continued:', \
+'', '| a | c |', '|---|---|', '| x | 2 |', '| y | 4 |']
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not (lines[i].startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|-")):
+            out.append(lines[i])
+            i += 1
+            continue
+        end = i + 2
+        while end < len(lines) and lines[end].startswith("| "):
+            end += 1
+        header, rows = _cells(lines[i]), [_cells(line) for line in lines[i + 2 : end]]
+        if len(header) <= max_columns or any(len(r) != len(header) for r in rows):
+            out += lines[i:end]
+            i = end
+            continue
+        keys = 1
+        while keys < max_columns - 1 and len({tuple(r[:keys]) for r in rows}) < len(rows):
+            keys += 1
+
+        rest = list(range(max_columns, len(header)))
+        out += _md_table(header, rows, list(range(max_columns)))
+        out += ["", "The same rows, continued:", ""]
+        for start in range(0, len(rest), max_columns - keys):
+            if start:
+                out += [""]
+            out += _md_table(
+                header, rows, list(range(keys)) + rest[start : start + max_columns - keys]
+            )
+        i = end
+    return out

@@ -36,18 +36,19 @@ def _file_link(name: str, url: str) -> str:
 
 
 def _file_row(e: dict) -> str:
+    """One row of the provenance table: the data set with its file (linked to the download
+    address) and shortened SHA-256 (the full value in a tooltip) in one cell, its counts in
+    another, then the copy's relation to the original and the differences from the papers --
+    four columns, so that the table fits the text column of a page."""
     sha = e["sha256"]
     status = _STATUS_TEXT.get(e["byte_status"], e["byte_status"])
     return (
         "| "
         + " | ".join(
             [
-                _code(_cell(e["name"])),
-                _file_link(e["file"], e["raw_url"]),
+                f"{_code(_cell(e['name']))}<br>{_file_link(e['file'], e['raw_url'])}<br>"
                 f'<abbr title="sha256 {sha}">`{sha[:12]}`</abbr>',
-                str(e["n"]),
-                str(e["d"]),
-                str(e["n_classes"]),
+                f"{e['n']} × {e['d']}<br>{e['n_classes']} classes",
                 _cell(f"{status}: {e['byte_note']}"),
                 _cell(e["differences"]),
             ]
@@ -59,9 +60,9 @@ def _file_row(e: dict) -> str:
 def datasets_page_markdown() -> str:
     """Return the MyST page listing every registered dataset with its provenance.
 
-    The page has a provenance table (name, file with its commit-pinned download URL, SHA-256
-    shortened with the full value in a tooltip, counts, byte status and differences from the
-    papers), the combined datasets, what is missing and the substitute registered for it.
+    The page has a provenance table (name with its file, linked to the commit-pinned download
+    URL, and its SHA-256 shortened with the full value in a tooltip; counts; byte status;
+    differences from the papers), the combined datasets, what is missing and the substitute registered for it.
 
     Returns
     -------
@@ -83,7 +84,7 @@ def datasets_page_markdown() -> str:
     ## Combined and derived datasets
     ## Not available, and what is used instead
     ## Citing the data
-    >>> any(line.startswith("| <code>sonar</code> |") for line in page.splitlines())
+    >>> any(line.startswith("| <code>sonar</code><br>") for line in page.splitlines())
     True
     """
     files = file_entries()
@@ -130,8 +131,8 @@ def datasets_page_markdown() -> str:
         "",
         "## Provenance table",
         "",
-        "| name | file | sha256 | n | d | classes | copy | differs from the papers |",
-        "|---|---|---|---|---|---|---|---|",
+        "| data set, file and sha256 | n × d, classes | copy | differs from the papers |",
+        "|---|---|---|---|",
     ]
     lines += [_file_row(e) for e in files]
     lines += [
