@@ -88,7 +88,7 @@ ENCODING = "a5a"
 
 def _directboost_case(X, y, cap: int, patience: int) -> dict:
     """Fit DirectBoost^eps_avg (n'/n = 0.1, depth 3) with ``n_iter_no_change=patience``."""
-    from marginboost.boosting.direct import directboost_variant
+    from marginboost.boosting.directboost import directboost_variant
 
     model = directboost_variant(
         "DirectBoost_eps_avg", n_prime=0.1, max_depth=3, n_estimators=cap, n_iter_no_change=patience
@@ -116,7 +116,7 @@ def _directboost_case(X, y, cap: int, patience: int) -> dict:
 def stop_readings(n_train: int, quick: bool, log=print) -> list[dict]:
     """DirectBoost^eps_avg on the same rows with phase 2 stopped after 1 (the paper's words
     read literally) and 2 rounds without a new best value."""
-    from marginboost.boosting.direct import directboost_variant
+    from marginboost.boosting.directboost import directboost_variant
 
     X, y = adult_sample(n_train, encoding=ENCODING)
     _timed(
@@ -239,7 +239,7 @@ def run(
     ``restart`` drops a saved fit, ``budget_s`` bounds this run's LPBoost seconds and
     ``lpboost_columns`` is LPBoost's column budget."""
     from marginboost.boosting import AdaBoost, LPBoost
-    from marginboost.boosting.direct import directboost_variant
+    from marginboost.boosting.directboost import directboost_variant
 
     X, y = adult_sample(n_train, encoding=ENCODING)
     warm_X, warm_y = X[:300], y[:300]

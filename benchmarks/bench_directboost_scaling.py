@@ -57,7 +57,7 @@ def _data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _estimator_class():
-    from marginboost.boosting.direct import DirectBoost
+    from marginboost.boosting.directboost import DirectBoost
 
     class KeepsHistory(DirectBoost):
         """DirectBoost that keeps the history of every round run: the relaxed ascent cuts the
@@ -71,7 +71,7 @@ def _estimator_class():
 
 
 def _variant(**params):
-    from marginboost.boosting.direct import VARIANTS
+    from marginboost.boosting.directboost import VARIANTS
 
     return _estimator_class()(**{**VARIANTS["DirectBoost_eps_avg"], **params})
 

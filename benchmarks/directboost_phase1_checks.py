@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     parser.add_argument("--output", default=str(RESULTS))
     args = parser.parse_args(argv)
 
-    from marginboost.boosting.direct import DirectBoost
+    from marginboost.boosting.directboost import DirectBoost
     from marginboost.data import load
     from marginboost.papers.directboost.protocol import DIRECT_CHOICES
 

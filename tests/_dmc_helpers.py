@@ -54,12 +54,12 @@ def node_kernel_args(objective, codes, samples, pred, out, n_blocks=2):  # type:
     ``phase1_pair_split_scores``, before their own flags) for the node ``samples`` of a
     ``ZeroOneTreeObjective``, the other examples predicted ``pred``; ``out`` the
     ``(scores, left, right)`` arrays they fill."""
-    from marginboost.boosting import _dmcboost_kernels as kernels
+    from marginboost.boosting.dmcboost import _phase1_kernels as phase1
 
     outside = np.ones(pred.size, dtype=bool)
     outside[samples] = False
-    base = kernels.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
-    sums = np.asarray(kernels.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
+    base = phase1.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
+    sums = np.asarray(phase1.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
     lo, hi = (objective.lo, objective.hi) if objective.exact else objective._grid_ranges()
     return (
         codes,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from marginboost.boosting.direct import (
+from marginboost.boosting.directboost import (
     bottom_average_line_search,
     bottom_margin_average_at,
     zero_error_end,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from marginboost.boosting.direct import zero_one_error_at, zero_one_line_search
+from marginboost.boosting.directboost import zero_one_error_at, zero_one_line_search
 
 
 def brute_force(a, b):
@@ -86,7 +86,7 @@ def test_bad_input(a, b, message):
         zero_one_line_search(a, b)
 
 
-from marginboost.boosting.direct import (  # noqa: E402
+from marginboost.boosting.directboost import (  # noqa: E402
     bottom_average_line_search,
     bottom_margin_average_at,
     zero_error_end,
@@ -141,7 +141,7 @@ def test_margin_search_bad_input():
         bottom_average_line_search(a, b, 1.0, 1, d=-1.0)
 
 
-from marginboost.boosting.direct import best_stump_zero_one  # noqa: E402
+from marginboost.boosting.directboost import best_stump_zero_one  # noqa: E402
 from marginboost.weak import BinMapper  # noqa: E402
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from marginboost.boosting import _direct_kernels as K
-from marginboost.boosting.direct import (
+from marginboost.boosting.directboost import (
     VARIANTS,
     DirectBoost,
     MarginObjective,
@@ -20,6 +19,7 @@ from marginboost.boosting.direct import (
     zero_error_end,
     zero_one_line_search,
 )
+from marginboost.boosting.directboost import _phase2_kernels as K
 from marginboost.weak import BinMapper, DirectNode, DirectTreeBuilder, DirectTreeState
 
 
@@ -318,7 +318,7 @@ def test_bad_inputs_are_rejected():
 
 
 def test_shared_phase1_fits_equal_separate_fits():
-    from marginboost.boosting.direct import directboost_variants
+    from marginboost.boosting.directboost import directboost_variants
 
     X, y = _toy(8, noise=0.1)
     fitted = directboost_variants(X, y, list(VARIANTS), [0.1, 0.5], max_depth=3, n_estimators=150)
@@ -361,7 +361,7 @@ def test_split_search_does_not_depend_on_the_number_of_feature_blocks(monkeypatc
     blocks gives the same ensemble, bit for bit."""
     import types
 
-    import marginboost.boosting.direct as direct_module
+    import marginboost.boosting.directboost.objectives as direct_module
 
     rng = np.random.default_rng(7)
     X = rng.normal(size=(120, 7))

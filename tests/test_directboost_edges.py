@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from reference import directboost as ref
 
-from marginboost.boosting.direct import (
+from marginboost.boosting.directboost import (
     DirectBoost,
     MarginObjective,
     best_stump_zero_one,
@@ -115,7 +115,7 @@ def test_relaxed_phase2_waits_n_iter_no_change_rounds_without_a_new_best(patienc
 def test_phase2_constant_leaf_is_the_better_constant(objective, sign):
     """An unsplit root in phase 2 predicts the constant (+1 or -1) whose line search reaches
     the larger objective: the one that raises the bottom margins, here those of class -sign."""
-    from marginboost.boosting.direct import MarginObjective
+    from marginboost.boosting.directboost import MarginObjective
     from marginboost.weak import DirectNode, DirectTreeState
 
     y = sign * np.array([1.0, 1.0, 1.0, -1.0, -1.0])
@@ -146,7 +146,8 @@ def test_phase2_kernels_stay_inside_their_arrays(monkeypatch):
     """Numba does not check indices: a work array one entry short would be written past its
     end without an error.  With every DirectBoost kernel recompiled with bounds checks, a
     phase-II fit with depth-2 trees raises no IndexError and gives the same model."""
-    from marginboost.boosting import _direct_kernels
+    from marginboost.boosting import _direct_common, _segment_tree
+    from marginboost.boosting.directboost import _phase1_kernels, _phase2_kernels
 
     rng = np.random.default_rng(7)
     X = rng.normal(size=(60, 3))
@@ -154,7 +155,8 @@ def test_phase2_kernels_stay_inside_their_arrays(monkeypatch):
     params = {"n_prime": 0.2, "max_depth": 2, "n_estimators": 12}
     variant = "DirectBoost_eps_avg"  # the average-margin walk and its work arrays
     plain = directboost_variant(variant, **params).fit(X, y)
-    _bounds_checked(monkeypatch, _direct_kernels)
+    for module in (_segment_tree, _direct_common, _phase1_kernels, _phase2_kernels):
+        _bounds_checked(monkeypatch, module)
     checked = directboost_variant(variant, **params).fit(X, y)
     assert checked.n_estimators_ == plain.n_estimators_ > checked.n_phase1_
     np.testing.assert_array_equal(checked.decision_function(X), plain.decision_function(X))

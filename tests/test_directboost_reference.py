@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from reference import directboost as ref
 
-from marginboost.boosting.direct import DirectBoost, ZeroOneObjective, zero_one_line_search
+from marginboost.boosting.directboost import DirectBoost, ZeroOneObjective, zero_one_line_search
 from marginboost.weak import DirectTreeBuilder
 
 EPS = np.finfo(float).eps

@@ -10,9 +10,9 @@ from _dmc_helpers import killed_at_round, killed_in_branch, node_kernel_args
 
 import marginboost
 from marginboost.boosting import DMCBoost
-from marginboost.boosting.direct import DirectBoost
+from marginboost.boosting.directboost import DirectBoost
 from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
-from marginboost.boosting.dmcboost_search import (
+from marginboost.boosting.dmcboost.search import (
     _bottom,
     _lines,
     bottom_average_along,
@@ -434,8 +434,9 @@ def test_sample_weight_must_be_uniform():
 def test_profile_kernel_equals_segment_tree_kernel(seed):
     """Both exact phase-I kernels give the same scores and label pairs on every split, and
     the same whatever the number of feature blocks run in parallel (1 to d)."""
-    from marginboost.boosting import _dmcboost_kernels as kernels
-    from marginboost.boosting.direct import _empty_scores
+    from marginboost.boosting._direct_common import empty_scores as _empty_scores
+    from marginboost.boosting.dmcboost import _phase1_kernels as phase1
+    from marginboost.boosting.dmcboost import _phase1_split_kernels as kernels
 
     rng = np.random.default_rng(100 + seed)
     n, K, d = int(rng.integers(5, 80)), int(rng.integers(2, 6)), 3
@@ -446,8 +447,8 @@ def test_profile_kernel_equals_segment_tree_kernel(seed):
     pred = rng.integers(0, K, n).astype(np.int64)
     outside = np.ones(n, dtype=bool)
     outside[samples] = False
-    base = kernels.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
-    sums = np.asarray(kernels.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
+    base = phase1.errors_profile(objective.lo, objective.hi, pred, outside, objective.V.size)
+    sums = np.asarray(phase1.loss_sums(objective.Gk, objective.Bk, objective.Rk, pred, outside))
     segment, profile = _empty_scores(d), _empty_scores(d)
     kernels.phase1_split_scores(
         codes,
@@ -508,7 +509,7 @@ def test_interval_subset_scores_the_errors_on_the_subset(seed):
     scores = subset.split_scores(codes, node, state)[0]
     best: dict = {}
     for f, t, _left, _right, h in _candidates(codes, node, state, K):
-        profile = marginboost.boosting._dmcboost_kernels.errors_profile(
+        profile = marginboost.boosting.dmcboost._phase1_kernels.errors_profile(
             exact.lo, exact.hi, h.astype(np.int64), np.ones(n, dtype=bool), m
         )
         on_subset, everywhere = int(profile[subset.J].min()), int(profile.min())
@@ -683,23 +684,30 @@ def test_a_checkpoint_of_another_fit_is_refused(tmp_path):
             other()
 
 
-def test_checkpoint_files_are_data_and_refuse_tampering(tmp_path):
-    """A checkpoint part is JSON and arrays (no pickle): an edited file fails its checksum, and
-    a part naming a class outside the package's estimators, binnings and trees is refused."""
-    import io
-    import json
+def _fitted_on_iris():
+    """Iris and a small DMCBoost fitted on it (its warning of a stop on n_estimators silenced)."""
     import warnings
 
     from sklearn.datasets import load_iris
     from sklearn.exceptions import ConvergenceWarning
-
-    from marginboost.boosting._checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 
     X, y = load_iris(return_X_y=True)
     model = DMCBoost(n_estimators=4, max_depth=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(X, y)
+    return X, y, model
+
+
+def test_checkpoint_files_are_data_and_refuse_tampering(tmp_path):
+    """A checkpoint part is JSON and arrays (no pickle): an edited file fails its checksum, and
+    a part naming a class outside the package's estimators, binnings and trees is refused."""
+    import io
+    import json
+
+    from marginboost.boosting._checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+
+    X, y, model = _fitted_on_iris()
     path = tmp_path / "part.npz"
     save_checkpoint(path, {"model": model, "seconds": 1.5, "pair": (1, "a")})
     back = load_checkpoint(path)
@@ -719,3 +727,50 @@ def test_checkpoint_files_are_data_and_refuse_tampering(tmp_path):
         save_checkpoint(tmp_path / "other.npz", {"f": io.BytesIO()})
     with pytest.raises(CheckpointError, match="cannot be saved"):
         save_checkpoint(tmp_path / "other.npz", np.array([object()], dtype=object))
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "marginboost.boosting.dmcboost.DMCBoost",  # the module of DMCBoost before it moved
+        "marginboost.boosting.dmcboost.estimator.DMCBoost",  # its module path now
+        "marginboost.DMCBoost",  # the stable public name checkpoints are written under
+        "os.system",  # not this package's: refused
+    ],
+)
+def test_checkpoints_naming_a_moved_class_by_its_old_module_still_load(tmp_path, written):
+    """Parts are written with an estimator's public name (``marginboost.DMCBoost``), which stays
+    when its module moves; a part that names the module path a class had when it was written
+    (in-flight grid cells saved before ``boosting/dmcboost.py`` became a subpackage) loads as
+    that class, and a class outside the package is refused."""
+    import json
+
+    from marginboost.boosting._checkpoint import (
+        LEGACY_NAMES,
+        CheckpointError,
+        _digest,
+        load_checkpoint,
+        save_checkpoint,
+    )
+
+    assert LEGACY_NAMES["marginboost.boosting.direct.DirectBoost"] == "marginboost.DirectBoost"
+    X, y, model = _fitted_on_iris()
+    path = tmp_path / "part.npz"
+    save_checkpoint(path, {"model": model})
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    text = arrays.pop("__json__").tobytes().decode()
+    arrays.pop("__sha256__")
+    assert json.loads(text)["__dict__"][0][1]["__object__"] == "marginboost.DMCBoost"
+    text = text.replace('"marginboost.DMCBoost"', json.dumps(written))
+    checksum = _digest(text, arrays)  # a valid file, only the class name differs
+    arrays["__json__"] = np.frombuffer(text.encode(), dtype=np.uint8)
+    arrays["__sha256__"] = np.frombuffer(checksum.encode(), dtype=np.uint8)
+    np.savez(path, **arrays)
+    if written == "os.system":
+        with pytest.raises(CheckpointError, match="names the class 'os.system'"):
+            load_checkpoint(path)
+        return
+    back = load_checkpoint(path)["model"]
+    assert type(back) is DMCBoost
+    np.testing.assert_array_equal(back.decision_function(X), model.decision_function(X))

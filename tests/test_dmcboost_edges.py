@@ -12,7 +12,7 @@ from _dmc_helpers import node_kernel_args
 
 from marginboost.boosting import DMCBoost, PhaseTwoWarning
 from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
-from marginboost.boosting.dmcboost_search import (
+from marginboost.boosting.dmcboost.search import (
     generalization_bound,
     kl_inverse,
     zero_one_sweep,
@@ -267,7 +267,7 @@ def test_segment_kernel_scores_alike_with_its_errors_flat_or_in_the_tree(monkeyp
     there are at most as many intervals as node samples, flat; the tree, the flat array and the
     automatic choice give the same scores and leaf labels bit for bit, on a node with more
     samples than intervals and on one with fewer."""
-    from marginboost.boosting import _dmcboost_kernels as kernels
+    from marginboost.boosting.dmcboost import _phase1_split_kernels as kernels
 
     rng = np.random.default_rng(300 + seed)
     n, K = 200, 3 + seed
@@ -303,8 +303,8 @@ def test_pair_kernel_scores_every_split_as_the_segment_tree_kernel(seed):
     reaching them: the segment-tree kernel's scores and leaf labels, bit for bit, on random
     nodes with ties and crossings, 2 to 8 labels, every step rule, all the intervals or a
     subset of them."""
-    from marginboost.boosting import _dmcboost_kernels as kernels
-    from marginboost.boosting.direct import _empty_scores
+    from marginboost.boosting._direct_common import empty_scores as _empty_scores
+    from marginboost.boosting.dmcboost import _phase1_split_kernels as kernels
 
     rng = np.random.default_rng(700 + seed)
     n, K, d = int(rng.integers(5, 120)), int(rng.integers(2, 9)), 3

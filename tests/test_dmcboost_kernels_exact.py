@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from marginboost.boosting import _dmcboost_kernels as _k
 from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
-from marginboost.boosting.dmcboost_search import _bottom, _lines, zero_one_sweep
+from marginboost.boosting.dmcboost import _phase2_kernels as _k
+from marginboost.boosting.dmcboost.search import _bottom, _lines, zero_one_sweep
 
 
 def _bits(a):

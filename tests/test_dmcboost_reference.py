@@ -40,7 +40,7 @@ from reference import dmcboost as ref
 
 from marginboost.boosting import DMCBoost
 from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
-from marginboost.boosting.dmcboost_search import margin_line_search, zero_one_sweep
+from marginboost.boosting.dmcboost.search import margin_line_search, zero_one_sweep
 from marginboost.weak import DirectTreeBuilder
 
 pytestmark = pytest.mark.filterwarnings("ignore::marginboost.boosting.PhaseTwoWarning")

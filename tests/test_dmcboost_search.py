@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from marginboost.boosting.direct import bottom_average_line_search, zero_one_line_search
-from marginboost.boosting.dmcboost_search import (
+from marginboost.boosting.directboost import bottom_average_line_search, zero_one_line_search
+from marginboost.boosting.dmcboost.search import (
     EPSILON,
     TH,
     bottom_average_along,
@@ -465,7 +465,7 @@ def test_bad_search_parameters_are_rejected(kwargs, message):
 # ---- Theorem 2 --------------------------------------------------------------------------------
 from scipy.stats import binom  # noqa: E402
 
-from marginboost.boosting.dmcboost_search import generalization_bound, kl_inverse  # noqa: E402
+from marginboost.boosting.dmcboost.search import generalization_bound, kl_inverse  # noqa: E402
 
 
 def _kl(q, p):

@@ -11,7 +11,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "marginboost"
 LOWER = sorted(
     [
-        *(PACKAGE / "boosting").glob("*.py"),
+        *(PACKAGE / "boosting").rglob("*.py"),
         *(PACKAGE / "weak").glob("*.py"),
         *(PACKAGE / "duality").glob("*.py"),
         PACKAGE / "losses.py",

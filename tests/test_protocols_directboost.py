@@ -151,7 +151,7 @@ def test_rule_sets_caps_and_the_literal_stop_reading(monkeypatch):
     ablation keeps 5000 and the first implementation 2000
     (``ABLATION_ROUNDS_EXCEPTIONS``); the literal reading fits with ``n_iter_no_change=1``,
     the others with the estimator's default."""
-    from marginboost.boosting import direct
+    from marginboost.boosting import directboost as direct
 
     full = D.choices_cells("full")
     kept = {name for name, _ in D.ABLATION_ROUNDS_EXCEPTIONS}

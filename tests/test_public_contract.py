@@ -342,7 +342,7 @@ def test_masters_refuse_an_empty_matrix():
 
 
 def test_nth_order_margin_objective_is_the_nth_smallest():
-    from marginboost.boosting.direct import margin_objective
+    from marginboost.boosting.directboost import margin_objective
 
     margins = [0.3, -0.1, 0.5, 0.2]
     assert margin_objective(margins, 1, "order") == pytest.approx(-0.1)

@@ -57,7 +57,7 @@ _ESTIMATORS |= {
 }
 _ESTIMATORS |= {
     "BrownBoost": "marginboost.boosting.brownboost",
-    "DirectBoost": "marginboost.boosting.direct",
+    "DirectBoost": "marginboost.boosting.directboost",
     "DMCBoost": "marginboost.boosting.dmcboost",
 }
 

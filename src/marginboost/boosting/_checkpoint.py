@@ -29,20 +29,44 @@ class CheckpointError(ValueError):
     """A checkpoint file is damaged, altered, or holds something that is not data."""
 
 
+#: The classes that moved since checkpoints were written under their module path: the path an
+#: older checkpoint names, and the public name of the class it is read as.
+LEGACY_NAMES = {
+    "marginboost.boosting.direct.DirectBoost": "marginboost.DirectBoost",
+    "marginboost.boosting.dmcboost.DMCBoost": "marginboost.DMCBoost",
+}
+
+
 def _allowed_classes() -> dict[str, type]:
+    """The classes a checkpoint may hold, by the name it is written under: an estimator by its
+    public name ``marginboost.<name>`` (which stays when its module moves), the others by
+    their module path."""
     import marginboost
     from marginboost.weak import BinMapper, RawFeatures
     from marginboost.weak.tree import FittedTree
 
-    classes = [getattr(marginboost, name) for name in marginboost._ESTIMATORS]
-    classes += [BinMapper, RawFeatures, FittedTree]
-    return {f"{cls.__module__}.{cls.__qualname__}": cls for cls in classes}
+    allowed = {
+        f"marginboost.{name}": getattr(marginboost, name) for name in marginboost._ESTIMATORS
+    }
+    for cls in (BinMapper, RawFeatures, FittedTree):
+        allowed[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return allowed
+
+
+def _readable_classes() -> dict[str, type]:
+    """The names a checkpoint may hold: those written now, every allowed class's module path
+    (what checkpoints written before the public names hold) and :data:`LEGACY_NAMES`."""
+    allowed = _allowed_classes()
+    readable = dict(allowed)
+    readable |= {f"{cls.__module__}.{cls.__qualname__}": cls for cls in allowed.values()}
+    readable |= {legacy: allowed[public] for legacy, public in LEGACY_NAMES.items()}
+    return readable
 
 
 class _Encoder:
     def __init__(self) -> None:
         self.arrays: dict[str, np.ndarray] = {}
-        self.allowed = _allowed_classes()
+        self.names = {cls: name for name, cls in _allowed_classes().items()}
 
     def array(self, value: np.ndarray) -> dict[str, str]:
         if value.dtype.hasobject:
@@ -68,21 +92,22 @@ class _Encoder:
             return [self.encode(v) for v in value]
         if isinstance(value, dict):
             return {"__dict__": [[self.encode(k), self.encode(v)] for k, v in value.items()]}
-        name = f"{type(value).__module__}.{type(value).__qualname__}"
-        if name in self.allowed and self.allowed[name] is type(value):
+        name = self.names.get(type(value))
+        if name is not None:
             # what a pickle would keep: the estimators drop unpicklable parts (LPBoost's HiGHS
             # model) in __getstate__
             state = value.__getstate__() if hasattr(value, "__getstate__") else vars(value)
             if not isinstance(state, dict):
                 state = vars(value)
             return {"__object__": name, "state": self.encode(dict(state))}
+        name = f"{type(value).__module__}.{type(value).__qualname__}"
         raise CheckpointError(f"a {name} cannot be saved in a checkpoint (not data)")
 
 
 class _Decoder:
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         self.arrays = arrays
-        self.allowed = _allowed_classes()
+        self.allowed = _readable_classes()
 
     def decode(self, value: Any) -> Any:
         if isinstance(value, list):

@@ -306,7 +306,7 @@ def method_cell(spec: dict) -> dict:
     Returns ``{method: record}`` (three records for a ``"DirectBoost"`` cell).
     """
     from ...boosting import AdaBoost, BrownBoost, LogitBoost, LPBoost
-    from ...boosting.direct import directboost_variants
+    from ...boosting.directboost import directboost_variants
 
     if spec.get("paper") != "directboost":
         raise ValueError(f"method_cell: not a DirectBoost cell: {spec!r}")
@@ -882,7 +882,7 @@ def figure3_cell(spec: dict) -> dict:
     ``n_estimators``).  Cells without the key (the first full run) compute what they did then.
     """
     from ...boosting import LPBoost
-    from ...boosting.direct import directboost_variant
+    from ...boosting.directboost import directboost_variant
 
     if spec.get("figure") != "figure3":
         raise ValueError(f"figure3_cell: not a Figure 3 cell: {spec!r}")

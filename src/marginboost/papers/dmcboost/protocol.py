@@ -737,7 +737,7 @@ FIRST_PART = 25
 
 def _fit_in_parts(model, X, y, saved):
     """``model.fit(X, y)`` run in parts (the estimator's ``warm_start``), the model saved in
-    ``saved`` (a :class:`~marginboost.boosting.dmcboost.PathCheckpoint`, or ``None``: one fit)
+    ``saved`` (a :class:`~marginboost.boosting.dmcboost.checkpoint.PathCheckpoint`, or ``None``: one fit)
     after each part: a killed cell goes on from its last part.  The first part has
     :data:`FIRST_PART` rounds, the next ones about ``saved.every`` seconds of rounds at the
     rate measured so far.  The fitted model is that of one fit (warm starts replay the rounds
@@ -767,7 +767,7 @@ def _fit_in_parts(model, X, y, saved):
 def checkpoint_folder(spec: dict):
     """Where a cell keeps its fit in progress while it runs (a DMCBoost cell the finished
     parts of its :math:`n'` path, a baseline its model after each part,
-    :func:`_fit_in_parts`; :class:`~marginboost.boosting.dmcboost.PathCheckpoint`):
+    :func:`_fit_in_parts`; :class:`~marginboost.boosting.dmcboost.checkpoint.PathCheckpoint`):
     ``<results>/dmcboost/checkpoints/<cell key>`` (:func:`marginboost._paths.results_dir`,
     ``_build/results`` in a checkout).  A cell that was interrupted goes on from there; the
     folder is removed once the cell's record is made."""

@@ -1,0 +1,632 @@
+r"""numba kernels of DirectBoost's phase 2, the margins (Zhai et al. 2013).
+
+With the examples sorted by :math:`a_i` once per round, a weak classifier needs only the
+:math:`n'` smallest :math:`a_i` of the examples it classifies correctly (rising lines,
+:math:`R_1 \le R_2 \le \dots`) and of those it misclassifies (falling lines, :math:`F_j`).
+
+* Bottom-:math:`n'` average: the sum of the :math:`n'` smallest numerators is
+  :math:`S(\alpha) = \min_k I_k + (2k - n')\alpha` with :math:`I_k = \sum_{j\le k} R_j +
+  \sum_{j \le n'-k} F_j`; :math:`I_k` is convex in :math:`k`, so the pieces are taken from
+  :math:`k_0 = \arg\min_k I_k` downwards, the piece :math:`k \to k-1` at
+  :math:`\alpha = (I_{k-1} - I_k)/2` (the intersection of the :math:`k`-th rising and the
+  :math:`(n'-k+1)`-th falling line: Algorithm 2's :math:`q_j`).  On piece :math:`k` the
+  normalized objective :math:`S/(n'(c+\alpha))` increases iff :math:`(2k - n')c - I_k > 0`
+  (the sign of :math:`D_{n'}`, eq. (10)), so the walk stops at the first piece where it is not.
+* :math:`n'`-th order margin: with :math:`j` rising lines among the bottom :math:`n'`, the
+  :math:`n'`-th smallest numerator is :math:`\max(R_j + \alpha, F_{n'-j} - \alpha)`; :math:`j`
+  drops by one at :math:`\gamma_j = (F_{n'-j+1} - R_j)/2`.  Between the :math:`\gamma_j` the
+  normalized margin rises while the :math:`n'`-th example is a rising line and falls otherwise,
+  so its local maxima are the :math:`\gamma_j` (and the ends).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .._direct_common import bucket_by_code
+
+
+@njit(cache=True)
+def _intercepts(R, kr, F, kf, n_prime):  # pragma: no cover - compiled
+    """``(kmin, I)``: the intercepts :math:`I_k`, ``k = kmin..min(n', kr)``, of the envelope."""
+    kmin = max(0, n_prime - kf)
+    kmax = min(n_prime, kr)
+    I = np.empty(kmax - kmin + 1)
+    sr = 0.0
+    for j in range(kmin):
+        sr += R[j]
+    sf = 0.0
+    for j in range(n_prime - kmin):
+        sf += F[j]
+    for k in range(kmin, kmax + 1):
+        if k > kmin:
+            sr += R[k - 1]
+            sf -= F[n_prime - k]
+        I[k - kmin] = sr + sf
+    return kmin, I
+
+
+@njit(cache=True)
+def _avg_value(R, kr, F, kf, n_prime, c, alpha):  # pragma: no cover - compiled
+    """Bottom-n' average of the normalized margins at ``alpha`` (O(n'))."""
+    kmin, I = _intercepts(R, kr, F, kf, n_prime)
+    best = np.inf
+    for j in range(I.shape[0]):
+        value = I[j] + (2.0 * (kmin + j) - n_prime) * alpha
+        if value < best:
+            best = value
+    return best / (n_prime * (c + alpha))
+
+
+@njit(cache=True)
+def _avg_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
+    """``(q, value_at_q, last_breakpoint)`` maximizing the bottom-n' average on ``[0, d]``;
+    ``q = inf`` when the supremum is only approached as alpha -> inf (``d`` infinite)."""
+    kmin, I = _intercepts(R, kr, F, kf, n_prime)
+    kmax = kmin + I.shape[0] - 1
+    k = kmin
+    for kk in range(kmin + 1, kmax + 1):
+        if I[kk - kmin] < I[k - kmin]:
+            k = kk
+    alpha = 0.0
+    last = 0.0
+    while True:
+        Ik = I[k - kmin]
+        if (2.0 * k - n_prime) * c - Ik <= 0.0:  # D_n' <= 0: non-increasing from here
+            q = alpha
+            break
+        if k == kmin:  # rising to the end
+            q = d
+            break
+        nxt = 0.5 * (F[n_prime - k] - R[k - 1])  # = (I_{k-1} - I_k) / 2, without rounding
+        if nxt >= d:
+            q = d
+            break
+        alpha = nxt
+        last = nxt
+        k -= 1
+    if q == np.inf:
+        # slope of the last piece / n': the limit of the objective
+        return q, (2.0 * k - n_prime) / n_prime, last
+    Ik = I[k - kmin]
+    return q, (Ik + (2.0 * k - n_prime) * q) / (n_prime * (c + q)), last
+
+
+@njit(cache=True)
+def _order_value(R, kr, F, kf, n_prime, c, alpha):  # pragma: no cover - compiled
+    """The n'-th smallest normalized margin at ``alpha`` (O(n'))."""
+    jmin = max(0, n_prime - kf)
+    jmax = min(n_prime, kr)
+    best = np.inf
+    for j in range(jmin, jmax + 1):
+        top = -np.inf
+        if j > 0:
+            top = R[j - 1] + alpha
+        if n_prime - j > 0:
+            top = max(top, F[n_prime - j - 1] - alpha)
+        if top < best:
+            best = top
+    return best / (c + alpha)
+
+
+@njit(cache=True)
+def _order_search(R, kr, F, kf, n_prime, c, d):  # pragma: no cover - compiled
+    """``(q, value_at_q, last_breakpoint)`` maximizing the n'-th smallest normalized margin
+    on ``[0, d]`` (the candidates: 0, the peaks gamma_j < d and d)."""
+    jmin = max(0, n_prime - kf)
+    jmax = min(n_prime, kr)
+    # active j just right of 0: the largest j whose rising line has not yet left
+    j = jmax
+    while j > jmin and n_prime - j + 1 <= kf and F[n_prime - j] - R[j - 1] <= 0.0:
+        j -= 1
+    best_alpha = 0.0
+    best = _order_value(R, kr, F, kf, n_prime, c, 0.0)
+    last = 0.0
+    while j > jmin and n_prime - j + 1 <= kf:
+        gamma = 0.5 * (F[n_prime - j] - R[j - 1])
+        if gamma >= d:
+            break
+        value = (R[j - 1] + gamma) / (c + gamma)
+        last = gamma
+        if value > best:
+            best = value
+            best_alpha = gamma
+        j -= 1
+    if d < np.inf:
+        value = _order_value(R, kr, F, kf, n_prime, c, d)
+        if value > best:
+            best = value
+            best_alpha = d
+    elif j > 0 and (j <= jmin or n_prime - j + 1 > kf):
+        # the n'-th example stays a rising line: the margin tends to 1 as alpha -> inf
+        if 1.0 > best:
+            return np.inf, 1.0, last
+    return best_alpha, best, last
+
+
+@njit(cache=True)
+def collect_lines(order, a, b_sign, n_prime, restricted):  # pragma: no cover - compiled
+    """The n' smallest a_i with b_i = +1 and with b_i = -1 (examples sorted by ``order``), and
+    ``d``: the smallest positive a_i with b_i = -1 (only searched when ``restricted``)."""
+    R = np.empty(n_prime)
+    F = np.empty(n_prime)
+    kr = 0
+    kf = 0
+    d = np.inf
+    for idx in range(order.shape[0]):
+        i = order[idx]
+        if b_sign[i] > 0:
+            if kr < n_prime:
+                R[kr] = a[i]
+                kr += 1
+        else:
+            if kf < n_prime:
+                F[kf] = a[i]
+                kf += 1
+            if restricted and d == np.inf and a[i] > 0.0:
+                d = a[i]
+        if kr == n_prime and kf == n_prime and (not restricted or d < np.inf):
+            break
+    return R, kr, F, kf, d
+
+
+@njit(cache=True)
+def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
+    # pragma: no cover - compiled
+    """``(q, step, value_at_step)`` for one weak classifier.
+
+    ``q`` maximizes the objective on ``[0, d]``.  Without relaxation (``epsilon == 0``) the step
+    is ``q``, or ``d - min(end_gap, d/2)`` when ``q == d`` (the paper's :math:`d - \\epsilon`:
+    the end itself is outside the minimum-error region); with relaxation it is ``q + epsilon``
+    (capped like ``q == d`` when that passes ``d``).  A supremum approached only as
+    alpha -> inf gets the finite step ``max(2 * last breakpoint, c)``.
+    """
+    if order_objective:
+        q, value, last = _order_search(R, kr, F, kf, n_prime, c, d)
+    else:
+        q, value, last = _avg_search(R, kr, F, kf, n_prime, c, d)
+    if q == np.inf:
+        step = max(2.0 * last, c)
+    elif epsilon > 0.0:
+        step = q + epsilon
+    else:
+        step = q
+    if step >= d:
+        step = d - min(end_gap, 0.5 * d)
+    if step == q:
+        return q, step, value
+    if order_objective:
+        return q, step, _order_value(R, kr, F, kf, n_prime, c, step)
+    return q, step, _avg_value(R, kr, F, kf, n_prime, c, step)
+
+
+@njit(cache=True, parallel=True)
+def phase2_split_scores(
+    codes,
+    samples,
+    pred,
+    y,
+    order,
+    a,
+    n_prime,
+    c,
+    restricted,
+    order_objective,
+    epsilon,
+    end_gap,
+    scores,
+    left_values,
+    right_values,
+    n_blocks,
+):  # pragma: no cover - compiled
+    """Score every split of one node by the margin objective at its step (higher is better).
+
+    ``pred`` holds the partial tree's current predictions (used outside the node).  The
+    features are shared out in ``n_blocks`` contiguous blocks (one per numba thread), each
+    with its own work arrays; every score depends on its feature alone, so the result does not
+    depend on the number of blocks.
+    """
+    n = y.shape[0]
+    n_features = codes.shape[1]
+    # bookkeeping of the average walk: rank in `order`, the bottom set's sum and first a > 0
+    rank = np.empty(n, dtype=np.int64)
+    for pos in range(n):
+        rank[order[pos]] = pos
+    total = 0.0
+    for pos in range(n_prime):
+        total += a[order[pos]]
+    p_pos = 0
+    while p_pos < n and not a[order[p_pos]] > 0.0:
+        p_pos += 1
+    n_blocks = max(1, min(n_features, n_blocks))
+    for block in prange(n_blocks):
+        _phase2_feature_block(
+            codes,
+            samples,
+            pred,
+            y,
+            order,
+            a,
+            n_prime,
+            c,
+            restricted,
+            order_objective,
+            epsilon,
+            end_gap,
+            scores,
+            left_values,
+            right_values,
+            rank,
+            total,
+            p_pos,
+            block * n_features // n_blocks,
+            (block + 1) * n_features // n_blocks,
+        )
+
+
+@njit(cache=True)
+def _flip_buckets(b, y, value, rank, n_prime, kr, by_code, start, stop):
+    # pragma: no cover - compiled
+    """Set ``b[i] = value * y[i]`` for the samples ``by_code[start:stop]``; return the updated
+    count ``kr`` of rising lines (``b > 0``) among the first ``n_prime`` ranks."""
+    for k in range(start, stop):
+        i = by_code[k]
+        b[i] = value * y[i]
+        if rank[i] < n_prime:
+            kr += 1 if value * y[i] > 0 else -1
+    return kr
+
+
+@njit(cache=True)
+def _phase2_value(
+    order,
+    a,
+    b,
+    n_prime,
+    c,
+    restricted,
+    order_objective,
+    epsilon,
+    end_gap,
+    kr,
+    total,
+    p_pos,
+    Fb,
+    piece_I,
+    piece_start,
+):  # pragma: no cover - compiled
+    """Objective value at the step of the weak classifier whose signs are ``b``."""
+    if order_objective:
+        R, kr_o, F, kf, d = collect_lines(order, a, b, n_prime, restricted)
+        return phase2_line(R, kr_o, F, kf, n_prime, c, d, True, epsilon, end_gap)[2]
+    return avg_line_walk(
+        order,
+        a,
+        b,
+        n_prime,
+        c,
+        restricted,
+        epsilon,
+        end_gap,
+        kr,
+        total,
+        p_pos,
+        Fb,
+        piece_I,
+        piece_start,
+    )[2]
+
+
+@njit(cache=True)
+def _phase2_feature_block(
+    codes,
+    samples,
+    pred,
+    y,
+    order,
+    a,
+    n_prime,
+    c,
+    restricted,
+    order_objective,
+    epsilon,
+    end_gap,
+    scores,
+    left_values,
+    right_values,
+    rank,
+    total,
+    p_pos,
+    f_start,
+    f_stop,
+):  # pragma: no cover - compiled
+    """:func:`phase2_split_scores` for the features ``f_start .. f_stop - 1``.
+
+    Two sign arrays hold the node's samples all at :math:`-y` (``neg``) and all at :math:`+y`
+    (``pos``); outside the node both hold the partial tree's signs.  The split ``code <= t``
+    with the left child predicting ``left`` is ``neg`` with the buckets ``<= t`` set to
+    ``left * y`` (for ``left = +1``; ``pos`` for ``-1``), or ``pos``/``neg`` with the buckets
+    ``> t`` set to ``-left * y``: each feature sweeps its thresholds upwards or downwards,
+    whichever moves fewer samples, and moves them back afterwards.  The signs seen by each
+    line search, and hence the scores, do not depend on the direction.
+    """
+    n = y.shape[0]
+    n_node = samples.shape[0]
+    neg = np.empty(n)
+    for i in range(n):
+        neg[i] = y[i] * pred[i]
+    pos = neg.copy()
+    for k in range(n_node):
+        i = samples[k]
+        neg[i] = -y[i]
+        pos[i] = y[i]
+    kr_neg = 0
+    kr_pos = 0
+    for p in range(n_prime):
+        if neg[order[p]] > 0:
+            kr_neg += 1
+        if pos[order[p]] > 0:
+            kr_pos += 1
+    counts = np.zeros(257, dtype=np.int64)
+    by_code = np.empty(n_node, dtype=np.int64)
+    Fb = np.empty(n - n_prime + 1)
+    piece_I = np.empty(n_prime + 1)
+    piece_start = np.empty(n_prime + 1)
+    values = np.empty((2, 256))
+    for f in range(f_start, f_stop):
+        first, last = bucket_by_code(codes, samples, f, counts, by_code)
+        if first == last:
+            continue  # one code in the node: no split
+        upwards = counts[last] <= n_node - counts[first + 1]
+        for s in range(2):
+            left = 1.0 if s == 0 else -1.0
+            if upwards:  # from all -left * y, move the buckets <= t to left * y
+                b = neg if s == 0 else pos
+                kr = kr_neg if s == 0 else kr_pos
+                code = first
+                while code < last:
+                    kr = _flip_buckets(
+                        b, y, left, rank, n_prime, kr, by_code, counts[code], counts[code + 1]
+                    )
+                    values[s, code] = _phase2_value(
+                        order,
+                        a,
+                        b,
+                        n_prime,
+                        c,
+                        restricted,
+                        order_objective,
+                        epsilon,
+                        end_gap,
+                        kr,
+                        total,
+                        p_pos,
+                        Fb,
+                        piece_I,
+                        piece_start,
+                    )
+                    code += 1
+                    while counts[code + 1] == counts[code]:
+                        code += 1
+                kr = _flip_buckets(b, y, -left, rank, n_prime, kr, by_code, 0, counts[last])
+            else:  # from all left * y, move the buckets > t to -left * y
+                b = pos if s == 0 else neg
+                kr = kr_pos if s == 0 else kr_neg
+                code = last
+                while code > first:
+                    kr = _flip_buckets(
+                        b, y, -left, rank, n_prime, kr, by_code, counts[code], counts[code + 1]
+                    )
+                    split = code - 1
+                    while counts[split + 1] == counts[split]:
+                        split -= 1
+                    values[s, split] = _phase2_value(
+                        order,
+                        a,
+                        b,
+                        n_prime,
+                        c,
+                        restricted,
+                        order_objective,
+                        epsilon,
+                        end_gap,
+                        kr,
+                        total,
+                        p_pos,
+                        Fb,
+                        piece_I,
+                        piece_start,
+                    )
+                    code = split
+                kr = _flip_buckets(
+                    b, y, left, rank, n_prime, kr, by_code, counts[first + 1], n_node
+                )
+        code = first
+        while code < last:  # ties between the two signs go to left = +1, as listed
+            for s in range(2):
+                left = 1.0 if s == 0 else -1.0
+                if values[s, code] > scores[f, code]:
+                    scores[f, code] = values[s, code]
+                    left_values[f, code] = left
+                    right_values[f, code] = -left
+            code += 1
+            while counts[code + 1] == counts[code]:
+                code += 1
+
+
+@njit(cache=True)
+def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
+    # pragma: no cover - compiled
+    """``(q, step, value_at_step)`` of the bottom-n' average along one weak classifier,
+    reading the sorted examples only as far as the walk needs.
+
+    The first ``n_prime`` examples in ``order`` are the bottom set at alpha = 0 (their rising
+    lines give the starting piece ``k0``); every further breakpoint needs one more falling
+    line, found by scanning on.  Equal to :func:`collect_lines` + :func:`phase2_line` with the
+    average objective, at a cost of about ``n_prime`` plus the examples scanned for the
+    breakpoints actually passed (Algorithm 2's :math:`O(n')` per weak classifier).
+    """
+    n = order.shape[0]
+    kr = 0
+    total = 0.0
+    for pos in range(n_prime):
+        total += a[order[pos]]
+        if b_sign[order[pos]] > 0:
+            kr += 1
+    p_pos = 0
+    while p_pos < n and not a[order[p_pos]] > 0.0:
+        p_pos += 1
+    return avg_line_walk(
+        order,
+        a,
+        b_sign,
+        n_prime,
+        c,
+        restricted,
+        epsilon,
+        end_gap,
+        kr,
+        total,
+        p_pos,
+        np.empty(n - n_prime + 1),
+        np.empty(n_prime + 1),
+        np.empty(n_prime + 1),
+    )
+
+
+@njit(cache=True)
+def _previous_riser(order, a, b_sign, pr):  # pragma: no cover - compiled
+    """Position before ``pr`` in ``order`` of the nearest rising line, and its ``a``."""
+    pr -= 1
+    while b_sign[order[pr]] < 0:
+        pr -= 1
+    return pr, a[order[pr]]
+
+
+@njit(cache=True)
+def avg_line_walk(
+    order,
+    a,
+    b_sign,
+    n_prime,
+    c,
+    restricted,
+    epsilon,
+    end_gap,
+    kr,
+    total,
+    p_pos,
+    Fb,
+    piece_I,
+    piece_start,
+):  # pragma: no cover - compiled
+    """:func:`avg_line_lazy` without reading the bottom set: the caller keeps ``kr`` (rising
+    lines among the first ``n_prime`` examples of ``order``), ``total`` (the sum of their
+    ``a``) and ``p_pos`` (the first position of ``order`` with ``a > 0``) up to date, and the
+    walk reads the rising lines backwards from position ``n_prime - 1`` and the falling lines
+    forwards from position ``n_prime``, as far as it goes.  ``Fb``, ``piece_I`` and
+    ``piece_start`` are work arrays (sizes ``n - n_prime + 1``, ``n_prime + 1``,
+    ``n_prime + 1``).  :func:`phase2_split_scores` updates the three numbers as it moves samples
+    between children, so a candidate split costs only its walk.
+    """
+    n = order.shape[0]
+    nb = 0  # falling lines found beyond position n_prime (in Fb)
+    p = n_prime
+    d = np.inf
+    if restricted:
+        for pos in range(p_pos, n_prime):
+            i = order[pos]
+            if b_sign[i] < 0:
+                d = a[i]
+                break
+        while d == np.inf and p < n:
+            i = order[p]
+            p += 1
+            if b_sign[i] < 0:
+                Fb[nb] = a[i]
+                nb += 1
+                if a[i] > 0.0:
+                    d = a[i]
+    k = kr
+    j = 0  # index into Fb of the falling line paired with the riser R[k - 1]
+    pr = n_prime  # position of R[k - 1]
+    rv = 0.0
+    if k > 0:
+        pr, rv = _previous_riser(order, a, b_sign, pr)
+    intercept = total
+    alpha = 0.0
+    last = 0.0
+    piece_I[k] = intercept
+    piece_start[k] = 0.0
+    q = 0.0
+    while True:
+        beta = np.inf
+        if k > 0:
+            while nb <= j and p < n:  # find the next falling line
+                i = order[p]
+                p += 1
+                if b_sign[i] < 0:
+                    Fb[nb] = a[i]
+                    nb += 1
+            if nb > j:
+                beta = 0.5 * (Fb[j] - rv)
+        if beta <= alpha:  # a tie: the next piece starts here
+            intercept += Fb[j] - rv
+            k -= 1
+            j += 1
+            if k > 0:
+                pr, rv = _previous_riser(order, a, b_sign, pr)
+            piece_I[k] = intercept
+            piece_start[k] = alpha
+            continue
+        slope = 2.0 * k - n_prime
+        if slope * c - intercept <= 0.0:
+            q = alpha
+            break
+        if beta >= d:
+            q = d
+            break
+        alpha = beta
+        last = beta
+        intercept += Fb[j] - rv
+        k -= 1
+        j += 1
+        if k > 0:
+            pr, rv = _previous_riser(order, a, b_sign, pr)
+        piece_I[k] = intercept
+        piece_start[k] = alpha
+    slope = 2.0 * k - n_prime
+    if q == np.inf:
+        value_q = slope / n_prime
+        step = max(2.0 * last, c)
+    else:
+        value_q = (intercept + slope * q) / (n_prime * (c + q))
+        step = q + epsilon if epsilon > 0.0 else q
+    if step >= d:
+        step = d - min(end_gap, 0.5 * d)
+    if step == q:
+        return q, step, value_q
+    if step < alpha:
+        kk = k
+        while kk < kr and piece_start[kk] > step:
+            kk += 1
+        return q, step, (piece_I[kk] + (2.0 * kk - n_prime) * step) / (n_prime * (c + step))
+    while k > 0:
+        while nb <= j and p < n:
+            i = order[p]
+            p += 1
+            if b_sign[i] < 0:
+                Fb[nb] = a[i]
+                nb += 1
+        if nb <= j:
+            break
+        beta = 0.5 * (Fb[j] - rv)
+        if beta > step:
+            break
+        intercept += Fb[j] - rv
+        k -= 1
+        j += 1
+        if k > 0:
+            pr, rv = _previous_riser(order, a, b_sign, pr)
+    return q, step, (intercept + (2.0 * k - n_prime) * step) / (n_prime * (c + step))
