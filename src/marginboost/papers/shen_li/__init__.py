@@ -1,6 +1,7 @@
 """Shen & Li (2010), *On the dual formulation of boosting algorithms*: its protocol, its claims and its registry entry.
 
 - :mod:`.protocol` — the grids of its tables and figures and the cell functions that compute them;
+- :mod:`.duality` — the numerical checks of its primal/dual pairs, as cells of the same store;
 - :mod:`.claims` — each claim of the paper as a predicate over the committed results;
 - ``PAPER`` — what the registry (:mod:`marginboost.papers`) knows of it.
 
@@ -42,5 +43,7 @@ PAPER = PaperProtocol(
         "tables:table4_cells",
         "tables:table5_cells",
         "tables:table7_cells",
+        "duality:duality_cells",
+        "duality:zero_temperature_cells",
     ),
 )

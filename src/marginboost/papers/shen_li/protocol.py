@@ -420,7 +420,13 @@ def cell_function(spec: dict):
         return figure3_cell
     if figure == "figure4":
         return figure4_cell
+    if figure == "duality-checks":
+        from .duality import duality_cell, zero_temperature_cell
+
+        if spec["algorithm"] == "zero-temperature limit (15)":
+            return zero_temperature_cell
+        return duality_cell
     raise ValueError(
         f"no shen_li cell function for the spec {spec!r}; expected "
-        f"figure 'figure3' or 'figure4', or a table of shen_li_tables"
+        f"figure 'figure3', 'figure4' or 'duality-checks', or a table of shen_li_tables"
     )
