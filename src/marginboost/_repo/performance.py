@@ -21,6 +21,7 @@ __all__ = [
     "COLUMN_GENERATION_GOALS",
     "DIRECTBOOST_GOALS",
     "MULTICLASS_GOALS",
+    "STARTUP_GOALS",
 ]
 
 #: Speed goals of the AdaBoost benchmark (ratios against scikit-learn measured in the same run).
@@ -44,6 +45,9 @@ DIRECTBOOST_GOALS = {"eps_avg_speedup_total": 10.0}
 #: Our SAMME's round at least ``samme_vs_sklearn`` times faster than scikit-learn's
 #: AdaBoostClassifier's (same trees, same run), on Poker and on Letter.
 MULTICLASS_GOALS = {"dmcboost_speedup": 50.0, "m1_samme_speedup": 1.0, "samme_vs_sklearn": 10.0}
+#: A first fit's start-up cost as a multiple of scikit-learn's (issue "a new user's first fit"):
+#: with an empty numba cache and with the cache filled.
+STARTUP_GOALS = {"empty_cache": 3.0, "filled_cache": 1.25}
 
 
 def load_benchmark_results(root: Path | None = None) -> dict[str, dict]:
@@ -1087,6 +1091,80 @@ def _multiclass_section(record: dict | None) -> list[str]:
     return lines
 
 
+def _startup_section(record: dict) -> list[str]:
+    env = record["environment"]
+    cases = record["cases"]
+    refs = {c["data"]: c for c in cases if c["case"].startswith("sklearn-")}
+    lines = [
+        "",
+        "## A first fit: start-up cost",
+        "",
+        f"Measured by `benchmarks/bench_startup.py` on {env['cpu_count']} CPU cores, numba "
+        f"{env['numba']}, scikit-learn {env['sklearn']}"
+        + (" (quick run: two estimators)" if record.get("quick") else "")
+        + f". Each estimator is fitted with `n_estimators={record['n_estimators']}` (other "
+        "parameters at their defaults) on scikit-learn's breast-cancer data (binary) or "
+        "digits (multi-class), in a fresh process: once with numba's cache folder empty, as "
+        "after an install, and once with the folder the first process filled. The start-up "
+        "cost is a process's seconds from its start to the first prediction (imports, data, "
+        "compiling or loading the kernels, the fit) minus the same fit and prediction repeated "
+        "in that process. scikit-learn's `AdaBoostClassifier` is measured the same way in "
+        "the same run: "
+        + ", ".join(
+            f"{r['empty_cache']['startup_s']:.2f} s on {d.replace('_', ' ')}"
+            for d, r in refs.items()
+        )
+        + (
+            f". The machine's load average was {record['load_average'][0]:.1f} before the run "
+            f"and {record['load_average'][1]:.1f} after it (on {env['cpu_count']} cores: "
+            "compilation is CPU-bound, so a busy machine lengthens every empty-cache start-up)"
+            if "load_average" in record
+            else ""
+        )
+        + f". Goals: at most {STARTUP_GOALS['empty_cache']:g}x scikit-learn's start-up with "
+        f"an empty cache and {STARTUP_GOALS['filled_cache']:g}x with the cache filled.",
+        "",
+        "| estimator | data | empty cache (s) | x scikit-learn | cache filled (s) "
+        "| x scikit-learn | the fit (s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    kernels: dict[str, tuple[float, int]] = {}
+    for c in cases:
+        if c["case"].startswith("sklearn-"):
+            continue
+        empty, filled = c["empty_cache"], c["filled_cache"]
+        marks = [
+            f"{ratio:.1f}x" + ("" if ratio <= STARTUP_GOALS[goal] else " (goal not met)")
+            for ratio, goal in (
+                (c["ratio_empty"], "empty_cache"),
+                (c["ratio_filled"], "filled_cache"),
+            )
+        ]
+        lines.append(
+            f"| {c['estimator']} | {c['data'].replace('_', ' ')} | {empty['startup_s']:.1f} "
+            f"| {marks[0]} | {filled['startup_s']:.2f} | {marks[1]} "
+            f"| {filled['fit_again_s']:.2f} |"
+        )
+        for name, seconds, versions in empty["kernels"]:
+            kernels[name] = max(kernels.get(name, (0.0, 0)), (seconds, versions))
+    top = sorted(kernels.items(), key=lambda kv: -kv[1][0])[:10]
+    if top:
+        lines += [
+            "",
+            f"The kernels whose compilation takes longest in a first fit (of {len(kernels)} "
+            "compiled by the fits above; seconds of their own compilation, callees excluded, "
+            "and specializations compiled, the largest over the estimators):",
+            "",
+            "| kernel | compile (s) | specializations |",
+            "|---|---|---|",
+            *(
+                f"| `{name.removeprefix('marginboost.')}` | {seconds:.2f} | {versions} |"
+                for name, (seconds, versions) in top
+            ),
+        ]
+    return lines
+
+
 def recompute_cost(root: Path | None = None) -> list[dict]:
     """What recomputing the committed full-profile grids costs, from the stores' own records.
 
@@ -1196,6 +1274,8 @@ def performance_page_markdown(root: Path | None = None) -> str:
     if not results:
         lines += ["No benchmark has been run yet."]
     lines += _multiclass_section(results.get("multiclass"))
+    if "startup" in results:
+        lines += _startup_section(results["startup"])
     lines += _recompute_cost_section(root)
     return "\n".join(fold_wide_tables("\n".join(lines).split("\n"))) + "\n"
 
