@@ -121,7 +121,7 @@ def _round_breakdown(X, y, depth: int) -> dict:
     weights, as in round 1, tie many splits and send the search to its exact fallback).
     """
     from marginboost.boosting import AdaBoost
-    from marginboost.weak import DecisionTree, _kernels
+    from marginboost.weak import DecisionTree, _search_histogram_kernels
 
     learner = DecisionTree(max_depth=depth, criterion="gini")
     model = AdaBoost(n_estimators=20, estimator=learner).fit(X, y)
@@ -140,8 +140,8 @@ def _round_breakdown(X, y, depth: int) -> dict:
         tree.predict(codes)
         predict_times.append(time.perf_counter() - start)
     start = time.perf_counter()
-    _kernels._LAYOUTS.clear()
-    dominant, bundle_of, *_ = _kernels.search_layout(codes)
+    _search_histogram_kernels._LAYOUTS.clear()
+    dominant, bundle_of, *_ = _search_histogram_kernels.search_layout(codes)
     layout_s = time.perf_counter() - start
     return {
         "tree_search_s": float(np.median(times)),

@@ -228,3 +228,9 @@ def test_the_cache_check_answers_for_the_tree_kernels():
     paths = _cache_index_paths()
     assert len(paths) > 10 and all(p.endswith(".nbi") for p in paths)
     assert kernels_cached() is any(__import__("os").path.exists(p) for p in paths)
+    # every kernel module of the weak learners' trees is listed, each kernel once
+    weak = Path(__file__).resolve().parents[1] / "src" / "marginboost" / "weak"
+    listed = {Path(p).name.split(".")[0] for p in paths}
+    modules = {m.stem for m in weak.glob("_*_kernels.py")}
+    assert modules == listed and len(modules) >= 5
+    assert len(set(paths)) == len(paths)

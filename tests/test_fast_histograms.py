@@ -17,18 +17,24 @@ import numpy as np
 import pytest
 
 from marginboost.boosting import SAMME, AdaBoost, AdaBoostM1, RealAdaBoost
-from marginboost.weak import DecisionTree, _kernels
+from marginboost.weak import (
+    DecisionTree,
+    _histogram_kernels,
+    _input_kernels,
+    _search_histogram_kernels,
+    _split_kernels,
+)
 
 
 def _reference_histogram(codes, stats, sample_index=None):
     """``build_histogram`` as it was: one feature at a time."""
     if stats.shape[1] == 2:
         if sample_index is None:
-            return _kernels._histogram_all_two_channels(codes, stats)
-        return _kernels._histogram_subset_two_channels(codes, stats, sample_index)
+            return _histogram_kernels._histogram_all_two_channels(codes, stats)
+        return _histogram_kernels._histogram_subset_two_channels(codes, stats, sample_index)
     if sample_index is None:
-        return _kernels._histogram_all(codes, stats)
-    return _kernels._histogram_subset(codes, stats, sample_index)
+        return _histogram_kernels._histogram_all(codes, stats)
+    return _histogram_kernels._histogram_subset(codes, stats, sample_index)
 
 
 def _bits(array):
@@ -80,12 +86,12 @@ def test_grouped_histograms_are_bitwise_the_reference(n, n_features):
     codes = _mixed_codes(rng, n, n_features)
     for stats in (_stats(rng, n), _stats(rng, n, zeros=0.0, ties=True), rng.normal(size=(n, 2))):
         _assert_same_bits(
-            _kernels.build_histogram(codes, stats), _reference_histogram(codes, stats)
+            _histogram_kernels.build_histogram(codes, stats), _reference_histogram(codes, stats)
         )
         for size in {1, n // 3, n - 1, n} - {0}:
             subset = np.sort(rng.choice(n, size, replace=False)).astype(np.int64)
             _assert_same_bits(
-                _kernels.build_histogram(codes, stats, subset),
+                _histogram_kernels.build_histogram(codes, stats, subset),
                 _reference_histogram(codes, stats, subset),
             )
 
@@ -93,19 +99,22 @@ def test_grouped_histograms_are_bitwise_the_reference(n, n_features):
 def test_only_many_code_features_use_the_one_feature_kernels():
     rng = np.random.default_rng(5)
     codes = np.asfortranarray(rng.integers(0, 256, size=(3001, 6)).astype(np.uint8))
-    assert _kernels._feature_tasks(codes, None).shape[0] == 6  # no group of four
+    assert _histogram_kernels._feature_tasks(codes, None).shape[0] == 6  # no group of four
     stats = _stats(rng, 3001)
     subset = np.sort(rng.choice(3001, 1000, replace=False)).astype(np.int64)
-    _assert_same_bits(_kernels.build_histogram(codes, stats), _reference_histogram(codes, stats))
     _assert_same_bits(
-        _kernels.build_histogram(codes, stats, subset), _reference_histogram(codes, stats, subset)
+        _histogram_kernels.build_histogram(codes, stats), _reference_histogram(codes, stats)
+    )
+    _assert_same_bits(
+        _histogram_kernels.build_histogram(codes, stats, subset),
+        _reference_histogram(codes, stats, subset),
     )
 
 
 def test_grouping_puts_few_code_features_four_at_a_time():
     rng = np.random.default_rng(0)
     codes = _mixed_codes(rng, 3000)
-    tasks = _kernels._feature_tasks(codes, None)
+    tasks = _histogram_kernels._feature_tasks(codes, None)
     grouped = sorted(int(f) for row in tasks if row[3] >= 0 for f in row)
     single = sorted(int(row[0]) for row in tasks if row[1] < 0)
     assert {6, 7} <= set(single)  # the columns with many codes
@@ -149,7 +158,7 @@ def test_trees_are_identical(monkeypatch, criterion, max_depth):
         learner = DecisionTree(max_depth=max_depth, criterion=criterion)
         new = learner.fit_binary(codes, y, weight)
         with monkeypatch.context() as patch:
-            patch.setattr(_kernels, "build_histogram", _reference_histogram)
+            patch.setattr(_histogram_kernels, "build_histogram", _reference_histogram)
             old = learner.fit_binary(codes, y, weight)
         _assert_same_tree(new, old)
 
@@ -166,7 +175,7 @@ def test_boosting_rounds_are_identical(monkeypatch, estimator, max_depth):
     kwargs = {"n_estimators": 12, "max_depth": max_depth}
     new = estimator(**kwargs).fit(X, y, sample_weight=weight)
     with monkeypatch.context() as patch:
-        patch.setattr(_kernels, "build_histogram", _reference_histogram)
+        patch.setattr(_histogram_kernels, "build_histogram", _reference_histogram)
         old = estimator(**kwargs).fit(X, y, sample_weight=weight)
     assert len(new.estimators_) == len(old.estimators_) > 1
     for a, b in zip(new.estimators_, old.estimators_, strict=True):
@@ -195,17 +204,17 @@ def test_label_histograms_are_bitwise_the_dense_histograms(n, n_classes):
     ):
         dense = _dense_class_weights(y, weight, n_classes)
         _assert_same_bits(
-            _kernels.build_label_histogram(codes, y, weight, n_classes),
-            _kernels.build_histogram(codes, dense),
+            _histogram_kernels.build_label_histogram(codes, y, weight, n_classes),
+            _histogram_kernels.build_histogram(codes, dense),
         )
         subset = np.flatnonzero(rng.random(n) < 0.4).astype(np.int64)
         _assert_same_bits(
-            _kernels.build_label_histogram(codes, y, weight, n_classes, subset),
-            _kernels.build_histogram(codes, dense, subset),
+            _histogram_kernels.build_label_histogram(codes, y, weight, n_classes, subset),
+            _histogram_kernels.build_histogram(codes, dense, subset),
         )
         for index in (subset, np.arange(n, dtype=np.int64)):
-            assert _kernels.labels_are_pure(y, weight, index) == _kernels.node_is_pure(
-                dense, index, _kernels.GINI
+            assert _split_kernels.labels_are_pure(y, weight, index) == _split_kernels.node_is_pure(
+                dense, index, _input_kernels.GINI
             )
 
 
@@ -251,7 +260,7 @@ def test_multiclass_boosting_rounds_are_identical_with_dense_histograms(
 
     new = estimator(n_estimators=10, max_depth=3).fit(X, y)
     with monkeypatch.context() as patch:
-        patch.setattr(_kernels, "build_label_histogram", dense_label_histogram)
+        patch.setattr(_histogram_kernels, "build_label_histogram", dense_label_histogram)
         old = estimator(n_estimators=10, max_depth=3).fit(X, y)
     assert len(new.estimators_) == len(old.estimators_) > 1
     for a, b in zip(new.estimators_, old.estimators_, strict=True):
@@ -270,12 +279,12 @@ def test_search_histogram_has_exact_counts_and_nearly_exact_sums(n):
     rng = np.random.default_rng(n)
     codes = _mixed_codes(rng, n)
     stats = _stats(rng, n)
-    search, exact_rows = _kernels.build_search_histogram(codes, stats)
-    exact = _kernels.build_histogram(codes, stats)
+    search, exact_rows = _search_histogram_kernels.build_search_histogram(codes, stats)
+    exact = _histogram_kernels.build_histogram(codes, stats)
     assert search.shape == exact.shape
     np.testing.assert_array_equal(search[..., 2], exact[..., 2])
     np.testing.assert_allclose(search, exact, rtol=0, atol=1e-12 * max(1.0, stats.sum()))
-    dominant = _kernels._dominant_codes(codes)
+    dominant = _search_histogram_kernels._dominant_codes(codes)
     dense = dominant < 0
     np.testing.assert_array_equal(exact_rows, dense)
     _assert_same_bits(search[dense], exact[dense])
@@ -283,9 +292,9 @@ def test_search_histogram_has_exact_counts_and_nearly_exact_sums(n):
     # with exactly two codes, which it sums without a histogram (exact counts, nearly exact
     # sums)
     frozen = _read_only(codes)
-    two_code = _kernels.search_layout(frozen)[-1][:, 0] >= 0
+    two_code = _search_histogram_kernels.search_layout(frozen)[-1][:, 0] >= 0
     np.testing.assert_array_equal(two_code, dense & ((exact[..., 2] > 0).sum(axis=1) == 2))
-    bundled, bundled_exact = _kernels.build_search_histogram(frozen, stats)
+    bundled, bundled_exact = _search_histogram_kernels.build_search_histogram(frozen, stats)
     np.testing.assert_array_equal(bundled_exact, dense & ~two_code)
     np.testing.assert_array_equal(bundled[..., 2], exact[..., 2])
     np.testing.assert_allclose(bundled, exact, rtol=0, atol=1e-12 * max(1.0, stats.sum()))
@@ -302,15 +311,17 @@ def test_exact_feature_histograms_are_bitwise_build_histogram_rows(n):
     rng = np.random.default_rng(n)
     codes = _mixed_codes(rng, n)
     stats = _stats(rng, n)
-    exact = _kernels.build_histogram(codes, stats)
+    exact = _histogram_kernels.build_histogram(codes, stats)
     for features in ([0], [3], [0, 5], [codes.shape[1] - 1, 1]):
         chosen = np.array(features, dtype=np.int64)
-        _assert_same_bits(_kernels.exact_feature_histograms(codes, stats, chosen), exact[chosen])
+        _assert_same_bits(
+            _search_histogram_kernels.exact_feature_histograms(codes, stats, chosen), exact[chosen]
+        )
     three = np.column_stack([stats, rng.random(n)])
     chosen = np.array([0, 2], dtype=np.int64)
     _assert_same_bits(
-        _kernels.exact_feature_histograms(codes, three, chosen),
-        _kernels.build_histogram(codes, three)[chosen],
+        _search_histogram_kernels.exact_feature_histograms(codes, three, chosen),
+        _histogram_kernels.build_histogram(codes, three)[chosen],
     )
 
 
@@ -378,11 +389,11 @@ def test_depth_one_tree_falls_back_to_the_exact_histogram_when_the_check_disagre
     assert expected.node_feature[0] == 4
 
     def misleading(codes, stats):
-        hist = _kernels.build_histogram(codes, stats)
+        hist = _histogram_kernels.build_histogram(codes, stats)
         hist[[2, 4]] = hist[[4, 2]]  # the search now prefers feature 2
         return hist, np.zeros(codes.shape[1], dtype=bool)
 
-    monkeypatch.setattr(_kernels, "build_search_histogram", misleading)
+    monkeypatch.setattr(_search_histogram_kernels, "build_search_histogram", misleading)
     _same_tree(learner.fit_binary(codes, y, weight), expected)
 
 
@@ -399,12 +410,12 @@ def test_depth_one_tree_checks_a_search_that_finds_no_split(monkeypatch):
     assert expected.node_feature[0] >= 0
 
     def no_split(codes, stats):
-        hist = np.zeros_like(_kernels.build_histogram(codes, stats))
+        hist = np.zeros_like(_histogram_kernels.build_histogram(codes, stats))
         hist[:, 0, :2] = stats.sum(axis=0)  # every sample in bin 0 of every feature
         hist[:, 0, 2] = codes.shape[0]
         return hist, np.zeros(codes.shape[1], dtype=bool)
 
-    monkeypatch.setattr(_kernels, "build_search_histogram", no_split)
+    monkeypatch.setattr(_search_histogram_kernels, "build_search_histogram", no_split)
     _same_tree(learner.fit_binary(codes, y, weight), expected)
 
 
@@ -443,11 +454,13 @@ def test_bundled_search_histogram_is_bitwise_the_unbundled_one(n):
     codes = _bundling_codes(rng, n)
     stats = _stats(rng, n)
     frozen = _read_only(codes)
-    assert _kernels.search_layout(codes) is None  # writable: no layout, the member scans
-    layout = _kernels.search_layout(frozen)
+    assert (
+        _search_histogram_kernels.search_layout(codes) is None
+    )  # writable: no layout, the member scans
+    layout = _search_histogram_kernels.search_layout(frozen)
     assert layout is not None
-    bundled = _kernels.build_search_histogram(frozen, stats)[0]
-    unbundled = _kernels.build_search_histogram(codes, stats)[0]
+    bundled = _search_histogram_kernels.build_search_histogram(frozen, stats)[0]
+    unbundled = _search_histogram_kernels.build_search_histogram(codes, stats)[0]
     two_code = layout[-1][:, 0] >= 0  # summed without a histogram on the bundled path only
     _assert_same_bits(bundled[~two_code], unbundled[~two_code])
     np.testing.assert_array_equal(bundled[..., 2], unbundled[..., 2])
@@ -462,12 +475,14 @@ def test_two_code_sums_are_the_sums_over_the_code(n):
     column = np.where(rng.random(n) < 0.4, 7, 200).astype(np.uint8)
     stat0, stat1 = rng.normal(size=n), rng.uniform(size=n)
     for code in (7, 200, 3):
-        got = _kernels._code_sums_two_channels(column, code, stat0, stat1)
+        got = _search_histogram_kernels._code_sums_two_channels(column, code, stat0, stat1)
         chosen = column == code
         want = (math.fsum(stat0[chosen]), math.fsum(stat1[chosen]))
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
-    counts = _kernels._root_counts(np.asfortranarray(np.column_stack([column, column])))
-    two_code = _kernels._two_code_features(counts, np.array([-1, 7], dtype=np.int64))
+    counts = _histogram_kernels._root_counts(np.asfortranarray(np.column_stack([column, column])))
+    two_code = _search_histogram_kernels._two_code_features(
+        counts, np.array([-1, 7], dtype=np.int64)
+    )
     if np.unique(column).shape[0] == 2:  # the rarer code first; never a sparse feature
         assert two_code[0].tolist() == sorted([7, 200], key=lambda c: (column == c).sum())
     else:
@@ -483,14 +498,16 @@ def test_root_histogram_from_the_kept_counts_is_bitwise_the_full_one(n):
     codes = _bundling_codes(rng, n)
     stats = _stats(rng, n)
     frozen = _read_only(codes)
-    assert _kernels.root_counts(codes) is None  # writable: counted in every histogram
-    counts = _kernels.root_counts(frozen)
-    assert counts is not None and _kernels.root_counts(frozen) is counts
+    assert _histogram_kernels.root_counts(codes) is None  # writable: counted in every histogram
+    counts = _histogram_kernels.root_counts(frozen)
+    assert counts is not None and _histogram_kernels.root_counts(frozen) is counts
     _assert_same_bits(
-        _kernels.build_histogram(frozen, stats), _kernels.build_histogram(codes, stats)
+        _histogram_kernels.build_histogram(frozen, stats),
+        _histogram_kernels.build_histogram(codes, stats),
     )
     _assert_same_bits(
-        _kernels.build_histogram(frozen, stats)[..., 2], _kernels._root_counts(codes)[..., 2]
+        _histogram_kernels.build_histogram(frozen, stats)[..., 2],
+        _histogram_kernels._root_counts(codes)[..., 2],
     )
 
 
@@ -500,7 +517,9 @@ def test_bundles_are_conflict_free_and_decode_to_their_members():
     rng = np.random.default_rng(7)
     n = 2000
     codes = _read_only(_bundling_codes(rng, n))
-    dominant, bundle_of, code_map, start, rows, bundle_codes, *_ = _kernels.search_layout(codes)
+    dominant, bundle_of, code_map, start, rows, bundle_codes, *_ = (
+        _search_histogram_kernels.search_layout(codes)
+    )
     n_bundles = start.shape[0] - 1
     assert n_bundles >= 2
     for g in range(n_bundles):
@@ -528,15 +547,15 @@ def test_search_layout_is_kept_for_the_array_and_only_while_it_lives():
     rng = np.random.default_rng(8)
     codes = _bundling_codes(rng, 500)
     frozen = _read_only(codes)
-    first = _kernels.search_layout(frozen)
-    assert _kernels.search_layout(frozen) is first
+    first = _search_histogram_kernels.search_layout(frozen)
+    assert _search_histogram_kernels.search_layout(frozen) is first
     key = id(frozen)
-    assert key in _kernels._LAYOUTS
+    assert key in _search_histogram_kernels._LAYOUTS
     del frozen
-    assert key not in _kernels._LAYOUTS
+    assert key not in _search_histogram_kernels._LAYOUTS
     view = codes[:, :5]
     view.setflags(write=False)
-    assert _kernels.search_layout(view) is None
+    assert _search_histogram_kernels.search_layout(view) is None
 
 
 def test_boosting_on_read_only_codes_matches_the_member_scans(monkeypatch):
@@ -549,7 +568,7 @@ def test_boosting_on_read_only_codes_matches_the_member_scans(monkeypatch):
     y = np.where(codes[:, 1] + codes[:, 13] + (rng.random(n) < 0.2) > 0, 1, -1)
     new = AdaBoost(n_estimators=30, max_depth=1).fit(X, y)
     with monkeypatch.context() as patch:
-        patch.setattr(_kernels, "search_layout", lambda codes: None)
+        patch.setattr(_search_histogram_kernels, "search_layout", lambda codes: None)
         old = AdaBoost(n_estimators=30, max_depth=1).fit(X, y)
     assert len(new.estimators_) == len(old.estimators_) == 30
     for a, b in zip(new.estimators_, old.estimators_, strict=True):
@@ -570,4 +589,4 @@ def test_binary_stats_are_bitwise_the_numpy_expressions(error_criterion):
     else:
         expected[:, 0] = np.where(y < 0, weight, 0.0)
         expected[:, 1] = np.where(y > 0, weight, 0.0)
-    _assert_same_bits(_kernels.binary_stats(y, weight, error_criterion), expected)
+    _assert_same_bits(_input_kernels.binary_stats(y, weight, error_criterion), expected)

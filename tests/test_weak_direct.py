@@ -192,7 +192,7 @@ class _GainAtDepthTwo:
 
 @pytest.mark.parametrize("stay", [-500.0, -0.02, 3.0e4])
 def test_a_node_below_the_root_splits_only_beyond_the_relative_tie_tolerance(stay):
-    from marginboost.weak._kernels import TIE_RTOL
+    from marginboost.weak._split_kernels import TIE_RTOL
 
     codes = np.asfortranarray(np.arange(8, dtype=np.uint8).reshape(8, 1))
     builder = DirectTreeBuilder(max_depth=2)

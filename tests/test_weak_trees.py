@@ -10,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from marginboost.weak import BinMapper, DecisionTree, FittedTree, _kernels
+from marginboost.weak import (
+    BinMapper,
+    DecisionTree,
+    FittedTree,
+    _apply_kernels,
+    _histogram_kernels,
+    _input_kernels,
+    _split_kernels,
+)
 
 
 def small_integer_data(seed, n=80, d=4, levels=5):
@@ -314,7 +322,7 @@ def test_histogram_matches_bincount_and_subtraction(n_channels):
     codes = np.asfortranarray(rng.integers(0, 40, size=(n, d)).astype(np.uint8))
     codes[:100, 0] = 7  # long runs of one code
     stats = rng.normal(size=(n, n_channels))
-    parent = _kernels.build_histogram(codes, stats)
+    parent = _histogram_kernels.build_histogram(codes, stats)
     for feature in range(d):
         np.testing.assert_array_equal(
             parent[feature, :, n_channels], np.bincount(codes[:, feature], minlength=256)
@@ -325,9 +333,9 @@ def test_histogram_matches_bincount_and_subtraction(n_channels):
             atol=1e-12,
         )
     subset = np.sort(rng.choice(n, 201, replace=False))
-    child = _kernels.build_histogram(codes, stats, subset)
+    child = _histogram_kernels.build_histogram(codes, stats, subset)
     rest = np.setdiff1d(np.arange(n), subset)
-    sibling = _kernels.build_histogram(codes, stats, rest)
+    sibling = _histogram_kernels.build_histogram(codes, stats, rest)
     for feature in range(d):
         for channel in range(n_channels):
             expected = np.bincount(
@@ -349,17 +357,17 @@ def test_tree_with_subtraction_equals_tree_from_scratch_histograms(monkeypatch):
     learner = DecisionTree(max_depth=4, criterion="gini")
     with_subtraction = learner.fit_binary(codes, y, weight)
     calls = []
-    original = _kernels.build_histogram
+    original = _histogram_kernels.build_histogram
 
     def counting(*args):
         calls.append(args[2].shape[0] if len(args) > 2 else args[0].shape[0])
         return original(*args)
 
-    monkeypatch.setattr(_kernels, "build_histogram", counting)
+    monkeypatch.setattr(_histogram_kernels, "build_histogram", counting)
     learner.fit_binary(codes, y, weight)
     # only the smaller child of each split below the last level is built from its samples
     assert calls[0] == 300 and all(size <= 150 for size in calls[1:])
-    monkeypatch.setattr(_kernels, "build_histogram", original)
+    monkeypatch.setattr(_histogram_kernels, "build_histogram", original)
     from_scratch = _grow_without_subtraction(codes, y, weight, 4)
     assert from_scratch == with_subtraction.splits()
 
@@ -375,8 +383,10 @@ def _grow_without_subtraction(codes, y, weight, max_depth):
         sums = stats[samples].sum(axis=0)
         if (sums > 0).sum() <= 1:
             return
-        hist = _kernels.build_histogram(codes, stats, samples)
-        feature, split_bin, _, _, _ = _kernels.find_best_split(hist, _kernels.GINI, 1, 0.0)
+        hist = _histogram_kernels.build_histogram(codes, stats, samples)
+        feature, split_bin, _, _, _ = _split_kernels.find_best_split(
+            hist, _input_kernels.GINI, 1, 0.0
+        )
         if feature < 0:
             return
         splits.append((int(feature), int(split_bin)))
@@ -519,8 +529,8 @@ def test_apply_and_predict_follow_the_tree_definition(max_depth, n):
     np.testing.assert_array_equal(tree.apply(codes), expected)
     np.testing.assert_array_equal(tree.predict(codes), tree.leaf_values_[expected])
     arrays = (tree.node_feature, tree.node_bin, tree.node_left, tree.node_right, tree.node_leaf)
-    np.testing.assert_array_equal(_kernels._apply_serial(codes, *arrays), expected)
-    np.testing.assert_array_equal(_kernels._apply_parallel(codes, *arrays), expected)
+    np.testing.assert_array_equal(_apply_kernels._apply_serial(codes, *arrays), expected)
+    np.testing.assert_array_equal(_apply_kernels._apply_parallel(codes, *arrays), expected)
 
 
 def test_walk_handles_hand_made_node_orders_and_single_leaves():
@@ -543,13 +553,15 @@ def test_walk_handles_hand_made_node_orders_and_single_leaves():
         node_leaf[order],
     )
     expected = [0, 1, 2, 0]  # codes[:, 0] <= 2 -> leaf 0; else codes[:, 1] <= 4 -> 1 / 2
-    np.testing.assert_array_equal(_kernels.apply_tree(codes, *arrays), expected)
-    np.testing.assert_array_equal(_kernels._apply_parallel(codes, *arrays), expected)
+    np.testing.assert_array_equal(_apply_kernels.apply_tree(codes, *arrays), expected)
+    np.testing.assert_array_equal(_apply_kernels._apply_parallel(codes, *arrays), expected)
     values = np.array([-1.0, 0.5, 2.0])
-    np.testing.assert_array_equal(_kernels.tree_values(codes, *arrays, values), values[expected])
+    np.testing.assert_array_equal(
+        _apply_kernels.tree_values(codes, *arrays, values), values[expected]
+    )
     leaf = tuple(np.array([v], dtype=np.int64) for v in (-1, -1, -1, -1, 0))
-    np.testing.assert_array_equal(_kernels.apply_tree(codes, *leaf), np.zeros(4))
-    np.testing.assert_array_equal(_kernels.tree_values(codes, *leaf, np.array([3.0])), 3.0)
+    np.testing.assert_array_equal(_apply_kernels.apply_tree(codes, *leaf), np.zeros(4))
+    np.testing.assert_array_equal(_apply_kernels.tree_values(codes, *leaf, np.array([3.0])), 3.0)
 
 
 def _first(mask) -> int:
@@ -572,11 +584,11 @@ def test_input_check_kernels_find_the_first_offending_entry(n):
                 weights[where] = bad
             for values in (signs, weights):
                 for array in (values, np.repeat(values, 2)[::2]):  # strided: same entries
-                    assert _kernels.first_not_finite(array) == _first(~np.isfinite(array))
-                    assert _kernels.first_not_sign(array) == _first(np.abs(array) != 1.0)
+                    assert _input_kernels.first_not_finite(array) == _first(~np.isfinite(array))
+                    assert _input_kernels.first_not_sign(array) == _first(np.abs(array) != 1.0)
             w = np.nan_to_num(weights, nan=0.0, posinf=2.0, neginf=-2.0)
             w[: n // 3] = 0.0  # a run of zero weights before the first non-zero one
-            negative, nonzero = _kernels.weight_problems(w)
+            negative, nonzero = _input_kernels.weight_problems(w)
             assert negative == _first(w < 0.0)
             assert nonzero == _first(w != 0.0)
 

@@ -105,6 +105,13 @@ DUALITY = [
     "tests/test_public_contract.py",
 ]
 WEAK_EDGES = "tests/test_weak_learner_edges.py"
+TREE_KERNELS = [
+    "tests/test_binning_cuts.py",
+    "tests/test_weak_trees.py",
+    "tests/test_weak_raw_features.py",
+    "tests/test_fast_histograms.py",
+    WEAK_EDGES,
+]
 
 #: module (relative to src/marginboost) -> the fast tests that exercise it, in the order
 #: in which a run visits them (the most used code first).
@@ -113,13 +120,11 @@ GROUPS: dict[str, list[str]] = {
     "weak/binning.py": ["tests/test_binning_cuts.py", "tests/test_weak_binning.py", WEAK_EDGES],
     "margins.py": ["tests/test_margins.py", "tests/test_public_contract.py"],
     "boosting/_engine.py": STAGEWISE,
-    "weak/_kernels.py": [
-        "tests/test_binning_cuts.py",
-        "tests/test_weak_trees.py",
-        "tests/test_weak_raw_features.py",
-        "tests/test_fast_histograms.py",
-        WEAK_EDGES,
-    ],
+    "weak/_input_kernels.py": TREE_KERNELS,
+    "weak/_histogram_kernels.py": TREE_KERNELS,
+    "weak/_search_histogram_kernels.py": TREE_KERNELS,
+    "weak/_split_kernels.py": TREE_KERNELS,
+    "weak/_apply_kernels.py": TREE_KERNELS,
     "weak/tree.py": ["tests/test_weak_trees.py", "tests/test_weak_raw_features.py", WEAK_EDGES],
     "losses.py": ["tests/test_losses.py", "tests/test_duality_conjugates.py"],
     "boosting/stagewise.py": STAGEWISE,

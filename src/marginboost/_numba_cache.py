@@ -22,16 +22,29 @@ def _cache_index_paths() -> list[str]:
     """Where numba keeps the index file of each cached kernel of the tree learner."""
     from numba.core.registry import CPUDispatcher
 
-    from .weak import _kernels
+    from .weak import (
+        _apply_kernels,
+        _histogram_kernels,
+        _input_kernels,
+        _search_histogram_kernels,
+        _split_kernels,
+    )
 
     paths = []
-    for value in vars(_kernels).values():
-        cache = getattr(value, "_cache", None) if isinstance(value, CPUDispatcher) else None
-        if cache is not None:
-            cache_file = getattr(cache, "_cache_file", None)
-            path = getattr(cache_file, "_index_path", None)
-            if path:
-                paths.append(path)
+    for module in (
+        _input_kernels,
+        _histogram_kernels,
+        _search_histogram_kernels,
+        _split_kernels,
+        _apply_kernels,
+    ):
+        for value in vars(module).values():
+            cache = getattr(value, "_cache", None) if isinstance(value, CPUDispatcher) else None
+            if cache is not None:
+                cache_file = getattr(cache, "_cache_file", None)
+                path = getattr(cache_file, "_index_path", None)
+                if path and path not in paths:  # a kernel imported by another module: once
+                    paths.append(path)
     return paths
 
 

@@ -57,7 +57,8 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from . import _kernels
+from . import _histogram_kernels
+from ._split_kernels import TIE_RTOL
 from .binning import check_codes
 from .tree import FittedTree
 
@@ -220,7 +221,7 @@ def _select_candidate(scores: NDArray[np.float64], valid: NDArray[np.bool_]) -> 
             score = scores[feature, b]
             if not valid[feature, b] or not np.isfinite(score):
                 continue
-            if best_feature < 0 or score > best + _kernels.TIE_RTOL * max(abs(score), abs(best)):
+            if best_feature < 0 or score > best + TIE_RTOL * max(abs(score), abs(best)):
                 best = score
                 best_feature = feature
                 best_bin = b
@@ -315,7 +316,7 @@ class DirectTreeBuilder:
                 feature, split_bin, left_value, right_value, score = choice
                 if node.depth > 0 and stay is not None:
                     as_is = float(stay(codes, node, state))
-                    if not score > as_is + _kernels.TIE_RTOL * max(abs(score), abs(as_is)):
+                    if not score > as_is + TIE_RTOL * max(abs(score), abs(as_is)):
                         continue
                 goes_left = codes[node.samples, feature] <= split_bin
                 left = DirectNode(next_id, node.depth + 1, node.samples[goes_left])
@@ -492,7 +493,7 @@ class EdgeObjective:
         self, codes: NDArray[np.uint8], node: DirectNode, state: DirectTreeState
     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         self._check(codes)
-        hist = _kernels.build_histogram(codes, self.stats, node.samples)
+        hist = _histogram_kernels.build_histogram(codes, self.stats, node.samples)
         cumulative = np.cumsum(hist[:, :N_CANDIDATE_BINS, :2], axis=1)
         total = hist[0, :, :2].sum(axis=0)
         left_g = cumulative[:, :, 1]
@@ -501,7 +502,7 @@ class EdgeObjective:
         score_left, score_right = np.abs(left_g), np.abs(right_g)
         gain = score_left + score_right - parent
         ok = (
-            (gain > _kernels.TIE_RTOL * parent)
+            (gain > TIE_RTOL * parent)
             & (cumulative[:, :, 0] >= self.min_weight_leaf)
             & (total[0] - cumulative[:, :, 0] >= self.min_weight_leaf)
         )

@@ -44,7 +44,7 @@ def _bin_sums(codes: NDArray[np.uint8], values: NDArray[np.float64]) -> NDArray[
     for feature in prange(n_features):
         n_even = n_samples // 2 * 2
         column = codes[:, feature]
-        even = np.zeros(256)  # two interleaved accumulators: see _kernels
+        even = np.zeros(256)  # two interleaved accumulators: see _histogram_kernels
         odd = np.zeros(256)
         for i in range(0, n_even, 2):
             b_even = column[i]

@@ -66,18 +66,33 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _kernels
+from . import (
+    _apply_kernels,
+    _histogram_kernels,
+    _input_kernels,
+    _search_histogram_kernels,
+    _split_kernels,
+)
+from ._input_kernels import (
+    CONFIDENCE,
+    ENTROPY,
+    ERROR,
+    GINI,
+    MULTICLASS_ERROR,
+    SQUARED_ERROR,
+)
+from ._split_kernels import TIE_RTOL
 from .binning import BinMapper, check_codes
 
 __all__ = ["DecisionTree", "FittedTree", "CRITERIA"]
 
 CRITERIA = {
-    "error": _kernels.ERROR,
-    "gini": _kernels.GINI,
-    "entropy": _kernels.ENTROPY,
-    "squared_error": _kernels.SQUARED_ERROR,
-    "multiclass_error": _kernels.MULTICLASS_ERROR,
-    "confidence": _kernels.CONFIDENCE,
+    "error": ERROR,
+    "gini": GINI,
+    "entropy": ENTROPY,
+    "squared_error": SQUARED_ERROR,
+    "multiclass_error": MULTICLASS_ERROR,
+    "confidence": CONFIDENCE,
 }
 _BINARY_CRITERIA = ("error", "gini", "entropy", "confidence")
 _MULTICLASS_CRITERIA = ("gini", "entropy", "multiclass_error")
@@ -162,7 +177,7 @@ class FittedTree:
     def apply(self, codes: ArrayLike) -> NDArray[np.int64]:
         """Leaf index (``0..n_leaves_-1``) of every sample of ``codes``."""
         codes = check_codes(codes, self.n_features_in_)
-        leaves: NDArray[np.int64] = _kernels.apply_tree(
+        leaves: NDArray[np.int64] = _apply_kernels.apply_tree(
             codes, self.node_feature, self.node_bin, self.node_left, self.node_right, self.node_leaf
         )
         return leaves
@@ -172,7 +187,7 @@ class FittedTree:
         if self.leaf_values_.ndim != 1:
             raise ValueError("this tree has vector-valued leaves; use predict_vector")
         codes = check_codes(codes, self.n_features_in_)
-        return _kernels.tree_values(
+        return _apply_kernels.tree_values(
             codes,
             self.node_feature,
             self.node_bin,
@@ -383,11 +398,11 @@ class DecisionTree:
         codes = check_codes(codes)
         n = codes.shape[0]
         y = _check_vector(y, n, "y")
-        bad = _kernels.first_not_sign(y)
+        bad = _input_kernels.first_not_sign(y)
         if bad >= 0:
             raise ValueError(f"y must contain only -1 and +1; found {y[bad]!r}")
         weight = _check_weight(sample_weight, n, allow_negative=self.criterion == "error")
-        stats = _kernels.binary_stats(y, weight, self.criterion == "error")
+        stats = _input_kernels.binary_stats(y, weight, self.criterion == "error")
         excluded = _check_features(exclude_root_features, codes.shape[1])
         return self._grow(codes, stats, "binary", excluded_root=excluded)
 
@@ -567,11 +582,11 @@ class DecisionTree:
                         search = hist.copy()
                         search[excluded_root] = 0.0
                         search[excluded_root, 0] = hist[0].sum(axis=0)
-                    feature, split_bin, gain, parent_score, n_left = _kernels.find_best_split(
+                    feature, split_bin, gain, parent_score, n_left = _split_kernels.find_best_split(
                         search, criterion, min_samples_leaf, min_weight_leaf
                     )
                     if feature >= 0 and (
-                        not splits_only_on_gain or gain > _kernels.TIE_RTOL * abs(parent_score)
+                        not splits_only_on_gain or gain > TIE_RTOL * abs(parent_score)
                     ):
                         split = feature, split_bin, n_left
             if split is None:
@@ -586,7 +601,7 @@ class DecisionTree:
                 make_leaf(left_node, left_sums, depth + 1)
                 make_leaf(right_node, hist[0].sum(axis=0) - left_sums, depth + 1)
                 continue
-            left_samples, right_samples = _kernels.partition(
+            left_samples, right_samples = _split_kernels.partition(
                 codes, samples, feature, split_bin, n_left
             )
             if n_left <= samples.shape[0] - n_left:
@@ -640,7 +655,9 @@ class DecisionTree:
         )
         exact_rows = np.zeros(codes.shape[1], dtype=np.bool_)
         if can_split:
-            search, exact_rows = _kernels.build_search_histogram(codes, source.stats)
+            search, exact_rows = _search_histogram_kernels.build_search_histogram(
+                codes, source.stats
+            )
             split = _accepted_split(
                 search, criterion, min_samples_leaf, min_weight_leaf, splits_only_on_gain
             )
@@ -649,15 +666,17 @@ class DecisionTree:
         # (bitwise, tested); only the other features are summed again
         rescan = [f for f in features if not exact_rows[f]]
         if len(rescan) == len(features):
-            exact = _kernels.exact_feature_histograms(
+            exact = _search_histogram_kernels.exact_feature_histograms(
                 codes, source.stats, np.array(features, dtype=np.int64)
             )
         else:
             exact = search[features]
             if rescan:
-                exact[features.index(rescan[0])] = _kernels.exact_feature_histograms(
-                    codes, source.stats, np.array(rescan, dtype=np.int64)
-                )[0]
+                exact[features.index(rescan[0])] = (
+                    _search_histogram_kernels.exact_feature_histograms(
+                        codes, source.stats, np.array(rescan, dtype=np.int64)
+                    )[0]
+                )
         if can_split:
             checked = (
                 None
@@ -738,10 +757,10 @@ def _accepted_split(
     splits_only_on_gain: bool,
 ) -> tuple[int, int, float, float] | None:
     """``(feature row, bin, gain, parent score)`` of a root histogram's best split, or None."""
-    feature, split_bin, gain, parent_score, _ = _kernels.find_best_split(
+    feature, split_bin, gain, parent_score, _ = _split_kernels.find_best_split(
         hist, criterion, min_samples_leaf, min_weight_leaf
     )
-    if feature < 0 or (splits_only_on_gain and not gain > _kernels.TIE_RTOL * abs(parent_score)):
+    if feature < 0 or (splits_only_on_gain and not gain > TIE_RTOL * abs(parent_score)):
         return None
     return int(feature), int(split_bin), float(gain), float(parent_score)
 
@@ -754,7 +773,7 @@ def _same_split(
     return (
         feature == search[0]
         and checked[1] == search[1]
-        and abs(checked[2] - search[2]) <= _kernels.TIE_RTOL * scale
+        and abs(checked[2] - search[2]) <= TIE_RTOL * scale
     )
 
 
@@ -769,11 +788,11 @@ class _DenseStatistics:
         self, codes: NDArray[np.uint8], sample_index: NDArray[np.int64] | None = None
     ) -> NDArray[np.float64]:
         if sample_index is None:
-            return _kernels.build_histogram(codes, self.stats)
-        return _kernels.build_histogram(codes, self.stats, sample_index)
+            return _histogram_kernels.build_histogram(codes, self.stats)
+        return _histogram_kernels.build_histogram(codes, self.stats, sample_index)
 
     def is_pure(self, sample_index: NDArray[np.int64]) -> bool:
-        return bool(_kernels.node_is_pure(self.stats, sample_index, self.criterion))
+        return bool(_split_kernels.node_is_pure(self.stats, sample_index, self.criterion))
 
 
 @dataclass(frozen=True)
@@ -797,12 +816,12 @@ class _LabelStatistics:
     def histogram(
         self, codes: NDArray[np.uint8], sample_index: NDArray[np.int64] | None = None
     ) -> NDArray[np.float64]:
-        return _kernels.build_label_histogram(
+        return _histogram_kernels.build_label_histogram(
             codes, self.labels, self.weight, self.n_classes, sample_index, self.n_bins
         )
 
     def is_pure(self, sample_index: NDArray[np.int64]) -> bool:
-        return bool(_kernels.labels_are_pure(self.labels, self.weight, sample_index))
+        return bool(_split_kernels.labels_are_pure(self.labels, self.weight, sample_index))
 
 
 def _leaf_values(statistics: NDArray[np.float64], criterion: str, kind: str) -> NDArray[np.float64]:
@@ -828,7 +847,7 @@ def _check_vector(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
         raise ValueError(f"{name} must be numeric: {exc}") from exc
     if array.ndim != 1 or array.shape[0] != n:
         raise ValueError(f"{name} must have shape ({n},) to match codes; got {array.shape}")
-    bad = _kernels.first_not_finite(array) if array.ndim == 1 else -1
+    bad = _input_kernels.first_not_finite(array) if array.ndim == 1 else -1
     if bad >= 0:
         raise ValueError(f"{name} contains NaN or inf (first at index {bad})")
     return array
@@ -852,7 +871,7 @@ def _check_weight(
     if sample_weight is None:
         return np.ones(n)
     weight = _check_vector(sample_weight, n, "sample_weight")
-    negative, nonzero = _kernels.weight_problems(weight)
+    negative, nonzero = _input_kernels.weight_problems(weight)
     if not allow_negative and negative >= 0:
         raise ValueError(
             f"sample_weight must be non-negative for this criterion; found "
