@@ -10,7 +10,12 @@ import pandas as pd
 import pytest
 
 from marginboost.experiments.store import cell_key
+from marginboost.papers.dmcboost import cell as C
+from marginboost.papers.dmcboost import cost as COST
+from marginboost.papers.dmcboost import figure3 as F3
 from marginboost.papers.dmcboost import protocol as P
+from marginboost.papers.dmcboost import settings as S
+from marginboost.papers.dmcboost import summaries as SUM
 
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
 needs_mirror = pytest.mark.skipif(
@@ -35,11 +40,11 @@ def test_cells_are_unique_and_cover_the_tables(profile):
         for c in cells
     ]
     assert len(keys) == len(set(keys))
-    s = P.grid_settings(profile)
+    s = S.grid_settings(profile)
     table2 = P.grid_cells(profile, tables=("table2",))
-    assert {c["algorithm"] for c in table2} == set(P.METHODS) - {"AdaBoost.MH"}
+    assert {c["algorithm"] for c in table2} == set(S.METHODS) - {"AdaBoost.MH"}
     assert {c["params"]["depth"] for c in table2} == {3}
-    protocols = {name: P.table2_protocol(name, profile) for name in s["folds"]}
+    protocols = {name: S.table2_protocol(name, profile) for name in s["folds"]}
     assert len(table2) == 4 * sum(t["folds"] for t in protocols.values())
     for c in table2:  # each cell carries its set's Table 2 caps
         t = protocols[c["paper_dataset"]]
@@ -48,28 +53,28 @@ def test_cells_are_unique_and_cover_the_tables(profile):
     for c in cells:
         grid = c["params"].get("n_prime_grid")
         if grid is not None:
-            assert grid == (["n/4"] if c["paper_dataset"] in P.FIXED else s["n_prime_grid"])
+            assert grid == (["n/4"] if c["paper_dataset"] in S.FIXED else s["n_prime_grid"])
     if profile == "full":
-        assert set(s["folds"]) == set(P.DATASETS)
+        assert set(s["folds"]) == set(S.DATASETS)
         poker = [c for c in cells if c["paper_dataset"] == "Poker525k"]
         assert poker and all(c["params"]["max_rounds"] == 5000 for c in poker)
         assert {c["fold"] for c in poker} == {0}  # its fixed split
 
 
 def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
-    s = P.grid_settings("full")
-    assert s["table2_paper"] and set(s["table2_paper"]) <= set(P.DATASETS)
-    for name in P.DATASETS:
-        t = P.table2_protocol(name, "full")
+    s = S.grid_settings("full")
+    assert s["table2_paper"] and set(s["table2_paper"]) <= set(S.DATASETS)
+    for name in S.DATASETS:
+        t = S.table2_protocol(name, "full")
         if name in s["table2_paper"]:
             assert t == {
-                "folds": 1 if name in P.FIXED else 5,
+                "folds": 1 if name in S.FIXED else 5,
                 "max_rounds": 5000,
-                "dmc_max_rounds": P.DMC_SAFETY_CAP,
+                "dmc_max_rounds": S.DMC_SAFETY_CAP,
                 "paper": True,
                 "paper_baselines": True,
             }
-            assert all(P.on_paper_protocol(t, m) for m in P.METHODS)
+            assert all(S.on_paper_protocol(t, m) for m in S.METHODS)
         elif name in s["table2_paper_baselines"]:
             # the baselines on the paper's protocol, DMCBoost on the reduced cap
             assert t == {
@@ -79,10 +84,10 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
                 "paper": False,
                 "paper_baselines": True,
             }
-            assert P.on_paper_protocol(t, "SAMME") and not P.on_paper_protocol(t, "DMCBoost")
+            assert S.on_paper_protocol(t, "SAMME") and not S.on_paper_protocol(t, "DMCBoost")
         else:
             assert not t["paper"] and not t["paper_baselines"] and t["max_rounds"] <= 1000
-            assert not any(P.on_paper_protocol(t, m) for m in P.METHODS)
+            assert not any(S.on_paper_protocol(t, m) for m in S.METHODS)
     assert not set(s["table2_paper"]) & set(s["table2_paper_baselines"])
     # Tables 3 and 4 run the paper's caps on the sets in table3_paper / table4_paper (all
     # rotations), the reduced ones elsewhere
@@ -94,16 +99,16 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
             name = c["paper_dataset"]
             if name in s[f"{table}_paper"]:
                 folds.setdefault((table, name), set()).add(c["fold"])
-                cap = P.DMC_SAFETY_CAP if c["algorithm"] == "DMCBoost" else 5000
+                cap = S.DMC_SAFETY_CAP if c["algorithm"] == "DMCBoost" else 5000
                 assert c["params"]["max_rounds"] == cap
                 continue
             if table == "table4":
                 assert c["fold"] < s["table4"][name]["folds"]
             cap = s["dmc_max_rounds"] if c["algorithm"] == "DMCBoost" else s["max_rounds"]
             assert c["params"]["max_rounds"] == cap
-    for table, protocol in (("table3", P.table3_protocol), ("table4", P.table4_protocol)):
+    for table, protocol in (("table3", S.table3_protocol), ("table4", S.table4_protocol)):
         for name in s[f"{table}_paper"]:
-            assert folds[table, name] == ({0} if name in P.FIXED else set(range(5)))
+            assert folds[table, name] == ({0} if name in S.FIXED else set(range(5)))
             assert protocol(name, "full")["paper"]
     # Table 4's noise-free cells on the paper's protocol are Table 3's own
     table3 = {cell_key(c) for c in P.grid_cells("full", tables=("table3",))}
@@ -113,23 +118,23 @@ def test_table2_paper_protocol_sets_and_the_reduced_tables_3_and_4():
         if c["noise_rate"] == 0 and c["paper_dataset"] in s["table4_paper"]
     ]
     assert clean4 and all(cell_key(c) in table3 for c in clean4)
-    assert not P.table4_protocol("Nursery", "full")["paper"]
+    assert not S.table4_protocol("Nursery", "full")["paper"]
     with pytest.raises(ValueError, match="not one of Table 4's data sets"):
-        P.table4_protocol("Wine", "full")
-    quick = P.grid_settings("quick")
-    assert not P.table3_protocol("Wine", "quick")["paper"]
-    assert P.table3_protocol("Wine", "quick")["folds"] == quick["table3_folds"]
-    assert not P.grid_settings("quick")["table2_paper"]
+        S.table4_protocol("Wine", "full")
+    quick = S.grid_settings("quick")
+    assert not S.table3_protocol("Wine", "quick")["paper"]
+    assert S.table3_protocol("Wine", "quick")["folds"] == quick["table3_folds"]
+    assert not S.grid_settings("quick")["table2_paper"]
     with pytest.raises(ValueError, match="unknown DMCBoost data set"):
-        P.table2_protocol("Iris", "full")
+        S.table2_protocol("Iris", "full")
 
 
 @needs_mirror
 def test_rotations_partition_the_data_and_noise_spares_the_test_part():
-    _, y0, _, _ = P.load_fold("Car", 0)
+    _, y0, _, _ = S.load_fold("Car", 0)
     tests = []
     for fold in range(5):
-        X, y, y_clean, split = P.load_fold("Car", fold, noise_rate=0.2)
+        X, y, y_clean, split = S.load_fold("Car", fold, noise_rate=0.2)
         assert split.sizes[1] > 0 and abs(split.sizes[1] - split.sizes[2]) <= 1
         assert split.sizes[0] + split.sizes[1] + split.sizes[2] == y.size
         tests.append(split.test)
@@ -139,37 +144,37 @@ def test_rotations_partition_the_data_and_noise_spares_the_test_part():
             assert changed == round(0.2 * part.size)
         np.testing.assert_array_equal(y_clean, y0)
     assert np.array_equal(np.sort(np.concatenate(tests)), np.arange(y0.size))
-    again = P.load_fold("Car", 3, noise_rate=0.2)
-    np.testing.assert_array_equal(again[1], P.load_fold("Car", 3, noise_rate=0.2)[1])
+    again = S.load_fold("Car", 3, noise_rate=0.2)
+    np.testing.assert_array_equal(again[1], S.load_fold("Car", 3, noise_rate=0.2)[1])
 
 
 @needs_mirror
 def test_fixed_split_and_bad_folds():
-    X, y, _, split = P.load_fold("Segmentation", 0)
+    X, y, _, split = S.load_fold("Segmentation", 0)
     assert split.sizes == (210, 0, 2100)
     with pytest.raises(ValueError, match="fixed split"):
-        P.load_fold("Segmentation", 1)
+        S.load_fold("Segmentation", 1)
     with pytest.raises(ValueError, match="fold must be in 0..4"):
-        P.load_fold("Car", 5)
+        S.load_fold("Car", 5)
     with pytest.raises(ValueError, match="unknown DMCBoost data set"):
-        P.load_fold("Iris", 0)
+        S.load_fold("Iris", 0)
 
 
 def test_n_prime_labels():
-    assert P.n_prime_label(0.25) == "n/4" and P.n_prime_label(1) == "1"
+    assert S.n_prime_label(0.25) == "n/4" and S.n_prime_label(1) == "1"
     with pytest.raises(ValueError, match="grid"):
-        P.n_prime_label(0.3)
+        S.n_prime_label(0.3)
 
 
 def test_foreign_specs_are_rejected():
     with pytest.raises(ValueError, match="not a DMCBoost table cell"):
-        P.grid_cell({"paper": "mcboost", "table": "table1"})
+        C.grid_cell({"paper": "mcboost", "table": "table1"})
     with pytest.raises(ValueError, match="not a DMCBoost Figure 3 cell"):
-        P.figure3_cell({"paper": "dmcboost", "figure": "figure1"})
+        F3.figure3_cell({"paper": "dmcboost", "figure": "figure1"})
     with pytest.raises(ValueError, match="no dmcboost cell function"):
         P.cell_function({"paper": "dmcboost"})
     with pytest.raises(ValueError, match="unknown profile"):
-        P.grid_settings("medium")
+        S.grid_settings("medium")
 
 
 def _frame(rows):
@@ -198,13 +203,13 @@ def test_depth_is_chosen_by_mean_validation_error_and_m1_dash_is_missing():
             rows.append(("Car", fold, 0.0, depth, "SAMME", test + fold, val, 1.0, True, 1, 0.0))
         rows.append(("Car", fold, 0.0, 3, "AdaBoost.M1", np.nan, np.nan, np.nan, False, 0, 0.0))
     frame = _frame(rows)
-    t3 = P.table3_frame(frame).set_index("algorithm")
+    t3 = SUM.table3_frame(frame).set_index("algorithm")
     # mean validation error: depth 3: 10, depth 5: 8.5, depth 8: 8.5 -> tie, the smaller depth
     assert t3.loc["SAMME", "chosen_depth"] == 5
     assert t3.loc["SAMME", "mean"] == pytest.approx(18.5)
     assert t3.loc["SAMME", "std"] == pytest.approx(np.std([18.0, 19.0], ddof=1))
     assert np.isnan(t3.loc["AdaBoost.M1", "mean"])
-    t2 = P.table2_frame(frame).set_index("algorithm")
+    t2 = SUM.table2_frame(frame).set_index("algorithm")
     assert t2.loc["SAMME", "mean"] == pytest.approx(20.5) and t2.loc["SAMME", "n_runs"] == 2
 
 
@@ -213,7 +218,7 @@ def test_fixed_split_depth_falls_back_to_training_error():
         ("Segmentation", 0, 0.0, 3, "SAMME", 9.0, np.nan, 4.0, True, 1, 0.0),
         ("Segmentation", 0, 0.0, 8, "SAMME", 7.0, np.nan, 0.0, True, 1, 0.0),
     ]
-    t3 = P.table3_frame(_frame(rows)).set_index("algorithm")
+    t3 = SUM.table3_frame(_frame(rows)).set_index("algorithm")
     assert t3.loc["SAMME", "chosen_depth"] == 8 and t3.loc["SAMME", "mean"] == 7.0
 
 
@@ -224,7 +229,7 @@ def test_a_quick_cell_selects_n_prime_on_validation():
         for c in P.grid_cells("quick", tables=("table2",))
         if c["paper_dataset"] == "Wine" and c["algorithm"] == "DMCBoost"
     ][0]
-    record = P.grid_cell(spec)
+    record = C.grid_cell(spec)
     val = record["validation_errors"]
     best = spec["params"]["n_prime_grid"][int(np.argmin(val))]
     assert record["chosen"] == best
@@ -244,14 +249,14 @@ def test_an_interrupted_dmcboost_cell_goes_on_from_its_checkpoint(tmp_path, monk
         for c in P.grid_cells("quick", tables=("table2",))
         if c["paper_dataset"] == "Wine" and c["algorithm"] == "DMCBoost"
     ][0]
-    folder = P.checkpoint_folder(spec)
+    folder = C.checkpoint_folder(spec)
     assert folder.is_relative_to(tmp_path) and folder.name == cell_key(spec)
-    whole = P.grid_cell(spec)
+    whole = C.grid_cell(spec)
     assert "resumed_seconds" not in whole and not folder.exists()
     with killed_in_branch(monkeypatch):
-        P.grid_cell(spec)
+        C.grid_cell(spec)
     assert (folder / "phase1.npz").exists() and (folder / "phase2-0.npz").exists()
-    resumed = P.grid_cell(spec)
+    resumed = C.grid_cell(spec)
     assert not folder.exists()
     assert 0 < resumed["resumed_seconds"] < resumed["seconds"]
     for key in ("test_errors", "validation_errors", "train_errors", "rounds", "chosen"):
@@ -267,15 +272,15 @@ def test_an_interrupted_baseline_cell_goes_on_from_its_last_part(tmp_path, monke
     from marginboost.boosting import SAMME, AdaBoostM1, GDMCBoost
 
     monkeypatch.setenv("MARGINBOOST_RESULTS_DIR", str(tmp_path))
-    monkeypatch.setattr(P, "FIRST_PART", 3)
-    monkeypatch.setattr(P, "CHECKPOINT_EVERY", 0.0)  # every later part FIRST_PART rounds
+    monkeypatch.setattr(C, "FIRST_PART", 3)
+    monkeypatch.setattr(C, "CHECKPOINT_EVERY", 0.0)  # every later part FIRST_PART rounds
     spec = [
         c
         for c in P.grid_cells("quick", tables=("table2",))
         if c["paper_dataset"] == "Car" and c["algorithm"] == method
     ][0]
-    folder = P.checkpoint_folder(spec)
-    whole = P.grid_cell(spec)
+    folder = C.checkpoint_folder(spec)
+    whole = C.grid_cell(spec)
     assert "resumed_seconds" not in whole and not folder.exists()
     cls = {"SAMME": SAMME, "GD-MCBoost": GDMCBoost, "AdaBoost.M1": AdaBoostM1}[method]
     original, calls = cls.fit, []
@@ -289,9 +294,9 @@ def test_an_interrupted_baseline_cell_goes_on_from_its_last_part(tmp_path, monke
     with monkeypatch.context() as patch:
         patch.setattr(cls, "fit", dies)
         with pytest.raises(KeyboardInterrupt):
-            P.grid_cell(spec)
+            C.grid_cell(spec)
     assert calls == [3, 6, 9] and (folder / "fit-progress.npz").exists()
-    resumed = P.grid_cell(spec)
+    resumed = C.grid_cell(spec)
     assert not folder.exists()
     assert 0 < resumed["resumed_seconds"] < resumed["seconds"]
     for key, value in whole.items():
@@ -313,7 +318,7 @@ def test_rounds_run_counts_the_rounds_each_run_trained():
             "phase II no improvement within patience; cut back to the best round 480",
         ],
     }
-    assert P.rounds_run(record, 500) == [246, 492, 500, 500, 30, 500]
+    assert COST.rounds_run(record, 500) == [246, 492, 500, 500, 30, 500]
 
 
 def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
@@ -354,7 +359,7 @@ def test_cost_frame_projects_the_paper_protocol_from_seconds_per_round():
         },
         {"seconds": 5.0, "n_phase1": 10, "rounds": [100], "stop_reasons": ["n_estimators"]},
     ]
-    out = P.cost_frame(cells, metrics, paper_rounds=5000).set_index(["dataset", "algorithm"])
+    out = COST.cost_frame(cells, metrics, paper_rounds=5000).set_index(["dataset", "algorithm"])
     samme = out.loc[("Car", "SAMME")]
     assert samme["s_per_round"] == pytest.approx(0.02)
     assert samme["paper_cpu_h"] == pytest.approx(0.02 * 5000 * 5 / 3600)
@@ -411,7 +416,7 @@ def test_missing_cost_estimates_from_the_closest_computed_cells():
         cell("Vowel", "SAMME", 8),  # no depth-3 time of Vowel: no estimate
         cell("Yeast", "SAMME", 12),  # no factor for depth 12: no estimate
     ]
-    out = P.missing_cost(cells, metrics, missing).set_index(["dataset", "algorithm"])
+    out = COST.missing_cost(cells, metrics, missing).set_index(["dataset", "algorithm"])
     assert out.loc[("Car", "SAMME"), "cpu_h"] == pytest.approx(15.0 / 3600)
     yeast = out.loc[("Yeast", "SAMME")]
     assert yeast["missing"] == 3 and yeast["unestimated"] == 1
@@ -421,38 +426,38 @@ def test_missing_cost_estimates_from_the_closest_computed_cells():
     assert out.loc[("Vowel", "SAMME"), "unestimated"] == 1
     # without Yeast's noisy depth-8 cell, Yeast at depth 8 is its depth-3 time times 7
     keep = [i for i in range(len(cells)) if i != 6]
-    alone = P.missing_cost(
+    alone = COST.missing_cost(
         [cells[i] for i in keep], [metrics[i] for i in keep], [cell("Yeast", "SAMME", 8)]
     )
     assert alone["basis"].tolist() == ["depth 3 x factor"]
     assert alone["cpu_h"].iloc[0] == pytest.approx(2.0 * 7.0 / 3600)
     # a noisy cell scales the depth-3 time at its own noise rate where there is one
     noisy = [cell("Yeast", "SAMME", 3, noise=0.2)]
-    at_noise = P.missing_cost(
+    at_noise = COST.missing_cost(
         [cells[i] for i in keep] + noisy,
         [metrics[i] for i in keep] + [{"seconds": 4.0}],
         [cell("Yeast", "SAMME", 8, noise=0.2), cell("Yeast", "SAMME", 8, noise=0.1)],
     )
     # at 0.2: 4 x 7; at 0.1 (no depth-3 cell there): the mean over noise rates, 3 x 7
     assert at_noise["cpu_h"].iloc[0] == pytest.approx((4.0 * 7.0 + 3.0 * 7.0) / 3600)
-    assert P.missing_cost(cells, metrics, []).empty
+    assert COST.missing_cost(cells, metrics, []).empty
 
 
 def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_cells():
-    s = P.grid_settings("full", protocol="paper")
-    assert set(s["table2_paper"]) == set(s["table3_paper"]) == set(P.DATASETS)
+    s = S.grid_settings("full", protocol="paper")
+    assert set(s["table2_paper"]) == set(s["table3_paper"]) == set(S.DATASETS)
     assert set(s["table4_paper"]) == set(s["table4"]) == {"Car", "Nursery"}
-    for name in P.DATASETS:
-        for protocol in (P.table2_protocol, P.table3_protocol):
+    for name in S.DATASETS:
+        for protocol in (S.table2_protocol, S.table3_protocol):
             t = protocol(name, "full", "paper")
             assert t["paper"] and t["paper_baselines"]
-            assert t["folds"] == (1 if name in P.FIXED else 5)
+            assert t["folds"] == (1 if name in S.FIXED else 5)
     paper = P.grid_cells("full", protocol="paper")
     assert P.paper_protocol_cells("full") == paper and P.paper_protocol_cells("quick") == []
     for c in paper:
         assert c["params"]["max_rounds"] == 5000  # the baselines' limit, DMCBoost's safety cap
     # 4 methods in Table 2; 5 methods x 4 depths in Table 3, and in Table 4 at 3 noise rates
-    rotations = {name: 1 if name in P.FIXED else 5 for name in P.DATASETS}
+    rotations = {name: 1 if name in S.FIXED else 5 for name in S.DATASETS}
     table2 = P.grid_cells("full", tables=("table2",), protocol="paper")
     assert len(table2) == 4 * sum(rotations.values())
     table3 = P.grid_cells("full", tables=("table3",), protocol="paper")
@@ -468,12 +473,12 @@ def test_the_papers_protocol_in_full_lifts_every_reduction_and_holds_the_books_c
         if c["params"]["max_rounds"] == 5000
         and (
             c["algorithm"] != "DMCBoost"
-            or c["paper_dataset"] in P.grid_settings("full")["table2_paper"]
+            or c["paper_dataset"] in S.grid_settings("full")["table2_paper"]
         )
     ]
     assert on_paper and all(cell_key(c) in keys for c in on_paper)
     with pytest.raises(ValueError, match="needs the full profile"):
-        P.grid_settings("quick", protocol="paper")
+        S.grid_settings("quick", protocol="paper")
     with pytest.raises(ValueError, match="unknown protocol 'whole'"):
         P.grid_cells("full", protocol="whole")
 
@@ -497,7 +502,7 @@ def test_phase1_only_cells_are_table2_cells_without_phase_two():
             k: v for k, v in twin.items() if k != "params"
         }
         assert cell_key(c) != cell_key(twin)
-    assert len(cells) == 2 * sum(P.table2_protocol(n, "full")["folds"] for n in P.PHASE1_ONLY)
+    assert len(cells) == 2 * sum(S.table2_protocol(n, "full")["folds"] for n in P.PHASE1_ONLY)
     assert sum("max_intervals" in c["params"] for c in cells) == len(cells) // 2
     assert P.phase1_only_cells("quick") == []
 
@@ -514,30 +519,30 @@ def test_a_dmcboost_cell_passes_phase2_and_max_intervals_when_its_params_name_th
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(DMCBoost, "fit_path", spy)
-    X, y, y_clean, split = P.load_fold("Wine", 0)
+    X, y, y_clean, split = S.load_fold("Wine", 0)
     parts = (split.train, split.validation, split.test)
     data = tuple(
         a for part in parts for a in (X[part], (y_clean if part is split.test else y)[part])
     )
-    s = P.grid_settings("quick")
-    plain = P._cell("Wine", 0, 0.0, 3, "DMCBoost", (20, 20), s, "quick")
-    exact = P._cell(
+    s = S.grid_settings("quick")
+    plain = S._cell("Wine", 0, 0.0, 3, "DMCBoost", (20, 20), s, "quick")
+    exact = S._cell(
         "Wine", 0, 0.0, 3, "DMCBoost", (20, 20), s, "quick", phase2=False, max_intervals=None
     )
     for spec in (plain, exact):
-        P._dmcboost(spec["params"], data, fixed=False)
+        C._dmcboost(spec["params"], data, fixed=False)
     assert seen == [(True, DMCBoost().max_intervals), (False, None)]
 
 
 def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
-    s = P.grid_settings("full")
+    s = S.grid_settings("full")
     assert set(P.REDUCED_CAP_CHECK) <= set(s["table2_paper"])
     cells = P.reduced_cap_cells("full")
     assert {c["paper_dataset"] for c in cells} == set(P.REDUCED_CAP_CHECK)
     for name in P.REDUCED_CAP_CHECK:
         mine = [c for c in cells if c["paper_dataset"] == name]
         assert sorted(c["fold"] for c in mine) == list(
-            range(P.table2_protocol(name, "full")["folds"])
+            range(S.table2_protocol(name, "full")["folds"])
         )
     assert all(c["algorithm"] == "DMCBoost" for c in cells)
     assert all(c["params"]["max_rounds"] == s["dmc_max_rounds"] for c in cells)
@@ -545,8 +550,8 @@ def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
     reduced = {**s, "table2_paper": [], "table2_paper_baselines": []}
     for c in cells:
         name, fold = c["paper_dataset"], c["fold"]
-        caps = P._reduced_caps(reduced)
-        assert cell_key(c) == cell_key(P._cell(name, fold, 0.0, 3, "DMCBoost", caps, s, "full"))
+        caps = S._reduced_caps(reduced)
+        assert cell_key(c) == cell_key(S._cell(name, fold, 0.0, 3, "DMCBoost", caps, s, "full"))
     # and not Table 2's own cells of those sets, which run the paper's protocol
     table2 = {cell_key(c) for c in P.grid_cells("full", tables=("table2",))}
     assert not {cell_key(c) for c in cells} & table2
@@ -566,7 +571,7 @@ def test_cells_whose_chosen_run_ended_on_our_cap_rerun_with_a_larger_cap():
     metrics[dmc[0]] = {"chosen": grid[1], "stop_reasons": stops[:1] + ["n_estimators"] + stops[2:]}
     metrics[dmc[1]] = {"chosen": grid[2], "stop_reasons": stops[:1] + ["n_estimators"] + stops[2:]}
     metrics[dmc[2]] = {"chosen": grid[0], "stop_reasons": list(stops)}
-    protocols = {"Car": P.table4_protocol("Car", "full")}
+    protocols = {"Car": S.table4_protocol("Car", "full")}
     assert protocols["Car"]["paper"]
     assert P.raise_capped_cells(cells, metrics, protocols) == [dmc[0]]  # the chosen run capped
     assert P.raise_capped_cells(cells, metrics, {"Car": {"paper": False}}) == []

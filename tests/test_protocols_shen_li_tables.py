@@ -8,6 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from marginboost.papers.shen_li import table2_3 as t23
+from marginboost.papers.shen_li import table4_figure5 as t4
+from marginboost.papers.shen_li import table5_8 as t58
 from marginboost.papers.shen_li import tables as st
 
 MIRROR = os.environ.get("MARGINBOOST_DATA_MIRROR")
@@ -20,41 +23,41 @@ needs_data = pytest.mark.skipif(
 def test_mcnemar_by_hand():
     a = np.array([True] * 10 + [False] * 2 + [True] * 5 + [False] * 3)
     b = np.array([False] * 10 + [True] * 2 + [True] * 5 + [False] * 3)
-    out = st.mcnemar_chi2(a, b)
+    out = t58.mcnemar_chi2(a, b)
     assert (out["b"], out["c"]) == (10, 2)
     assert out["chi2"] == pytest.approx((abs(10 - 2) - 1) ** 2 / 12)
-    assert st.mcnemar_chi2(a, a)["chi2"] == 0.0
+    assert t58.mcnemar_chi2(a, a)["chi2"] == 0.0
     with pytest.raises(ValueError, match="shapes differ"):
-        st.mcnemar_chi2(a, a[:-1])
+        t58.mcnemar_chi2(a, a[:-1])
 
 
 def test_cost39_is_mean_over_T_minus_variance_over_2T2():
     margins = np.array([0.1, 0.3, -0.2, 0.4])
     T = 0.05
     expected = margins.mean() / T - np.var(margins) / (2 * T * T)
-    assert st.cost39(margins, T) == pytest.approx(expected)
+    assert t23.cost39(margins, T) == pytest.approx(expected)
 
 
 def test_profiles_are_checked():
     for settings in (
-        st.table2_settings,
-        st.table3_settings,
-        st.table4_settings,
-        st.table5_settings,
-        st.table7_settings,
+        t23.table2_settings,
+        t23.table3_settings,
+        t4.table4_settings,
+        t58.table5_settings,
+        t58.table7_settings,
     ):
         with pytest.raises(ValueError, match="unknown profile"):
             settings("medium")
 
 
 def test_full_profiles_follow_the_paper():
-    assert st.table2_settings("full")["rounds"] == [600, 800, 1000, 1200, 1500]
-    assert st.table2_settings("full")["n_repeats"] == 10
-    assert len(st.table2_settings("full")["datasets"]) == 14
-    assert st.table4_settings("full")["checkpoints"] == [100, 500, 1000]
-    assert st.table5_settings("full")["lda_inverse_T_grid"][0] == 2
-    assert len(st.table5_settings("full")["lda_inverse_T_grid"]) == 15
-    assert st.table7_settings("full")["n_repeats"] == 50
+    assert t23.table2_settings("full")["rounds"] == [600, 800, 1000, 1200, 1500]
+    assert t23.table2_settings("full")["n_repeats"] == 10
+    assert len(t23.table2_settings("full")["datasets"]) == 14
+    assert t4.table4_settings("full")["checkpoints"] == [100, 500, 1000]
+    assert t58.table5_settings("full")["lda_inverse_T_grid"][0] == 2
+    assert len(t58.table5_settings("full")["lda_inverse_T_grid"]) == 15
+    assert t58.table7_settings("full")["n_repeats"] == 50
 
 
 @needs_data
@@ -73,8 +76,8 @@ def test_splice_runs_draw_1000_rows_reproducibly():
 
 @needs_data
 def test_table4_cell_carries_the_converged_cg_model_forward():
-    cell = st.table4_cells("quick")[1]  # heart
-    metric = st.table4_cell(cell)
+    cell = t4.table4_cells("quick")[1]  # heart
+    metric = t4.table4_cell(cell)
     cg = metric["AdaBoostCG"]
     assert cg["converged"] and cg["n_iterations"] < 100
     after = [i for i, t in enumerate(metric["iterations"]) if t >= cg["n_iterations"]]
@@ -87,7 +90,7 @@ def test_table4_cell_carries_the_converged_cg_model_forward():
     assert metric["T"] == pytest.approx(
         adaboost_T_heuristic(X[split.train], y[split.train], 100), rel=1e-12
     )
-    frame = st.table4_frame([cell], [metric])
+    frame = t4.table4_frame([cell], [metric])
     assert set(frame["metric"]) == {
         "test_10",
         "test_50",
@@ -100,14 +103,14 @@ def test_table4_cell_carries_the_converged_cg_model_forward():
 
 @needs_data
 def test_table5_cell_chooses_T_on_validation_and_tests_mcnemar():
-    cell = [c for c in st.table5_cells("quick") if c["params"]["weak_learner"] == "stump"][1]
-    metric = st.table5_cell(cell)
+    cell = [c for c in t58.table5_cells("quick") if c["params"]["weak_learner"] == "stump"][1]
+    metric = t58.table5_cell(cell)
     cg = metric["AdaBoostCG"]
     grid = cell["params"]["inverse_T_grid"]
     assert cg["inverse_T"] == grid[int(np.argmin(cg["validation_errors"]))]
     assert metric["mcnemar"]["b"] + metric["mcnemar"]["c"] <= metric["n_test"]
     assert "LogitBoostCG" in metric
-    frames = st.table5_frames([cell], [metric])
+    frames = t58.table5_frames([cell], [metric])
     assert frames["tableV"]["algorithm"].tolist() == ["CG"]
 
 
@@ -123,7 +126,17 @@ def test_logitboost_cg_survives_small_T():
 
 
 def test_cells_refuse_foreign_specs():
-    for func in (st.table2_cell, st.table3_cell, st.table4_cell, st.table5_cell, st.table7_cell):
+    for func in (
+        t23.table2_cell,
+        t23.table3_cell,
+        t4.table4_cell,
+        t58.table5_cell,
+        t58.table7_cell,
+    ):
         with pytest.raises(ValueError, match="spec is not"):
             func({"table": "tableX"})
-    assert st.cell_function({"figure": "figure3"}) is None
+    from marginboost.papers.shen_li import protocol
+
+    # the paper's dispatcher finds each table's cell function; a figure's spec is no table's
+    assert protocol.cell_function({"table": "table7"}) is t58.table7_cell
+    assert protocol.cell_function({"figure": "figure3"}) is protocol.figure3_cell

@@ -111,6 +111,8 @@ def _paper_protocol_notebooks(args: argparse.Namespace, chosen: list) -> list:
 def _cmd_cells(args: argparse.Namespace) -> int:
     from .experiments.grids import paper_store, run_paper_grid
     from .papers.dmcboost import protocol
+    from .papers.dmcboost.cell import grid_cell
+    from .papers.dmcboost.cost import estimate_missing
 
     if args.paper != "dmcboost":
         raise ValueError(
@@ -126,7 +128,7 @@ def _cmd_cells(args: argparse.Namespace) -> int:
     )
     if not missing:
         return 0
-    cost = protocol.estimate_missing(store, missing)
+    cost = estimate_missing(store, missing)
     print(cost.rename(columns={"cpu_h": "estimated CPU h"}).round(2).to_string(index=False))
     print(
         f"about {cost['cpu_h'].sum():.1f} CPU hours in all (an estimate from the cells "
@@ -136,7 +138,7 @@ def _cmd_cells(args: argparse.Namespace) -> int:
         return 0
     run_paper_grid(
         "dmcboost",
-        protocol.grid_cell,
+        grid_cell,
         missing,
         jobs=args.jobs,
         scheduler=args.scheduler,

@@ -4,9 +4,11 @@ Each paper lives in one place, ``marginboost.papers.<paper>``:
 
 - ``PAPER`` in its ``__init__`` (:class:`PaperProtocol`): its items, reference, estimators and
   grids;
-- ``protocol.py`` (and, for a long protocol, sibling modules such as ``tables.py``): the grids of
-  its tables and figures and the top-level (picklable) cell functions that compute one cell
-  from its spec, for :func:`marginboost.experiments.run_grid`;
+- ``protocol.py`` (and, for a long protocol, sibling modules of one role each: a table or a
+  figure, the settings its grids share, its summaries): the grids of its tables and figures and
+  the top-level (picklable) cell functions that compute one cell from its spec, for
+  :func:`marginboost.experiments.run_grid`; ``protocol.cell_function(spec)`` finds the function
+  of a stored cell;
 - ``claims.py``: each of its claims as a predicate over the committed results.
 
 The shared machinery (store, runner, grids, predicates, scoreboard) knows papers only through

@@ -1,6 +1,12 @@
 """Zhai, Xia, Tan & Wang (2013), *Direct 0-1 loss minimization and margin maximization with boosting*: its protocol, its claims and its registry entry.
 
-- :mod:`.protocol` — the grids of its tables and figures and the cell functions that compute them;
+- :mod:`.settings` — its data sets, their coding and splits, the grids, caps and rules its cells
+  share;
+- :mod:`.protocol` — the cell function of the tables (one method's fit with its model selection)
+  and ``cell_function``, which finds the function of a stored cell;
+- :mod:`.table1`, :mod:`.noise` (Tables 3 and 4) and :mod:`.figure3` — each one's grids,
+  summaries and (Figure 3) cell function;
+- :mod:`.reruns` — the capped fits of Tables 1 and 4 run again with a higher cap;
 - :mod:`.claims` — each claim of the paper as a predicate over the committed results;
 - ``PAPER`` — what the registry (:mod:`marginboost.papers`) knows of it.
 
@@ -17,13 +23,13 @@ PAPER = PaperProtocol(
     "zhai2013direct",
     ("DirectBoost", "AdaBoost", "LogitBoost", "LPBoost", "BrownBoost"),
     (
-        "protocol:table1_cells",
-        "protocol:choices_cells",
-        "protocol:lpboost_tolerance_cells",
-        "protocol:file_coding_cells",
-        "protocol:table3_cells",
-        "protocol:table4_cells",
-        "protocol:capped_rerun_cells",
-        "protocol:figure3_cells",
+        "table1:table1_cells",
+        "table1:choices_cells",
+        "table1:lpboost_tolerance_cells",
+        "table1:file_coding_cells",
+        "noise:table3_cells",
+        "noise:table4_cells",
+        "reruns:capped_rerun_cells",
+        "figure3:figure3_cells",
     ),
 )

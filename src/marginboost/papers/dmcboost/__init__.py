@@ -1,6 +1,11 @@
 """Zhai, Xia & Wang (2014), *A multi-class boosting method with direct optimization*: its protocol, its claims and its registry entry.
 
-- :mod:`.protocol` — the grids of its tables and figures and the cell functions that compute them;
+- :mod:`.settings` — its data sets, splits and profiles, and each table's protocol per data set;
+- :mod:`.protocol` — the grids of Tables 2-4 and ``cell_function``, which finds the function of a
+  stored cell;
+- :mod:`.cell` and :mod:`.figure3` — the cell functions of Tables 2-4, and Figure 3's grid and
+  cell function;
+- :mod:`.summaries` and :mod:`.cost` — Tables 2-4 from the cells' records, and the cells' CPU cost;
 - :mod:`.claims` — each claim of the paper as a predicate over the committed results;
 - ``PAPER`` — what the registry (:mod:`marginboost.papers`) knows of it.
 
@@ -22,7 +27,7 @@ PAPER = PaperProtocol(
         "protocol:raised_cap_cells",
         "protocol:phase1_only_cells",
         "protocol:reduced_cap_cells",
-        "protocol:figure3_cells",
+        "figure3:figure3_cells",
         "protocol:paper_protocol_cells",
     ),
 )

@@ -1,6 +1,9 @@
 """Shen & Li (2010), *On the dual formulation of boosting algorithms*: its protocol, its claims and its registry entry.
 
-- :mod:`.protocol` — the grids of its tables and figures and the cell functions that compute them;
+- :mod:`.protocol` — the grids and cell functions of Figures 3 and 4, and ``cell_function``,
+  which finds the function of a stored cell;
+- :mod:`.tables` — the data sets, splits and helpers its tables share; :mod:`.table2_3`,
+  :mod:`.table4_figure5` and :mod:`.table5_8` — each table's grid, cell function and summaries;
 - :mod:`.duality` — the numerical checks of its primal/dual pairs, as cells of the same store;
 - :mod:`.claims` — each claim of the paper as a predicate over the committed results;
 - ``PAPER`` — what the registry (:mod:`marginboost.papers`) knows of it.
@@ -38,11 +41,11 @@ PAPER = PaperProtocol(
     (
         "protocol:figure3_cells",
         "protocol:figure4_cells",
-        "tables:table2_cells",
-        "tables:table3_cells",
-        "tables:table4_cells",
-        "tables:table5_cells",
-        "tables:table7_cells",
+        "table2_3:table2_cells",
+        "table2_3:table3_cells",
+        "table4_figure5:table4_cells",
+        "table5_8:table5_cells",
+        "table5_8:table7_cells",
         "duality:duality_cells",
         "duality:zero_temperature_cells",
     ),
