@@ -84,14 +84,14 @@ def test_the_missed_goals_paragraph_reads_for_any_missed_goal(missed):
     joined by single spaces, whichever of them miss."""
     import copy
 
-    from marginboost._repo.performance import _adaboost_section, load_benchmark_results
+    from marginboost._repo.performance import adaboost_section, load_benchmark_results
 
     record = copy.deepcopy(load_benchmark_results(ROOT)["adaboost"])
     for case in record["cases"]:
         if case["case"] in missed:
             case["speedup"] = 1.0
     paragraph = next(
-        line for line in _adaboost_section(record) if line.startswith("**Where a goal is not met")
+        line for line in adaboost_section(record) if line.startswith("**Where a goal is not met")
     )
     assert "  " not in paragraph
     assert paragraph.endswith("Goals missed in this run: " + ", ".join(missed) + ".")
