@@ -9,12 +9,13 @@ BIN      = $(VENV)/bin
 STAMP    = $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/_build/numba-cache
 
-.PHONY: help venv book book-strict test test-unit test-notebooks test-one-thread test-nojit \
+.PHONY: help venv book book-strict test-book test test-unit test-notebooks test-one-thread test-nojit \
         notebooks results-update data-verify clean mutation lab lint typecheck
 
 help:
 	@echo "make book         build the book (executes notebooks, profile=$(PROFILE)); prints index.html"
 	@echo "make test         unit tests + pytest --nbval over the notebooks"
+	@echo "make test-book    the browser test on the book make book built last (Chromium)"
 	@echo "make notebooks    re-execute notebooks/*.md into their committed paired .ipynb and"
 	@echo "                  record their quick-profile key numbers in data/results"
 	@echo "make results-update  copy the results of runs (_build/results) into data/results"
@@ -41,6 +42,12 @@ book: $(STAMP)
 
 book-strict: $(STAMP)
 	$(BIN)/marginboost book --profile $(PROFILE) --strict
+
+# The browser test (headless Chromium at 1280 px) on the book `make book` built last, instead of
+# the book built from the committed quick-profile notebooks that `make test` checks.
+test-book: $(STAMP)
+	MARGINBOOST_BOOK_HTML=$(CURDIR)/_build/book/_build/html \
+	$(BIN)/python -m pytest tests/test_book_browser.py $(PYTEST_ARGS)
 
 # pytest exits with 5 when it collected no test; that is reported and fails like any error.
 # The tests run in parallel (pytest-xdist), one worker per core; --dist loadfile keeps every

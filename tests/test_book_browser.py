@@ -1,14 +1,17 @@
 """The built book, opened in headless Chromium: title, typeset math, loaded figures, no CDN.
 
-The book is built (from the committed quick-profile notebooks, without executing them) into a
-temporary folder and served on 127.0.0.1; Chromium opens the introduction and one notebook page.
-Skipped, with the reason, when Chromium or Playwright is not installed (`.ci/run` installs both).
+By default the book is built (from the committed quick-profile notebooks, without executing them)
+into a temporary folder and served on 127.0.0.1.  With ``MARGINBOOST_BOOK_HTML`` set to the HTML
+folder of a book already built (``make book`` writes ``_build/book/_build/html``), that book is
+served instead: `.ci/run` checks the full-profile book this way after building it.  Skipped, with
+the reason, when Chromium or Playwright is not installed (`.ci/run` installs both).
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -44,15 +47,36 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+#: The environment variable naming the HTML folder of a book already built, to check instead of
+#: building one from the committed notebooks.
+BUILT_BOOK_VARIABLE = "MARGINBOOST_BOOK_HTML"
+
+
+def _built_book() -> Path | None:
+    """The HTML folder named by :data:`BUILT_BOOK_VARIABLE`, or ``None`` when it is unset."""
+    value = os.environ.get(BUILT_BOOK_VARIABLE, "").strip()
+    if not value:
+        return None
+    html = Path(value).resolve()
+    if not (html / "index.html").is_file():
+        raise FileNotFoundError(
+            f"{BUILT_BOOK_VARIABLE}={value!r} has no index.html; build the book first "
+            "(`make book` writes _build/book/_build/html)"
+        )
+    return html
+
+
 @pytest.fixture(scope="module")
 def served_book(tmp_path_factory):
-    from marginboost._repo.notebooks import build_book
+    html = _built_book()
+    if html is None:
+        from marginboost._repo.notebooks import build_book
 
-    build = tmp_path_factory.mktemp("book")
-    index = build_book(
-        use_reference_notebooks=True, build_dir=build, regenerate_pages=False, root=ROOT
-    )
-    html = index.parent
+        build = tmp_path_factory.mktemp("book")
+        index = build_book(
+            use_reference_notebooks=True, build_dir=build, regenerate_pages=False, root=ROOT
+        )
+        html = index.parent
     handler = functools.partial(_QuietHandler, directory=str(html))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -96,3 +96,40 @@ def test_the_missed_goals_paragraph_reads_for_any_missed_goal(missed):
     assert "  " not in paragraph
     assert paragraph.endswith("Goals missed in this run: " + ", ".join(missed) + ".")
     assert ("A depth-3 round" in paragraph) == ("adult-d3" in missed)
+
+
+@pytest.mark.skipif(
+    not MIRROR or not Path(MIRROR).is_dir(),
+    reason="the page's cost table identifies the notebooks' cells by their data files' hashes",
+)
+def test_full_protocols_page_is_current():
+    from marginboost._repo.protocols_page import PAGE, full_protocols_page_markdown
+
+    page = (ROOT / "book" / PAGE).read_text()
+    assert page == full_protocols_page_markdown(ROOT), (
+        f"book/{PAGE} is stale: run `marginboost results update` to regenerate it"
+    )
+
+
+def test_full_protocols_page_reads_dmcboost_counts_from_the_results(tmp_path):
+    """The DMCBoost section's counts come from the Table 2 key numbers: change one and the page
+    says so."""
+    import json
+    import shutil
+
+    from marginboost._repo.protocols_page import _dmcboost_section
+
+    source = ROOT / "data" / "results" / "dmcboost" / "table2.full.json"
+    target = tmp_path / "data" / "results" / "dmcboost" / "table2.full.json"
+    target.parent.mkdir(parents=True)
+    shutil.copy(source, target)
+    record = json.loads(target.read_text())
+    numbers = record["numbers"]
+    cells, done = int(numbers["table4_paper_cells"]), int(numbers["table4_paper_cells_computed"])
+    row = f"| Table 4 | {cells} | {done} | {cells - done} |"
+    assert any(line.startswith(row) for line in _dmcboost_section(tmp_path))
+    numbers["table4_paper_cells_computed"] = float(cells)
+    target.write_text(json.dumps(record))
+    lines = _dmcboost_section(tmp_path)
+    assert any(line.startswith(f"| Table 4 | {cells} | {cells} | 0 |") for line in lines)
+    assert _dmcboost_section(tmp_path / "elsewhere") == []

@@ -343,11 +343,13 @@ def generated_pages(root: Path | None = None) -> dict[str, str]:
     from .apidoc import api_pages
     from .citation import how_to_cite_page
     from .performance import performance_page_markdown
+    from .protocols_page import PAGE, full_protocols_page_markdown
 
     return {
         "datasets.md": datasets_page_markdown(),
         "scoreboard.md": scoreboard_markdown(root=root),
         "performance.md": performance_page_markdown(root),
+        PAGE: full_protocols_page_markdown(root),
         "how-to-cite.md": how_to_cite_page(root),
         "not_reproduced.md": not_reproduced_markdown(root=root),
         **api_pages(),

@@ -1,4 +1,5 @@
-"""The page's section on what recomputing every stored grid cell would cost."""
+"""What recomputing every stored grid cell would cost: the sums, and the performance page's
+pointer to the appendix page that shows them."""
 
 from __future__ import annotations
 
@@ -42,45 +43,16 @@ def recompute_cost(root: Path | None = None) -> list[dict]:
 
 
 def recompute_cost_section(root: Path | None) -> list[str]:
-    rows = recompute_cost(root)
-    if not rows:
+    """A pointer to the appendix page that sums these costs (:mod:`.._repo.protocols_page`)."""
+    if not recompute_cost(root):
         return []
-    total = sum(r["core_seconds"] for r in rows)
-    lines = [
+    total = sum(r["core_seconds"] for r in recompute_cost(root))
+    return [
         "",
         "## The cost of recomputing this book",
         "",
-        "Every full-profile grid cell committed under `data/results/<paper>/store-full/` "
-        "records the seconds it took (one cell runs on one core; the cells were computed on "
-        "2-core machines, some while the machine did other work, so these are upper-end "
-        "estimates; the exceptions are DMCBoost's 500-round cells for rotations 1-4 of "
-        "CNAE-9, computed on a 16-core machine eight cells at a time with two threads each, "
-        "whose seconds are wall-clock seconds there, and its cells on the paper's protocol for "
-        "rotations 2-4, run three at a time on two cores). Summed per grid, they say what a "
-        "reader "
-        "pays to recompute the book's evidence instead of loading it:",
-        "",
-        "| paper | grid | cells | core-hours | hours on 2 cores | largest cell (s) |",
-        "|---|---|---:|---:|---:|---:|",
+        f"Recomputing every committed full-profile grid cell takes about {total / 3600:.0f} "
+        f"core-hours ({total / 7200:.0f} hours on 2 cores), summed from the cells' own records; "
+        "[Running the papers' full protocols](full-protocols.md) gives the sums per paper and "
+        "grid and the commands.",
     ]
-    for r in rows:
-        lines.append(
-            f"| {r['paper']} | {r['grid']} | {r['cells']} | "
-            f"{r['core_seconds'] / 3600:.2f} | {r['core_seconds'] / 7200:.2f} | "
-            f"{r['largest_cell_s']:.0f} |"
-        )
-    lines += [
-        f"| **all** | | {sum(r['cells'] for r in rows)} | **{total / 3600:.2f}** | "
-        f"**{total / 7200:.2f}** | |",
-        "",
-        "To recompute one paper's grids from scratch, move its committed store aside "
-        "(`data/results/<paper>/store-full/`) and run its notebooks with the full profile, "
-        "on local processes or on a dask cluster:",
-        "",
-        "```bash",
-        "marginboost reproduce mcboost --profile full --jobs 2",
-        "marginboost reproduce dmcboost --profile full --scheduler tcp://HOST:8786",
-        "marginboost results update --dry-run   # what changed, and by how much",
-        "```",
-    ]
-    return lines
