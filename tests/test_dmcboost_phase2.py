@@ -170,7 +170,7 @@ class _Recording(DMCBoost):
 
     def _add(self, state, phase, tree, h, alpha):
         super()._add(state, phase, tree, h, alpha)
-        self.rounds_.append((phase, state["history"]["objective"][-1]))
+        self.rounds_.append((phase, state.history["objective"][-1]))
 
     def fit(self, X, y, sample_weight=None):
         self.rounds_ = []

@@ -1,7 +1,8 @@
 """DMCBoost (Zhai, Xia & Wang, KDD 2014): direct multi-class boosting in two phases.
 
 A fit reads top-down: :mod:`.estimator` (:class:`DMCBoost`) runs phase I and phase II (and a
-path of :math:`n'` values, saved in parts by :mod:`.checkpoint`'s :class:`PathCheckpoint`);
+path of :math:`n'` values, saved in parts by :mod:`.checkpoint`'s :class:`PathCheckpoint`) on
+one typed training state (:mod:`.state`);
 each round grows a multi-class direct tree on the phase's objective (:mod:`.objectives`:
 :class:`ZeroOneTreeObjective`, :class:`MarginSlopeObjective`) and steps along it with the exact
 one-dimensional searches of :mod:`.search`.  The numba kernels are :mod:`._phase1_kernels`,

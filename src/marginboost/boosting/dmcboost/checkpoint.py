@@ -17,18 +17,15 @@ from .._base import check_real
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .state import TrainingState
+
 __all__ = ["PathCheckpoint", "state_part"]
 
 
-_REBUILT_STATE = ("codes", "builder", "start", "y", "progress")
-
-
-def state_part(state: dict[str, Any]) -> dict[str, Any]:
-    """The training state as a checkpoint keeps it, with the fit's seconds so far."""
-    return {
-        "state": {k: v for k, v in state.items() if k not in _REBUILT_STATE},
-        "seconds": time.perf_counter() - state["start"],
-    }
+def state_part(state: TrainingState) -> dict[str, Any]:
+    """The training state as a checkpoint keeps it (:meth:`TrainingState.saved
+    <marginboost.boosting.dmcboost.state.TrainingState.saved>`), with the fit's seconds so far."""
+    return {"state": state.saved(), "seconds": time.perf_counter() - state.start}
 
 
 class PathCheckpoint:
@@ -140,21 +137,20 @@ class PathCheckpoint:
         """Remove part ``name`` if it is there."""
         (self.folder / f"{name}.npz").unlink(missing_ok=True)
 
-    def resume(self, name: str, state: dict[str, Any]) -> bool:
+    def resume(self, name: str, state: TrainingState) -> bool:
         """Put the saved progress ``name`` (if any) into the training ``state``; whether there
         was one.  The state's clock goes on from the progress's seconds."""
         part = self.load(name)
         if part is None:
             return False
-        state.update(part["state"])
-        state["start"] = time.perf_counter() - float(part["seconds"])
+        state.restore(part["state"], part["seconds"])
         return True
 
-    def progress(self, name: str) -> Callable[[dict[str, Any]], None]:
+    def progress(self, name: str) -> Callable[[TrainingState], None]:
         """The hook a phase calls at the start of each round: it saves the state as progress
         ``name`` once :attr:`every` seconds have passed since the last save."""
 
-        def hook(state: dict[str, Any]) -> None:
+        def hook(state: TrainingState) -> None:
             if time.monotonic() - self._last_save >= self.every:
                 self.save(name, state_part(state))
 

@@ -125,6 +125,7 @@ from . import _phase1_kernels as _k1
 from .checkpoint import PathCheckpoint, state_part
 from .objectives import MarginSlopeObjective, ZeroOneTreeObjective
 from .search import TH, MarginLineSearch, margin_line_search, zero_one_sweep
+from .state import TrainingState
 
 if TYPE_CHECKING:
     from ...weak.tree import FittedTree
@@ -334,7 +335,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         weights raise ``ValueError``.
         """
         state = self._start(X, y, sample_weight)
-        self.n_prime_ = self._resolve_n_prime(state["y"].shape[0])
+        self.n_prime_ = self._resolve_n_prime(state.y.shape[0])
         self._run_phase1(state)
         self._run_phase2(state)
         return self
@@ -377,7 +378,7 @@ class DMCBoost(MulticlassBoostingClassifier):
             saved.open(self, X, y, n_primes, sample_weight)
         first = copy(self)
         state = first._start(X, y, sample_weight)
-        n = state["y"].shape[0]
+        n = state.y.shape[0]
         models = []
         for value in n_primes:
             model = copy(first)
@@ -385,14 +386,14 @@ class DMCBoost(MulticlassBoostingClassifier):
             model.n_prime_ = model._resolve_n_prime(n)
             models.append(model)
         first.n_prime_ = models[0].n_prime_
-        state["objective_path"] = [model.n_prime_ for model in models]
+        state.objective_path = [model.n_prime_ for model in models]
         phase1 = None if saved is None else saved.load("phase1")
         if phase1 is None:
             if saved is not None:
                 saved.resume("phase1-progress", state)
-                state["progress"] = saved.progress("phase1-progress")
+                state.progress = saved.progress("phase1-progress")
             first._run_phase1(state)
-            state.pop("progress", None)
+            state.progress = None
             if saved is not None:
                 saved.save("phase1", first._phase1_part(state))
                 saved.discard("phase1-progress")
@@ -402,32 +403,24 @@ class DMCBoost(MulticlassBoostingClassifier):
             done = None if saved is None else saved.load(f"phase2-{j}")
             if done is not None:
                 models[j] = done
-                state["start"] = time.perf_counter() - float(done.history_["time"][-1])
+                state.start = time.perf_counter() - float(done.history_["time"][-1])
                 continue
             model.phase1_stop_reason_ = first.phase1_stop_reason_
             model.n_phase1_ = first.n_phase1_
-            history = {key: list(value) for key, value in state["history"].items()}
-            history["objective"] = [values[j] for values in state["objective_values"]]
-            branch = {
-                **state,
-                "F": state["F"].copy(),
-                "trees": list(state["trees"]),
-                "alphas": list(state["alphas"]),
-                "history": history,
-            }
-            del branch["objective_path"]
+            branch = state.branch()
+            branch.history["objective"] = [values[j] for values in state.objective_values or []]
             if saved is not None:
                 name = f"phase2-{j}-progress"
                 if saved.resume(name, branch):
-                    state["start"] = branch["start"]  # the later branches' clock goes on
-                branch["progress"] = saved.progress(name)
+                    state.start = branch.start  # the later branches' clock goes on
+                branch.progress = saved.progress(name)
             model._run_phase2(branch)
             if saved is not None:
                 saved.save(f"phase2-{j}", model)
                 saved.discard(f"phase2-{j}-progress")
         return models
 
-    def _phase1_part(self, state: dict[str, Any]) -> dict[str, Any]:
+    def _phase1_part(self, state: TrainingState) -> dict[str, Any]:
         """What :meth:`fit_path` saves after phase I: the state it leaves, its seconds and
         its stop."""
         return {
@@ -436,14 +429,13 @@ class DMCBoost(MulticlassBoostingClassifier):
             "n_phase1_": self.n_phase1_,
         }
 
-    def _restore_phase1(self, state: dict[str, Any], part: dict[str, Any]) -> None:
+    def _restore_phase1(self, state: TrainingState, part: dict[str, Any]) -> None:
         """Put a saved phase I (:meth:`_phase1_part`) into the fresh ``state``."""
-        state.update(part["state"])
-        state["start"] = time.perf_counter() - float(part["seconds"])
+        state.restore(part["state"], part["seconds"])
         self.phase1_stop_reason_ = part["phase1_stop_reason_"]
         self.n_phase1_ = part["n_phase1_"]
 
-    def _start(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None) -> dict[str, Any]:
+    def _start(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None) -> TrainingState:
         """Validate, bin and set up the training state (phase-independent parameters)."""
         X, y, weights = self._validate_training_data(X, y, sample_weight)
         if sample_weight is not None and not np.allclose(weights, weights[0]):
@@ -466,31 +458,19 @@ class DMCBoost(MulticlassBoostingClassifier):
             raise ValueError(f"step must be one of {sorted(_k1.STEP_MODES)}; got {self.step!r}")
         builder = self._builder()
         codes = self._bin(X)
-        return {
-            "F": np.zeros((n, self.n_classes_)),
-            "c": 0.0,
-            "trees": [],
-            "alphas": [],
-            "history": {
-                key: [] for key in ("phase", "train_error", "errors", "objective", "alpha", "time")
-            },
-            "start": time.perf_counter(),
-            "y": y,
-            "codes": codes,
-            "builder": builder,
-        }
+        return TrainingState(y=y, codes=codes, builder=builder, F=np.zeros((n, self.n_classes_)))
 
-    def _run_phase1(self, state: dict[str, Any]) -> None:
+    def _run_phase1(self, state: TrainingState) -> None:
         self.phase1_stop_reason_ = self._phase1(state)
-        self.n_phase1_ = len(state["trees"])
+        self.n_phase1_ = len(state.trees)
 
-    def _run_phase2(self, state: dict[str, Any]) -> None:
+    def _run_phase2(self, state: TrainingState) -> None:
         """Phase II from the phase-I state (if asked for), then set the fitted attributes."""
         stop, best = self.phase1_stop_reason_, None
-        if self.phase2 and state["trees"] and len(state["trees"]) < int(self.n_estimators):
+        if self.phase2 and state.trees and len(state.trees) < int(self.n_estimators):
             stop, best = self._phase2(state)
-        history = state["history"]
-        trees, alphas = state["trees"], state["alphas"]
+        history = state.history
+        trees, alphas = state.trees, state.alphas
         if best is not None and best < len(trees):
             trees, alphas = trees[:best], alphas[:best]
             history = {key: value[:best] for key, value in history.items()}
@@ -499,12 +479,12 @@ class DMCBoost(MulticlassBoostingClassifier):
         self._set_stages(trees, alphas, stop)
         # phase I never raises the error count: its fewest errors are those it ended with
         phase1_errors = int(
-            min(state["history"]["errors"][: self.n_phase1_], default=state["y"].shape[0])
+            min(state.history["errors"][: self.n_phase1_], default=state.y.shape[0])
         )
         final_errors = int(self.history_["errors"][-1]) if len(trees) else phase1_errors
         capped = stop.split(";")[0]
         self.converged_ = capped not in ("n_estimators", "max_phase1_rounds")
-        y = state["y"]
+        y = state.y
         majority_errors = int(y.shape[0] - np.bincount(y).max())
         if phase1_errors >= majority_errors:
             # phase I never beat the constant classifier: no weak classifier had an edge
@@ -533,35 +513,35 @@ class DMCBoost(MulticlassBoostingClassifier):
             )
 
     def _add(
-        self, state: dict[str, Any], phase: int, tree: Any, h: NDArray[np.intp], alpha: float
+        self, state: TrainingState, phase: int, tree: Any, h: NDArray[np.intp], alpha: float
     ) -> None:
-        F, y = state["F"], state["y"]
+        F, y = state.F, state.y
         F[np.arange(F.shape[0]), h] += alpha
-        state["c"] += abs(alpha)
-        state["trees"].append(tree)
-        state["alphas"].append(alpha)
+        state.c += abs(alpha)
+        state.trees.append(tree)
+        state.alphas.append(alpha)
         margins = multiclass_margins(F, y)
         errors = int(np.count_nonzero(margins <= 0))
-        history = state["history"]
+        history = state.history
         history["phase"].append(phase)
         history["errors"].append(errors)
         history["train_error"].append(errors / y.shape[0])
-        if "objective_path" in state:  # fit_path's phase I: (5) for every n' of the path
-            values = [
-                bottom_margin_average(margins / state["c"], v) for v in state["objective_path"]
-            ]
-            state.setdefault("objective_values", []).append(values)
+        if state.objective_path is not None:  # fit_path's phase I: (5) for every n' of the path
+            values = [bottom_margin_average(margins / state.c, v) for v in state.objective_path]
+            if state.objective_values is None:
+                state.objective_values = []
+            state.objective_values.append(values)
             history["objective"].append(values[0])
         else:
-            history["objective"].append(bottom_margin_average(margins / state["c"], self.n_prime_))
+            history["objective"].append(bottom_margin_average(margins / state.c, self.n_prime_))
         history["alpha"].append(alpha)
-        history["time"].append(time.perf_counter() - state["start"])
+        history["time"].append(time.perf_counter() - state.start)
 
-    def _phase1(self, state: dict[str, Any]) -> str:
+    def _phase1(self, state: TrainingState) -> str:
         """Algorithm 1; returns the stop reason."""
-        y, codes, builder = state["y"], state["codes"], state["builder"]
+        y, codes, builder = state.y, state.codes, state.builder
         # F = 0: every example is a tie, i.e. an error (a resumed phase goes on from its rounds)
-        errors = state["history"]["errors"][-1] if state["trees"] else y.shape[0]
+        errors = state.history["errors"][-1] if state.trees else y.shape[0]
         cap = (
             int(self.n_estimators)
             if self.max_phase1_rounds is None
@@ -570,17 +550,17 @@ class DMCBoost(MulticlassBoostingClassifier):
                 check_positive_int(self.max_phase1_rounds, "max_phase1_rounds"),
             )
         )
-        while len(state["trees"]) < cap:
-            if "progress" in state:
-                state["progress"](state)
+        while len(state.trees) < cap:
+            if state.progress is not None:
+                state.progress(state)
             if errors == 0:
                 return "phase I zero training error"
             objective = ZeroOneTreeObjective(
-                state["F"], y, self.max_intervals_, not self.distinct_leaf_labels, self.step
+                state.F, y, self.max_intervals_, not self.distinct_leaf_labels, self.step
             )
             tree = builder.fit(codes, objective)
             h = tree.predict(codes).astype(np.intp)
-            sweep = zero_one_sweep(state["F"], y, h, step=self.step, loss_terms=objective.Bk)
+            sweep = zero_one_sweep(state.F, y, h, step=self.step, loss_terms=objective.Bk)
             if sweep.errors > errors or (
                 sweep.errors == errors
                 and not objective.log_loss(h, sweep.alpha) < objective.reference
@@ -592,30 +572,30 @@ class DMCBoost(MulticlassBoostingClassifier):
                     else f"phase I coordinatewise minimum ({errors} errors; the best tree "
                     f"reaches {sweep.errors})"
                 )
-            plateau = state.get("plateau", 0) + 1 if sweep.errors == errors else 0
-            state["plateau"] = plateau
+            plateau = state.plateau + 1 if sweep.errors == errors else 0
+            state.plateau = plateau
             self._add(state, 1, tree, h, sweep.alpha)
-            errors = state["history"]["errors"][-1]
+            errors = state.history["errors"][-1]
             if plateau >= int(self.n_iter_no_change):
                 return f"phase I plateau ({plateau} rounds without fewer errors)"
         if not errors:
             return "phase I zero training error"
         return "n_estimators" if cap == int(self.n_estimators) else "max_phase1_rounds"
 
-    def _phase2(self, state: dict[str, Any]) -> tuple[str, int | None]:
+    def _phase2(self, state: TrainingState) -> tuple[str, int | None]:
         """Algorithm 2; returns the stop reason and, with relaxation, the best round count."""
-        y, codes, builder = state["y"], state["codes"], state["builder"]
+        y, codes, builder = state.y, state.codes, state.builder
         n_prime, relaxed = self.n_prime_, self.epsilon_ > 0
-        if "phase2" in state:  # resumed: the best value and round so far, the rounds since
-            best_value, best_rounds, stall = state["phase2"]
+        if state.phase2 is not None:  # resumed: the best value and round so far, the rounds since
+            best_value, best_rounds, stall = state.phase2
         else:
-            value = bottom_margin_average(multiclass_margins(state["F"], y) / state["c"], n_prime)
-            best_value, best_rounds, stall = value, len(state["trees"]), 0
-        while len(state["trees"]) < int(self.n_estimators):
-            state["phase2"] = (best_value, best_rounds, stall)
-            if "progress" in state:
-                state["progress"](state)
-            F = state["F"]
+            value = bottom_margin_average(multiclass_margins(state.F, y) / state.c, n_prime)
+            best_value, best_rounds, stall = value, len(state.trees), 0
+        while len(state.trees) < int(self.n_estimators):
+            state.phase2 = (best_value, best_rounds, stall)
+            if state.progress is not None:
+                state.progress(state)
+            F = state.F
             candidates = []
             for sign in (1, -1):
                 objective = MarginSlopeObjective(F, y, n_prime, sign, not self.distinct_leaf_labels)
@@ -625,7 +605,7 @@ class DMCBoost(MulticlassBoostingClassifier):
                     F,
                     y,
                     h,
-                    state["c"],
+                    state.c,
                     n_prime,
                     th=self.tol_,
                     negative=True,
@@ -645,9 +625,9 @@ class DMCBoost(MulticlassBoostingClassifier):
                     return "phase II coordinatewise maximum", None
                 tree, h, search = stump
             self._add(state, 2, tree, h, search.alpha)
-            value = state["history"]["objective"][-1]
+            value = state.history["objective"][-1]
             if value > best_value:
-                best_value, best_rounds, stall = value, len(state["trees"]), 0
+                best_value, best_rounds, stall = value, len(state.trees), 0
             else:
                 stall += 1
                 if relaxed and stall >= int(self.n_iter_no_change):
@@ -655,7 +635,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         return "n_estimators", (best_rounds if relaxed else None)
 
     def _best_stump(
-        self, state: dict[str, Any], threshold: float
+        self, state: TrainingState, threshold: float
     ) -> tuple[FittedTree, NDArray[np.intp], MarginLineSearch] | None:
         """The steepest stump (any feature, bin and pair of different labels) whose line
         search reaches a value of (5) above ``threshold``, or ``None``: the exhaustive check
@@ -665,7 +645,7 @@ class DMCBoost(MulticlassBoostingClassifier):
         (ties: feature, bin, right label, left label) until one gains."""
         from ...weak import DirectTreeBuilder, DirectTreeState
 
-        F, y, codes, c, n_prime = state["F"], state["y"], state["codes"], state["c"], self.n_prime_
+        F, y, codes, c, n_prime = state.F, state.y, state.codes, state.c, self.n_prime_
         S = n_prime * c * bottom_margin_average(multiclass_margins(F, y) / c, n_prime)
         slopes = np.maximum(
             *(
