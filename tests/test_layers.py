@@ -14,7 +14,7 @@ LOWER = sorted(
         *(PACKAGE / "boosting").rglob("*.py"),
         *(PACKAGE / "weak").glob("*.py"),
         *(PACKAGE / "duality").glob("*.py"),
-        PACKAGE / "losses.py",
+        *(PACKAGE / "losses").glob("*.py"),
         PACKAGE / "margins.py",
     ]
 )
