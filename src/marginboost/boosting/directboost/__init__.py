@@ -2,7 +2,7 @@
 maximization, with direct trees.
 
 A fit reads top-down: :mod:`.estimator` (:class:`DirectBoost` and the paper's variants) runs
-the two phases; each round grows a direct tree on the phase's objective (:mod:`.objectives`:
+the two phases on one typed training state (:mod:`.state`); each round grows a direct tree on the phase's objective (:mod:`.objectives`:
 :class:`ZeroOneObjective`, :class:`MarginObjective`), whose numba kernels are
 :mod:`._phase1_kernels` and :mod:`._phase2_kernels` (on :mod:`~marginboost.boosting._direct_common`
 and :mod:`~marginboost.boosting._segment_tree`, shared with DMCBoost).  :mod:`.line_search` has

@@ -22,6 +22,7 @@ from ..._sklearn import constraints
 from .._base import BinaryBoostingClassifier, check_positive_int, check_real, mark_not_boosted
 from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime
 from .objectives import MarginObjective, ZeroOneObjective, margin_objective
+from .state import TrainingState
 
 if TYPE_CHECKING:
     from ...weak.direct import DirectTreeBuilder
@@ -321,22 +322,22 @@ class DirectBoost(BinaryBoostingClassifier):
             split_rule=self.split_rule,
         )
 
-    def _record(self, state: dict[str, Any], phase: int, alpha: float) -> None:
-        a, c, history = state["a"], state["c"], state["history"]
+    def _record(self, state: TrainingState, phase: int, alpha: float) -> None:
+        a, c, history = state.a, state.c, state.history
         history["phase"].append(phase)
         history["train_error"].append(float(np.count_nonzero(a <= 0)) / a.size)
         history["objective"].append(margin_objective(a / c, self.n_prime_, self.objective))
-        for (objective, n_prime), values in state.get("objectives", {}).items():
+        for (objective, n_prime), values in state.objectives.items():
             values.append(margin_objective(a / c, n_prime, objective))
         history["alpha"].append(alpha)
-        history["time"].append(time.perf_counter() - state["start"])
+        history["time"].append(time.perf_counter() - state.start)
 
     def _phase1(
         self,
         codes: NDArray[np.uint8],
         y_signed: FloatArray,
         objectives: dict[tuple[str, int], list[float]] | None = None,
-    ) -> dict[str, Any]:
+    ) -> TrainingState:
         """Algorithm 1; returns the training state (margins, weights, trees, history).
 
         ``objectives`` maps ``(objective, n_prime)`` to lists that receive those objective
@@ -345,21 +346,16 @@ class DirectBoost(BinaryBoostingClassifier):
         n = y_signed.shape[0]
         builder = self._builder()
         n_estimators = int(self.n_estimators)
-        state: dict[str, Any] = {
-            "a": np.zeros(n),
-            "c": 0.0,
-            "trees": [],
-            "alphas": [],
-            "history": {key: [] for key in _HISTORY_KEYS},
-            "start": time.perf_counter(),
-            "objectives": objectives or {},
-        }
+        state = TrainingState(
+            a=np.zeros(n),
+            history={key: [] for key in _HISTORY_KEYS},
+            objectives=objectives or {},
+        )
         errors = n
         plateau = 0
         patience = self.phase1_n_iter_no_change
-        state["stop_reason"] = "n_estimators"
-        while len(state["trees"]) < n_estimators and errors > 0:
-            a = state["a"]
+        while len(state.trees) < n_estimators and errors > 0:
+            a = state.a
             objective = ZeroOneObjective(a, y_signed, self.step)
             tree = builder.fit(codes, objective)
             h = tree.predict(codes)
@@ -367,35 +363,33 @@ class DirectBoost(BinaryBoostingClassifier):
             if new_errors > errors or (
                 new_errors == errors and not loss < objective.reference - self.phase1_tol_
             ):
-                state["stop_reason"] = "phase 1 local minimum"
+                state.stop_reason = "phase 1 local minimum"
                 break
             plateau = plateau + 1 if new_errors == errors else 0
-            state["a"] = a + alpha * y_signed * h
-            state["c"] += alpha
-            errors = int(np.count_nonzero(state["a"] <= 0))
-            state["trees"].append(tree)
-            state["alphas"].append(alpha)
+            state.a = a + alpha * y_signed * h
+            state.c += alpha
+            errors = int(np.count_nonzero(state.a <= 0))
+            state.trees.append(tree)
+            state.alphas.append(alpha)
             self._record(state, 1, alpha)
             if patience is not None and plateau >= patience:
-                state["stop_reason"] = "phase 1 plateau"
+                state.stop_reason = "phase 1 plateau"
                 break
         if errors == 0:
-            state["stop_reason"] = "phase 1 zero training error"
-        state["n_phase1"] = len(state["trees"])
+            state.stop_reason = "phase 1 zero training error"
+        state.n_phase1 = len(state.trees)
         return state
 
-    def _finish(
-        self, codes: NDArray[np.uint8], y_signed: FloatArray, state: dict[str, Any]
-    ) -> None:
+    def _finish(self, codes: NDArray[np.uint8], y_signed: FloatArray, state: TrainingState) -> None:
         """Run phase 2 from the end of phase 1 and store the ensemble."""
-        self.n_phase1_ = state["n_phase1"]
-        self.stop_reason_ = state["stop_reason"]
+        self.n_phase1_ = state.n_phase1
+        self.stop_reason_ = state.stop_reason
         self._best_rounds: int | None = None
-        if self.phase2 and len(state["trees"]) < int(self.n_estimators) and state["trees"]:
+        if self.phase2 and len(state.trees) < int(self.n_estimators) and state.trees:
             self._phase2(codes, y_signed, state)
-        history = state["history"]
+        history = state.history
         self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
-        self._set_stages(state["trees"], np.ones(len(state["trees"])), np.asarray(state["alphas"]))
+        self._set_stages(state.trees, np.ones(len(state.trees)), np.asarray(state.alphas))
         if self._best_rounds is not None:
             self._truncate(self._best_rounds)
         del self._best_rounds
@@ -421,14 +415,14 @@ class DirectBoost(BinaryBoostingClassifier):
                 stacklevel=3,
             )
 
-    def _phase2(self, codes: NDArray[np.uint8], y: FloatArray, state: dict[str, Any]) -> None:
+    def _phase2(self, codes: NDArray[np.uint8], y: FloatArray, state: TrainingState) -> None:
         relaxed = self.epsilon_ > 0
         restricted = self.region_ == "min-error"
         n_prime = self.n_prime_
         builder = self._builder()
         n_estimators = int(self.n_estimators)
-        trees = state["trees"]
-        a, c = state["a"], state["c"]
+        trees = state.trees
+        a, c = state.a, state.c
         value = margin_objective(a / c, n_prime, self.objective)
         best_value, best_rounds, stall = value, len(trees), 0
         self.stop_reason_ = "n_estimators"
@@ -447,10 +441,10 @@ class DirectBoost(BinaryBoostingClassifier):
                 break
             a = a + step * y * h
             c += step
-            state["a"], state["c"] = a, c
+            state.a, state.c = a, c
             value = margin_objective(a / c, n_prime, self.objective)
             trees.append(tree)
-            state["alphas"].append(step)
+            state.alphas.append(step)
             self._record(state, 2, step)
             if value > best_value + self.tol_ * max(1.0, abs(best_value)):
                 best_value, best_rounds, stall = value, len(trees), 0
@@ -479,8 +473,6 @@ def directboost_variants(
     continues with its own phase 2 from a copy of that state.  Returns
     ``{(variant, n_prime): fitted model}``, each equal to fitting it alone.
     """
-    import copy
-
     models = {
         (name, n_prime): directboost_variant(name, n_prime=n_prime, **params)
         for name in variants
@@ -489,20 +481,13 @@ def directboost_variants(
     base = DirectBoost(phase2=False, **params)
     codes, y_signed = base._prepare(X, y, None)
     prepared = {key: model._prepare(X, y, None)[0] for key, model in models.items()}
-    state: dict[str, Any] = {"objectives": {(m.objective, m.n_prime_): [] for m in models.values()}}
-    state.update(base._phase1(codes, y_signed, state["objectives"]))
+    objectives: dict[tuple[str, int], list[float]] = {
+        (m.objective, m.n_prime_): [] for m in models.values()
+    }
+    state = base._phase1(codes, y_signed, objectives)
     out = {}
     for key, model in models.items():
-        history = copy.deepcopy(state["history"])
-        history["objective"] = list(state["objectives"][(model.objective, model.n_prime_)])
-        own = {
-            **state,
-            "a": state["a"].copy(),
-            "trees": list(state["trees"]),
-            "alphas": list(state["alphas"]),
-            "history": history,
-            "objectives": {},
-        }
+        own = state.branch((model.objective, model.n_prime_))
         model._finish(prepared[key], y_signed, own)
         out[key] = model
     return out
