@@ -56,6 +56,10 @@ core instead of 8.5 ms.  Multi-class trees with one weight per sample (``fit_mul
 1-D ``class_weight``: AdaBoost.M1, SAMME) keep the labels and weights instead of a dense
 (n, K) matrix and histograms only over the codes that occur; their trees are identical to those
 of the dense statistics, at two additions per sample and feature instead of K + 1.
+
+This module holds the learner, :class:`DecisionTree`, and what it returns, :class:`FittedTree`;
+the helpers its fits use (input checks, the per-sample statistics, the acceptance of splits,
+the leaf values) are in :mod:`marginboost.weak._tree_fitting`.
 """
 
 from __future__ import annotations
@@ -68,7 +72,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import (
     _apply_kernels,
-    _histogram_kernels,
     _input_kernels,
     _search_histogram_kernels,
     _split_kernels,
@@ -82,6 +85,17 @@ from ._input_kernels import (
     SQUARED_ERROR,
 )
 from ._split_kernels import TIE_RTOL
+from ._tree_fitting import (
+    _accepted_split,
+    _check_features,
+    _check_matrix,
+    _check_vector,
+    _check_weight,
+    _DenseStatistics,
+    _LabelStatistics,
+    _leaf_values,
+    _same_split,
+)
 from .binning import BinMapper, check_codes
 
 __all__ = ["DecisionTree", "FittedTree", "CRITERIA"]
@@ -280,23 +294,6 @@ class FittedTree:
 
         visit(0, "")
         return "\n".join(lines)
-
-
-def _check_features(features: ArrayLike | None, n_features: int) -> NDArray[np.int64] | None:
-    """Feature indices as a sorted int64 array (``None`` stays ``None``); out-of-range or
-    non-integer indices raise ``ValueError``."""
-    if features is None:
-        return None
-    array = np.asarray(features)
-    if array.ndim != 1 or (array.size and not np.issubdtype(array.dtype, np.integer)):
-        raise ValueError(
-            f"exclude_root_features must be a 1-D sequence of feature indices; got {features!r}"
-        )
-    if array.size and (array.min() < 0 or array.max() >= n_features):
-        raise ValueError(
-            f"exclude_root_features must index the {n_features} features; got {features!r}"
-        )
-    return np.unique(array.astype(np.int64))
 
 
 class DecisionTree:
@@ -747,136 +744,3 @@ class DecisionTree:
             max_depth_reached,
             statistics,
         )
-
-
-def _accepted_split(
-    hist: NDArray[np.float64],
-    criterion: int,
-    min_samples_leaf: int,
-    min_weight_leaf: float,
-    splits_only_on_gain: bool,
-) -> tuple[int, int, float, float] | None:
-    """``(feature row, bin, gain, parent score)`` of a root histogram's best split, or None."""
-    feature, split_bin, gain, parent_score, _ = _split_kernels.find_best_split(
-        hist, criterion, min_samples_leaf, min_weight_leaf
-    )
-    if feature < 0 or (splits_only_on_gain and not gain > TIE_RTOL * abs(parent_score)):
-        return None
-    return int(feature), int(split_bin), float(gain), float(parent_score)
-
-
-def _same_split(
-    search: tuple[int, int, float, float], checked: tuple[int, int, float, float], feature: int
-) -> bool:
-    """Whether the check on exact histograms confirms the search's split and its gain."""
-    scale = max(abs(search[2]), abs(checked[2]), abs(search[3]), abs(checked[3]))
-    return (
-        feature == search[0]
-        and checked[1] == search[1]
-        and abs(checked[2] - search[2]) <= TIE_RTOL * scale
-    )
-
-
-@dataclass(frozen=True)
-class _DenseStatistics:
-    """Per-sample statistics as an (n, channels) matrix (layout per criterion, see above)."""
-
-    stats: NDArray[np.float64]
-    criterion: int
-
-    def histogram(
-        self, codes: NDArray[np.uint8], sample_index: NDArray[np.int64] | None = None
-    ) -> NDArray[np.float64]:
-        if sample_index is None:
-            return _histogram_kernels.build_histogram(codes, self.stats)
-        return _histogram_kernels.build_histogram(codes, self.stats, sample_index)
-
-    def is_pure(self, sample_index: NDArray[np.int64]) -> bool:
-        return bool(_split_kernels.node_is_pure(self.stats, sample_index, self.criterion))
-
-
-@dataclass(frozen=True)
-class _LabelStatistics:
-    """The statistics ``W_ik = weight_i [labels_i = k]`` of a multi-class fit, kept sparse.
-
-    Histograms and purity equal those of the dense (n, K) matrix exactly (the kernels add
-    each sample's weight to its own class only), at a fraction of the memory traffic.
-    """
-
-    labels: NDArray[np.int64]
-    weight: NDArray[np.float64]
-    n_classes: int
-    #: Bins of the histograms: the largest code + 1 (the other bins of 256 are empty).
-    n_bins: int = 256
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return self.labels.shape[0], self.n_classes
-
-    def histogram(
-        self, codes: NDArray[np.uint8], sample_index: NDArray[np.int64] | None = None
-    ) -> NDArray[np.float64]:
-        return _histogram_kernels.build_label_histogram(
-            codes, self.labels, self.weight, self.n_classes, sample_index, self.n_bins
-        )
-
-    def is_pure(self, sample_index: NDArray[np.int64]) -> bool:
-        return bool(_split_kernels.labels_are_pure(self.labels, self.weight, sample_index))
-
-
-def _leaf_values(statistics: NDArray[np.float64], criterion: str, kind: str) -> NDArray[np.float64]:
-    if kind == "binary":
-        if criterion == "error":
-            return np.where(statistics[:, 1] >= 0, 1.0, -1.0)
-        return np.where(statistics[:, 1] >= statistics[:, 0], 1.0, -1.0)
-    if kind == "multiclass":
-        classes: NDArray[np.intp] = np.argmax(statistics, axis=1)
-        return classes.astype(np.float64)
-    if criterion == "confidence":  # fit_multilabel: pairs [W-_k, W+_k]
-        return np.where(statistics[:, 1::2] >= statistics[:, 0::2], 1.0, -1.0)
-    weight = statistics[:, :1]
-    safe = np.where(weight > 0, weight, 1.0)
-    means: NDArray[np.float64] = np.where(weight > 0, statistics[:, 1:] / safe, 0.0)
-    return means[:, 0].copy() if kind == "regression" else means
-
-
-def _check_vector(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric: {exc}") from exc
-    if array.ndim != 1 or array.shape[0] != n:
-        raise ValueError(f"{name} must have shape ({n},) to match codes; got {array.shape}")
-    bad = _input_kernels.first_not_finite(array) if array.ndim == 1 else -1
-    if bad >= 0:
-        raise ValueError(f"{name} contains NaN or inf (first at index {bad})")
-    return array
-
-
-def _check_matrix(values: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric: {exc}") from exc
-    if array.ndim != 2 or array.shape[0] != n or array.shape[1] < 1:
-        raise ValueError(f"{name} must have shape ({n}, K) to match codes; got {array.shape}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} contains NaN or inf")
-    return array
-
-
-def _check_weight(
-    sample_weight: ArrayLike | None, n: int, allow_negative: bool
-) -> NDArray[np.float64]:
-    if sample_weight is None:
-        return np.ones(n)
-    weight = _check_vector(sample_weight, n, "sample_weight")
-    negative, nonzero = _input_kernels.weight_problems(weight)
-    if not allow_negative and negative >= 0:
-        raise ValueError(
-            f"sample_weight must be non-negative for this criterion; found "
-            f"{weight[negative]!r} at index {negative}"
-        )
-    if nonzero < 0:
-        raise ValueError("sample_weight is all zero")
-    return weight
