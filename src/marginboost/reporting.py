@@ -413,7 +413,9 @@ def _header_html(name: str) -> str:
     text = str(name)
     if re.fullmatch(r"[a-z0-9]{2,}(_[a-z0-9]{2,})+", text):
         return html.escape(text.replace("_", " "))
-    return re.sub(r"\.(?=[A-Za-z])", ".<wbr>", html.escape(text)).replace("_", "_<wbr>")
+    from ._html import line_breaks
+
+    return line_breaks(html.escape(text), r"_|\.(?=[A-Za-z])")
 
 
 def _cell_text(value) -> str:

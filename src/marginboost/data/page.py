@@ -23,9 +23,10 @@ def _code(text: str) -> str:
     """``text`` in code type with line-break chances (``<wbr>``) after ``/``, ``_``, ``-`` and
     ``.``, so that a long name wraps in its table cell instead of widening the table."""
     import html
-    import re
 
-    return "<code>" + re.sub(r"([/_.-])", r"\1<wbr>", html.escape(str(text))) + "</code>"
+    from .._html import line_breaks
+
+    return "<code>" + line_breaks(html.escape(str(text)), r"[/_.-]") + "</code>"
 
 
 def _file_link(name: str, url: str) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from .._html import line_breaks
 from .._paths import project_root
 from .predicates import CLAIM_RULE, NO_CAPPED_RUNS, Evidence, evaluate_all, registered_claims
 from .targets import claims, list_papers, load_targets
@@ -315,14 +316,14 @@ def _escape(text: str) -> str:
 #: A long word of a "decided by" cell (a test's node id, a path): the places where a line may
 #: break inside it.
 _LONG_WORD = re.compile(r"\S{30,}")
-_BREAK_AFTER = re.compile(r"(::|/|_|\.(?=[a-z]))")
+_BREAK_AFTER = r"::|/|_|\.(?=[a-z])"
 
 
 def _breakable(cell: str) -> str:
     """A table cell whose long words may break after ``::``, ``/``, ``_`` and dots (an HTML
     ``<wbr>``, which a copied text does not contain), so that the cell wraps inside the text
     column instead of widening the table past it."""
-    return _LONG_WORD.sub(lambda m: _BREAK_AFTER.sub(r"\1<wbr>", m.group(0)), cell)
+    return _LONG_WORD.sub(lambda m: line_breaks(m.group(0), _BREAK_AFTER), cell)
 
 
 _MATH = re.compile(r"(\$[^$]+\$)")

@@ -3,6 +3,7 @@ time grows with n and M."""
 
 from __future__ import annotations
 
+from ..._html import line_breaks
 from .common import DIRECTBOOST_GOALS, ms
 
 #: How the Adult rows of the DirectBoost benchmark are coded (its ``encoding`` field).
@@ -42,7 +43,7 @@ def directboost_section(record: dict) -> list[str]:
         unfinished = case.get("converged") is False
         total = "– (not converged)" if unfinished else f"{case['speedup_total']:.1f}x"
         lines.append(
-            f"| {case['algorithm'].replace('_', '_<wbr>')} | {case['iterations']:,} | "
+            f"| {line_breaks(case['algorithm'], '_')} | {case['iterations']:,} | "
             f"{case['paper_iterations']:,} | {case['total_s']:.1f} | "
             f"{case['paper_total_s']:,.0f} | {total} | "
             f"{case['speedup_per_iteration']:.1f}x | {stop} |"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..._html import line_breaks
 from .common import (
     ADABOOST_GOALS,
     LIGHTGBM_GOALS,
@@ -564,7 +565,7 @@ def startup_section(record: dict) -> list[str]:
             "| kernel | compile (s) | specializations |",
             "|---|---|---|",
             *(
-                f"| <code>{name.removeprefix('marginboost.').replace('.', '.<wbr>')}</code> "
+                f"| <code>{line_breaks(name.removeprefix('marginboost.'), '[.]')}</code> "
                 f"| {seconds:.2f} | {versions} |"
                 for name, (seconds, versions) in top
             ),
