@@ -34,6 +34,19 @@ class CheckpointError(ValueError):
 LEGACY_NAMES = {
     "marginboost.boosting.direct.DirectBoost": "marginboost.DirectBoost",
     "marginboost.boosting.dmcboost.DMCBoost": "marginboost.DMCBoost",
+    # boosting/corrective.py split into lpboost.py, adaboost_cg.py and margin_distribution.py
+    **{
+        f"marginboost.boosting.corrective.{name}": f"marginboost.{name}"
+        for name in (
+            "LPBoost",
+            "ERLPBoost",
+            "AdaBoostCG",
+            "LogitBoostCG",
+            "HingeLPBoost",
+            "MCBoost",
+            "MDBoost",
+        )
+    },
 }
 
 
