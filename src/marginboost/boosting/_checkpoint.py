@@ -47,6 +47,22 @@ LEGACY_NAMES = {
             "MDBoost",
         )
     },
+    # boosting/stagewise.py split into anyboost.py, adaboost.py, arcing.py, least_squares.py
+    # and doom.py
+    **{
+        f"marginboost.boosting.stagewise.{name}": f"marginboost.{name}"
+        for name in (
+            "AnyBoost",
+            "AdaBoost",
+            "MadaBoost",
+            "RealAdaBoost",
+            "ArcGv",
+            "ArcX4",
+            "LogitBoost",
+            "L2Boost",
+            "DoomII",
+        )
+    },
 }
 
 
