@@ -63,6 +63,11 @@ LEGACY_NAMES = {
             "DoomII",
         )
     },
+    # boosting/multiclass.py split into samme.py, adaboost_mh.py and gdmcboost.py
+    **{
+        f"marginboost.boosting.multiclass.{name}": f"marginboost.{name}"
+        for name in ("AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost")
+    },
 }
 
 

@@ -13,11 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..losses import (
-    ExponentialLoss,
-    MadaBoostLoss,
-    MarginCost,
-)
+from ..losses import ExponentialLoss, MadaBoostLoss, MarginCost
 from . import _steps
 from ._base import Codes, check_real
 from ._engine import BoostingRound

@@ -15,18 +15,12 @@ from sklearn.utils._param_validation import StrOptions
 
 from .._sklearn import PARAMETERS
 from .._sklearn import examples_section as _examples_section
-from ..losses import (
-    LOSSES,
-    MarginCost,
-    get_loss,
-)
+from ..losses import LOSSES, MarginCost, get_loss
 from . import _steps
 from ._base import check_real
 from ._engine import BoostingRound
 from ._engine import StagewiseBoosting as _StagewiseBoosting
-from ._stagewise_common import (
-    _ATTRIBUTES,
-)
+from ._stagewise_common import _ATTRIBUTES
 
 __all__ = ["AnyBoost"]
 
@@ -152,8 +146,6 @@ class AnyBoost(_StagewiseBoosting):
 
 
 # numpydoc Examples sections, run by doctest (tests/test_docstrings.py)
-
-
 AnyBoost.__doc__ = (
     (AnyBoost.__doc__ or "").rstrip()
     + "\n"

@@ -14,11 +14,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..losses import (
-    ExponentialLoss,
-    GeneralizedHingeLoss,
-    MarginCost,
-)
+from ..losses import ExponentialLoss, GeneralizedHingeLoss, MarginCost
 from . import _steps
 from ._base import check_real
 from ._engine import BoostingRound

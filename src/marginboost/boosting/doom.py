@@ -11,10 +11,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
-from ..losses import (
-    MarginCost,
-    NormalizedSigmoidLoss,
-)
+from ..losses import MarginCost, NormalizedSigmoidLoss
 from ._base import Codes, check_real
 from ._engine import BoostingRound
 from ._engine import StagewiseBoosting as _StagewiseBoosting

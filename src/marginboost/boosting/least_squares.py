@@ -15,11 +15,7 @@ from scipy.special import expit
 from sklearn.utils._param_validation import StrOptions
 
 from .._sklearn import PARAMETERS
-from ..losses import (
-    LogisticLoss,
-    MarginCost,
-    SquaredLoss,
-)
+from ..losses import LogisticLoss, MarginCost, SquaredLoss
 from . import _steps
 from ._base import Codes, check_real
 from ._engine import BoostingRound
