@@ -511,8 +511,8 @@ def _search_workers_parallel(
     bundle_codes, c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
 ):  # fmt: skip
     for w in prange(n_workers):
-        _search_worker(
-            w, worker, codes, dense, alone, dominant, two_code, bundle_start, bundle_rows,
+        _search_worker(  # prange's index is unsigned: np.int64 keeps one specialization
+            np.int64(w), worker, codes, dense, alone, dominant, two_code, bundle_start, bundle_rows,
             bundle_codes, c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
         )  # fmt: skip
 

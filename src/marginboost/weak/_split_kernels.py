@@ -176,7 +176,9 @@ def _features_best_splits_parallel(
 ):
     for feature in prange(hist.shape[0]):
         _feature_best_split(
-            feature,
+            np.int64(
+                feature
+            ),  # prange's index is unsigned: one specialization with the serial loop
             hist,
             criterion,
             min_samples_leaf,
