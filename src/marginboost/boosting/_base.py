@@ -215,6 +215,17 @@ def name_inherited_init(cls: type) -> None:
     cls.__init__ = init  # type: ignore[misc]
 
 
+def _read_only_codes(mapper: Any, codes: Any) -> Any:
+    """``codes`` made read-only where they are a bin mapper's own new array (raw features may
+    be the caller's array, which is left as it is).  The fit's and the predictions' codes then
+    have the same type for numba, so the kernels that apply trees compile once."""
+    from ..weak import BinMapper
+
+    if isinstance(mapper, BinMapper):
+        codes.setflags(write=False)
+    return codes
+
+
 class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class of the binary boosting estimators (not used directly).
 
@@ -345,11 +356,9 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
         else:
             max_bins = check_positive_int(self.max_bins, "max_bins", minimum=2)
             self.mapper_ = BinMapper(max_bins=max_bins).fit(X)
-        codes = self.mapper_.transform(X)
         # Read-only for the whole fit: the weak learners may then keep what they derive from
         # the codes (the sparse-feature bundles of the depth-1 search) between rounds.
-        codes.setflags(write=False)
-        return codes
+        return _read_only_codes(self.mapper_, self.mapper_.transform(X))
 
     def _codes(self, X: ArrayLike) -> Codes:
         check_is_fitted(self, "estimators_")
@@ -357,7 +366,7 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
             FloatArray,
             validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False),
         )
-        return self.mapper_.transform(X)
+        return _read_only_codes(self.mapper_, self.mapper_.transform(X))
 
     # ---- the ensemble as a recurrence -------------------------------------------------------
     def _set_stages(self, estimators: list[Any], shrink: ArrayLike, step: ArrayLike) -> None:
