@@ -215,7 +215,7 @@ def name_inherited_init(cls: type) -> None:
     cls.__init__ = init  # type: ignore[misc]
 
 
-def _read_only_codes(mapper: Any, codes: Any) -> Any:
+def _read_only_codes(mapper: Any, codes: Codes) -> Codes:
     """``codes`` made read-only where they are a bin mapper's own new array (raw features may
     be the caller's array, which is left as it is).  The fit's and the predictions' codes then
     have the same type for numba, so the kernels that apply trees compile once."""

@@ -29,6 +29,15 @@ from .._direct_common import clipped_alpha, exp_loss_minimizer, interval_alpha, 
 #: Phase I's step rules (``DMCBoost(step=...)``) as the kernels number them.
 STEP_MODES = {"midpoint": 0, "best-midpoint": 1, "exp-loss": 2}
 
+
+def step_mode(step: str) -> int:
+    """The kernels' number of the step rule ``step`` (:data:`STEP_MODES`); the one check of the
+    parameter, shared by the estimator, the phase-I objective and the sweep."""
+    if step not in STEP_MODES:
+        raise ValueError(f"step must be one of {sorted(STEP_MODES)}; got {step!r}")
+    return STEP_MODES[step]
+
+
 NEG = -np.inf
 
 

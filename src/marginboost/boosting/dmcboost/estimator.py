@@ -454,8 +454,7 @@ class DMCBoost(MulticlassBoostingClassifier):
             if self.max_intervals is None
             else check_positive_int(self.max_intervals, "max_intervals", minimum=2)
         )
-        if self.step not in _k1.STEP_MODES:
-            raise ValueError(f"step must be one of {sorted(_k1.STEP_MODES)}; got {self.step!r}")
+        _k1.step_mode(self.step)  # reject a bad step before any work
         builder = self._builder()
         codes = self._bin(X)
         return TrainingState(y=y, codes=codes, builder=builder, F=np.zeros((n, self.n_classes_)))

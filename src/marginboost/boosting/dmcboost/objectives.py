@@ -65,10 +65,8 @@ class ZeroOneTreeObjective:
         equal_labels: bool = True,
         step: str = "best-midpoint",
     ) -> None:
-        if step not in _k1.STEP_MODES:
-            raise ValueError(f"step must be one of {sorted(_k1.STEP_MODES)}; got {step!r}")
+        self.mode = _k1.step_mode(step)
         self.step = step
-        self.mode = _k1.STEP_MODES[step]
         F = np.ascontiguousarray(F, dtype=np.float64)
         n, K = F.shape
         rows = np.arange(n)

@@ -282,8 +282,7 @@ def zero_one_sweep(
         :class:`~marginboost.boosting.dmcboost.ZeroOneTreeObjective` does (its ``Bk``);
         computed from ``F`` otherwise.
     """
-    if step not in _k1.STEP_MODES:
-        raise ValueError(f"step must be one of {sorted(_k1.STEP_MODES)}; got {step!r}")
+    mode = _k1.step_mode(step)
     F, y, h = _check(F, y, h)
     scenario, q = _scenarios(F, y, h)
     s1, s2 = scenario == 1, scenario == 2
@@ -309,7 +308,7 @@ def zero_one_sweep(
         interval_errors,
         np.arange(points.size + 1, dtype=np.int64),
         points,
-        _k1.STEP_MODES[step],
+        mode,
         G,
         B,
     )
