@@ -11,7 +11,7 @@ MCBoost with E = 0.1 and MDBoost with D = 10, each run to convergence (epsilon =
 * ``fit-ALGO-DATA``: that run: iterations, total time and the time spent in the master.
 * ``ALGO-DATA-J``: the restricted master with the first J columns of the run (J = 50, 100, 200
   where the run has that many, and all its columns).  ``ours_warm_s``: our solver
-  (:func:`~marginboost.boosting._masters.solve_mcboost` / ``solve_mdboost``) warm-started from
+  (:func:`~marginboost.boosting._master_quadratic.solve_mcboost` / ``solve_mdboost``) warm-started from
   its optimum with J - 1 columns plus a zero weight, as column generation calls it;
   ``ours_cold_s``: from the uniform weights.  ``clarabel_s`` / ``osqp_s``: cvxpy building and
   solving the same QP from scratch (``*_solver_s``: the time inside the solver alone, a lower

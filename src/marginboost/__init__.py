@@ -23,7 +23,8 @@ __version__ = "0.1.0"
 # Passive waiting must be chosen before libgomp loads; an explicit user setting is kept.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-#: Public estimator name -> module that defines it.
+#: Public estimator name -> module it is imported from (the estimators of ``stagewise``,
+#: ``corrective`` and ``multiclass`` are defined in one module per family, which those re-export).
 _ESTIMATORS = {
     name: "marginboost.boosting.stagewise"
     for name in (

@@ -1,15 +1,27 @@
 """Boosting estimators, grouped by how they optimize.
 
-* :mod:`~marginboost.boosting.stagewise`: the AnyBoost engine (Mason et al. 1999) and its
-  members AdaBoost, Arc-Gv, ARC-x4, RealAdaBoost, LogitBoost, DOOM II, L2Boost and MadaBoost.
-* :mod:`~marginboost.boosting.corrective`: totally-corrective column generation (LPBoost,
-  AdaBoost-CG, LogitBoost-CG, generalized-hinge LPBoost; Shen & Li 2010), ERLPBoost (Warmuth,
-  Glocer & Vishwanathan 2008), MCBoost (Guo & Chen) and MDBoost (Shen & Li 2010b).
+* Stage-wise (:mod:`~marginboost.boosting.stagewise` gathers them): the AnyBoost engine (Mason
+  et al. 1999; the loop in :mod:`~marginboost.boosting._engine`) and its members, in
+  :mod:`~marginboost.boosting.anyboost` (AnyBoost), :mod:`~marginboost.boosting.adaboost`
+  (AdaBoost, RealAdaBoost, MadaBoost), :mod:`~marginboost.boosting.arcing` (Arc-Gv, ARC-x4),
+  :mod:`~marginboost.boosting.least_squares` (LogitBoost, L2Boost) and
+  :mod:`~marginboost.boosting.doom` (DOOM II).
+* Totally-corrective column generation (:mod:`~marginboost.boosting.corrective` gathers them;
+  the loop in :mod:`~marginboost.boosting.column_generation`):
+  :mod:`~marginboost.boosting.lpboost` (LPBoost; ERLPBoost, Warmuth, Glocer & Vishwanathan
+  2008), :mod:`~marginboost.boosting.adaboost_cg` (AdaBoost-CG, LogitBoost-CG; Shen & Li 2010)
+  and :mod:`~marginboost.boosting.margin_distribution` (generalized-hinge LPBoost, Shen & Li
+  2010; MCBoost, Guo & Chen; MDBoost, Shen & Li 2010b).  Their restricted masters are in the
+  ``_master_*`` modules, gathered by :mod:`~marginboost.boosting._masters`.
 * :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
-* :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget.
-* :mod:`~marginboost.boosting.multiclass`: multi-class boosting with multi-class trees
-  (AdaBoost.M1, Freund & Schapire 1997; SAMME, Zhu et al. 2009), AdaBoost.MH (Schapire &
-  Singer 1999) and GD-MCBoost (Saberian & Vasconcelos 2011).
+* :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget
+  (its step solver in :mod:`~marginboost.boosting._brownboost_solver`).
+* Multi-class boosting with multi-class trees (:mod:`~marginboost.boosting.multiclass` gathers
+  them): :mod:`~marginboost.boosting.samme` (AdaBoost.M1, Freund & Schapire 1997; SAMME, Zhu et
+  al. 2009), :mod:`~marginboost.boosting.adaboost_mh` (AdaBoost.MH, Schapire & Singer 1999) and
+  :mod:`~marginboost.boosting.gdmcboost` (GD-MCBoost, Saberian & Vasconcelos 2011).
+* :mod:`~marginboost.boosting.directboost`: DirectBoost (Zhai, Xia, Tan & Wang 2013), direct
+  0-1 loss and margin optimization with direct trees.
 * :mod:`~marginboost.boosting.dmcboost`: DMCBoost (Zhai, Xia & Wang 2014), direct 0-1 loss
   and margin optimization with multi-class direct trees.
 """

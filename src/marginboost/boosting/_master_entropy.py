@@ -124,7 +124,7 @@ def capped_softmax(scores: FloatArray, D: float) -> FloatArray:
     Examples
     --------
     >>> import numpy as np
-    >>> from marginboost.boosting._masters import capped_softmax
+    >>> from marginboost.boosting._master_entropy import capped_softmax
     >>> capped_softmax(np.log(np.array([6.0, 2.0, 1.0, 1.0])), D=0.5).round(3)
     array([0.5  , 0.25 , 0.125, 0.125])
     """

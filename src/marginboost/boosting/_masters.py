@@ -19,7 +19,8 @@ and the optimal value.
   primal (32) (:func:`solve_logitboost`); the duals (15)/(31) follow from the KKT conditions
   (24)/(33).
 * :func:`solve_hinge_dual`: the generalized-hinge dual (27)/(28) with cvxpy (Clarabel).
-* :func:`solve_adaboost_qp`: AdaBoost-QP (41) with cvxpy (Clarabel).
+* :func:`solve_adaboost_qp`: AdaBoost-QP (41) with :func:`solve_simplex_smooth` (FISTA, and the
+  QP's exact Hessian for its Newton polish).
 
 The masters live in one module per family; this module gathers them under their old names
 (the column-generation estimators call them as ``_masters.solve_...``):

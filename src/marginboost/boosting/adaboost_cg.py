@@ -2,8 +2,8 @@ r"""AdaBoost-CG and LogitBoost-CG: totally-corrective AdaBoost and LogitBoost (S
 
 Column generation on the AdaBoost-:math:`\ell_1` primal (5) (dual (15)) and on the LogitBoost
 primal (32) (dual (31)), both with the hypothesis weights summing to :math:`1/T`
-(:func:`~marginboost.boosting._masters.solve_adaboost_l1`,
-:func:`~marginboost.boosting._masters.solve_logitboost`), and :func:`adaboost_T_heuristic`,
+(:func:`~marginboost.boosting._master_entropy.solve_adaboost_l1`,
+:func:`~marginboost.boosting._master_entropy.solve_logitboost`), and :func:`adaboost_T_heuristic`,
 Shen & Li's choice of ``T`` from an AdaBoost run.
 """
 
@@ -30,7 +30,7 @@ class AdaBoostCG(_CGParams):
     :math:`w \ge 0`, :math:`\mathbf 1^\top w = 1/T` (eq. (5)) by column generation on the
     entropy-regularised dual (15).  The restricted master is solved in the primal with a
     projected accelerated gradient method warm-started from the previous weights
-    (:func:`~marginboost.boosting._masters.solve_adaboost_l1`); ``u = softmax(-Aw)`` (24).
+    (:func:`~marginboost.boosting._master_entropy.solve_adaboost_l1`); ``u = softmax(-Aw)`` (24).
 
     Parameters
     ----------

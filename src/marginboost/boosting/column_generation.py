@@ -102,7 +102,7 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
     """Column-generation loop shared by the totally-corrective estimators (not used directly).
 
     Subclasses implement ``_check_params(n_samples)`` and ``_solve_master(A, w0)`` returning a
-    :class:`~marginboost.boosting._masters.MasterSolution`, and ``_gap(solution, edge)``.
+    :class:`~marginboost.boosting._master_solution.MasterSolution`, and ``_gap(solution, edge)``.
     """
 
     @abstractmethod

@@ -2,10 +2,10 @@ r"""LPBoost and ERLPBoost: column generation on the soft-margin LP and its entro
 
 * :class:`LPBoost` (Grove & Schuurmans 1998; Demiriz, Bennett & Shawe-Taylor 2002): the hard-
   and soft-margin LP duals (20)/(22) of Shen & Li (2010), kept in one HiGHS model per fit
-  (:class:`~marginboost.boosting._masters.LPBoostMaster`), with dual smoothing and multiple
+  (:class:`~marginboost.boosting._master_lp.LPBoostMaster`), with dual smoothing and multiple
   pricing as options;
 * :class:`ERLPBoost` (Warmuth, Glocer & Vishwanathan 2008): the soft-margin dual regularised by
-  the relative entropy (:func:`~marginboost.boosting._masters.solve_erlpboost`), with its
+  the relative entropy (:func:`~marginboost.boosting._master_entropy.solve_erlpboost`), with its
   stopping rule on the certified accuracy.
 """
 
@@ -174,7 +174,7 @@ class LPBoost(_CGParams):
     ) -> LPBoost:
         """Run column generation (see :meth:`ColumnGenerationBoosting.fit`).
 
-        The restricted master is one :class:`~marginboost.boosting._masters.LPBoostMaster`
+        The restricted master is one :class:`~marginboost.boosting._master_lp.LPBoostMaster`
         per fit: each iteration adds the new column as one edge constraint and re-solves from
         the previous optimal basis.  It is dropped when ``fit`` returns (a HiGHS model is
         neither picklable nor needed for prediction), unless ``warm_start`` is set: then the
@@ -313,7 +313,7 @@ class ERLPBoost(_CGParams):
               + \tfrac1\eta\,\Delta(d, \mathbf 1/M),
 
     :math:`\Delta` the relative entropy, through its dual over the hypothesis weights
-    (:func:`~marginboost.boosting._masters.solve_erlpboost`).  Training stops when
+    (:func:`~marginboost.boosting._master_entropy.solve_erlpboost`).  Training stops when
     :math:`\min_{q \le t+1} P^q(d^{q-1}) - P^t(d^t) \le \varepsilon/2`: the best value any
     oracle call has certified is within :math:`\varepsilon/2` of the master's.  ``alphas_`` (the
     master's hypothesis weights) sum to 1.

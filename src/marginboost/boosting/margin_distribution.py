@@ -113,7 +113,7 @@ class MCBoost(_CGParams):
     oracle") returns the tree maximizing :math:`\sum_i u_i y_i h(x_i)` for the current dual
     weights :math:`u`, which may be negative (examples whose margin exceeds :math:`E`), and
     training stops when its edge is below :math:`r + \epsilon`.  The restricted master is
-    solved in the primal by :func:`~marginboost.boosting._masters.solve_mcboost` (a
+    solved in the primal by :func:`~marginboost.boosting._master_quadratic.solve_mcboost` (a
     simplex-constrained least-squares problem), and the dual comes from the KKT map (17),
     :math:`u = 2(E\mathbf 1 - \rho)`, :math:`r = \max_j (A^\top u)_j`.
 
@@ -191,7 +191,7 @@ class MDBoost(_CGParams):
       normalization :math:`1/(M-1)` instead of :math:`1/M` only rescales ``D`` by
       :math:`M/(M-1)`); this is AdaBoost-QP (41) with :math:`T = 1/D` over the columns
       generated so far, so the restricted master is
-      :func:`~marginboost.boosting._masters.solve_adaboost_qp`;
+      :func:`~marginboost.boosting._master_quadratic.solve_adaboost_qp`;
     * column generation as for the other masters: the example weights are the gradient of the
       objective with respect to the margins, normalized to sum to 1,
       :math:`u_i = (1 - D(\rho_i - \bar\rho)) / M` (negative for examples whose margin exceeds

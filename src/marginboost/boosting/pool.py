@@ -6,7 +6,7 @@ III): with :math:`A_{ij} = y_i h_j(x_i)`,
 
 * :class:`AdaBoostL1`: eq. (5), :math:`\min_w \log\sum_i\exp(-(Aw)_i)` s.t. :math:`w \ge 0`,
   :math:`\mathbf 1^\top w = 1/T` (solved exactly by
-  :func:`~marginboost.boosting._masters.solve_adaboost_l1`);
+  :func:`~marginboost.boosting._master_entropy.solve_adaboost_l1`);
 * :class:`AdaBoostQP`: eq. (41), :math:`\min_w \tfrac12 w^\top C w - T b^\top w` s.t.
   :math:`w \ge 0`, :math:`\mathbf 1^\top w = 1`, i.e. maximise the mean normalized margin over
   ``T`` minus their variance over :math:`2T^2` (eq. (39)); the solution is stored scaled to

@@ -8,6 +8,11 @@ conjugates
 entropy
     Shannon, binary relative and Tsallis entropies, the regularizers of the duals in
     Shen & Li (2010), Table I.
+pairs_adaboost, pairs_lpboost, pairs_logit, pairs_mcboost
+    The primal/dual pairs and their numerical checks.  ``pairs_adaboost`` and
+    ``pairs_lpboost`` gather the names of two modules each: ``pairs_adaboost_problems`` and
+    ``pairs_lpboost_problems`` build the cvxpy problems, ``pairs_adaboost_verify`` and
+    ``pairs_lpboost_verify`` solve them and check the duality.
 
 Each submodule defines ``__all__``; the names are re-exported here so that
 ``from marginboost.duality import lse_conjugate`` works.  Modules holding primal/dual pairs

@@ -61,7 +61,7 @@ PROTOCOL_VERSION = "mcboost-figures-v1"
 FIGURE2_DATASET = "ida_breast_cancer"
 #: Points of the fixed grid on [-1, 1] on which cumulative margin distributions are recorded.
 CDF_GRID_POINTS = 101
-#: Active base classifiers: weight above this (as ``boosting.corrective.ACTIVE_WEIGHT``).
+#: Active base classifiers: weight above this (as ``boosting.column_generation.ACTIVE_WEIGHT``).
 ACTIVE_WEIGHT = 1e-9
 
 _SALT = 2011  # first entry of every seed: the random streams of this paper's figures

@@ -3,7 +3,7 @@ r"""Protocols of Shen & Li (2010), Table IV and Figure 5: AdaBoost vs AdaBoost-C
 **Table IV and Figure 5** (Sec. 4.2; claim C10): 70% training, 15% test, 15% unused (the
 validation part of the same 70/15/15 splits is left unused), 5 runs, stumps.  AdaBoost runs 1000
 rounds; AdaBoost-CG uses :math:`T = 1/\sum_j w_j` of that 1000-round AdaBoost
-(:func:`~marginboost.boosting.corrective.adaboost_T_heuristic`) and at most 1000 iterations.
+(:func:`~marginboost.boosting.adaboost_cg.adaboost_T_heuristic`) and at most 1000 iterations.
 The paper forces AdaBoost-CG to 1000 iterations "even if its stopping criterion is met"; once
 no dual constraint is violated the next column gets weight 0 at the optimum of the restricted
 master (KKT), so its ensemble no longer changes: we stop at convergence and carry the
