@@ -509,6 +509,9 @@ def build_label_histogram(
     """
     if sample_index is None:
         node_labels, node_weight = labels, weight
+        # the root as the node of every sample: one compiled kernel for the root and the nodes
+        # (the same sums in the same order)
+        sample_index = np.arange(labels.shape[0], dtype=np.int64)
     else:
         node_labels, node_weight = _gather_labels(labels, weight, sample_index)
     return _label_histogram(codes, node_labels, node_weight, n_classes, sample_index, n_bins)
