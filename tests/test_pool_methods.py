@@ -8,7 +8,7 @@ import pytest
 
 from marginboost.boosting import AdaBoost
 from marginboost.boosting._masters import solve_adaboost_qp
-from marginboost.boosting.pool import AdaBoostL1, AdaBoostQP
+from marginboost.boosting.fixed_pool import AdaBoostL1, AdaBoostQP
 from marginboost.weak import WeakPool
 
 

@@ -161,7 +161,7 @@ GROUPS: dict[str, list[str]] = {
     "boosting/lpboost.py": MASTERS,
     "boosting/adaboost_cg.py": MASTERS,
     "boosting/margin_distribution.py": MASTERS,
-    "boosting/pool.py": [
+    "boosting/fixed_pool.py": [
         "tests/test_pool_methods.py",
         "tests/test_solver_tolerances.py",
         "tests/test_public_contract.py",

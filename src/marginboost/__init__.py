@@ -51,7 +51,7 @@ _ESTIMATORS |= {
         "MDBoost",
     )
 }
-_ESTIMATORS |= {name: "marginboost.boosting.pool" for name in ("AdaBoostL1", "AdaBoostQP")}
+_ESTIMATORS |= {name: "marginboost.boosting.fixed_pool" for name in ("AdaBoostL1", "AdaBoostQP")}
 _ESTIMATORS |= {
     name: "marginboost.boosting.multiclass"
     for name in ("AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost")

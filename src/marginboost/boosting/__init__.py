@@ -13,7 +13,7 @@
   and :mod:`~marginboost.boosting.margin_distribution` (generalized-hinge LPBoost, Shen & Li
   2010; MCBoost, Guo & Chen; MDBoost, Shen & Li 2010b).  Their restricted masters are in the
   ``_master_*`` modules, gathered by :mod:`~marginboost.boosting._masters`.
-* :mod:`~marginboost.boosting.pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
+* :mod:`~marginboost.boosting.fixed_pool`: fixed-pool methods (AdaBoost-l1, AdaBoost-QP).
 * :mod:`~marginboost.boosting.brownboost`: BrownBoost (Freund 2001), boosting with a time budget
   (its step solver in :mod:`~marginboost.boosting._brownboost_solver`).
 * Multi-class boosting with multi-class trees (:mod:`~marginboost.boosting.multiclass` gathers
@@ -43,8 +43,8 @@ from .corrective import (
     adaboost_T_heuristic,
 )
 from .dmcboost import DMCBoost, PhaseTwoWarning
+from .fixed_pool import AdaBoostL1, AdaBoostQP
 from .multiclass import SAMME, AdaBoostM1, AdaBoostMH, GDMCBoost, NotBoostedWarning
-from .pool import AdaBoostL1, AdaBoostQP
 from .stagewise import (
     AdaBoost,
     AnyBoost,

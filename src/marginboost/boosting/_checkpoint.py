@@ -68,6 +68,11 @@ LEGACY_NAMES = {
         f"marginboost.boosting.multiclass.{name}": f"marginboost.{name}"
         for name in ("AdaBoostM1", "SAMME", "AdaBoostMH", "GDMCBoost")
     },
+    # boosting/pool.py renamed fixed_pool.py (weak/pool.py is the pool of weak hypotheses)
+    **{
+        f"marginboost.boosting.pool.{name}": f"marginboost.{name}"
+        for name in ("AdaBoostL1", "AdaBoostQP")
+    },
 }
 
 
