@@ -200,9 +200,9 @@ def _phase1_feature_block(
                 for k in range(counts[code], counts[code + 1]):
                     i = by_code[k]
                     if (y[i] == left) == upwards:  # now correct
-                        seg_add_suffix(t, tag, size, r[i] + 1, m + 1, -1)
+                        seg_add_suffix(t, tag, size, r[i] + 1, m + 1, np.int64(-1))
                     else:
-                        seg_add_suffix(t, tag, size, r[i] + 1, m + 1, 1)
+                        seg_add_suffix(t, tag, size, r[i] + 1, m + 1, np.int64(1))
                 if upwards:
                     split = code
                 else:
@@ -313,13 +313,13 @@ def _seg_exp_step(t, tag, size, V, star, lg, lb, shift):  # pragma: no cover - c
     """:func:`exp_loss_step`'s ``(alpha, log loss)`` from the segment tree of :math:`E(k)`."""
     target = t[1]
     k0 = star_interval(V, star)
-    right = seg_find(t, tag, size, k0, target, True)
+    right = seg_find(t, tag, size, k0, target, np.bool_(True))
     if right == k0:
         alpha = clipped_alpha(k0, V, star)
         return alpha, log_exp_loss(alpha, lg, lb, shift)
     best_alpha = np.nan
     best_loss = np.inf
-    left = seg_find(t, tag, size, k0 - 1, target, False) if k0 > 0 else -1
+    left = seg_find(t, tag, size, k0 - 1, target, np.bool_(False)) if k0 > 0 else -1
     if left >= 0:
         best_alpha = clipped_alpha(left, V, star)
         best_loss = log_exp_loss(best_alpha, lg, lb, shift)

@@ -299,7 +299,7 @@ def _phase2_value(
     """Objective value at the step of the weak classifier whose signs are ``b``."""
     if order_objective:
         R, kr_o, F, kf, d = collect_lines(order, a, b, n_prime, restricted)
-        return phase2_line(R, kr_o, F, kf, n_prime, c, d, True, epsilon, end_gap)[2]
+        return phase2_line(R, kr_o, F, kf, n_prime, c, d, np.bool_(True), epsilon, end_gap)[2]
     return avg_line_walk(
         order,
         a,
@@ -361,8 +361,8 @@ def _phase2_feature_block(
         i = samples[k]
         neg[i] = -y[i]
         pos[i] = y[i]
-    kr_neg = 0
-    kr_pos = 0
+    kr_neg = np.int64(0)  # not a literal: one compiled _flip_buckets
+    kr_pos = np.int64(0)
     for p in range(n_prime):
         if neg[order[p]] > 0:
             kr_neg += 1
@@ -409,7 +409,9 @@ def _phase2_feature_block(
                     code += 1
                     while counts[code + 1] == counts[code]:
                         code += 1
-                kr = _flip_buckets(b, y, -left, rank, n_prime, kr, by_code, 0, counts[last])
+                kr = _flip_buckets(
+                    b, y, -left, rank, n_prime, kr, by_code, np.int64(0), counts[last]
+                )
             else:  # from all left * y, move the buckets > t to -left * y
                 b = pos if s == 0 else neg
                 kr = kr_pos if s == 0 else kr_neg

@@ -188,7 +188,9 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat, target):  # pragma
     if mode == 0:
         if n_flat == 0:
             return interval_alpha(J[seg_argmin(t, size)], V)
-        return interval_alpha(J[_profile_find(t, tag, size, E, n_flat, 0, target, True)], V)
+        return interval_alpha(
+            J[_profile_find(t, tag, size, E, n_flat, 0, target, np.bool_(True))], V
+        )
     lg, lb = log_sums(G, B)
     star = exp_loss_minimizer(lg, lb)
     k0 = star_interval(V, star)
@@ -197,15 +199,21 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat, target):  # pragma
     g_lo = g_hi if has0 else g_hi - 1  # the last position of an interval <= k0
     if mode == 2:
         if has0:
-            above = _profile_find(t, tag, size, E, n_flat, g_hi, target, True)
+            above = _profile_find(t, tag, size, E, n_flat, g_hi, target, np.bool_(True))
             if above == g_hi:
                 return clipped_alpha(k0, V, star)
             below = (
-                _profile_find(t, tag, size, E, n_flat, g_hi - 1, target, False) if g_hi > 0 else -1
+                _profile_find(t, tag, size, E, n_flat, g_hi - 1, target, np.bool_(False))
+                if g_hi > 0
+                else -1
             )
         else:
-            above = _profile_find(t, tag, size, E, n_flat, g_hi, target, True)
-            below = _profile_find(t, tag, size, E, n_flat, g_lo, target, False) if g_lo >= 0 else -1
+            above = _profile_find(t, tag, size, E, n_flat, g_hi, target, np.bool_(True))
+            below = (
+                _profile_find(t, tag, size, E, n_flat, g_lo, target, np.bool_(False))
+                if g_lo >= 0
+                else -1
+            )
         best_alpha = np.nan
         best_loss = np.inf
         for g in (below, above):  # below first: ties go to the smaller step
@@ -218,15 +226,23 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat, target):  # pragma
         return best_alpha
     best_alpha = np.nan
     best_loss = np.inf
-    if has0 and _profile_find(t, tag, size, E, n_flat, g_hi, target, False) == g_hi:
+    if has0 and _profile_find(t, tag, size, E, n_flat, g_hi, target, np.bool_(False)) == g_hi:
         # the interval of the minimizer is a best one: its midpoint and the nearest on each side
-        below = _profile_find(t, tag, size, E, n_flat, g_hi - 1, target, False) if g_hi > 0 else -1
-        above = _profile_find(t, tag, size, E, n_flat, g_hi + 1, target, True)
+        below = (
+            _profile_find(t, tag, size, E, n_flat, g_hi - 1, target, np.bool_(False))
+            if g_hi > 0
+            else -1
+        )
+        above = _profile_find(t, tag, size, E, n_flat, g_hi + 1, target, np.bool_(True))
         best_alpha = interval_alpha(k0, V)
         best_loss = log_exp_loss(best_alpha, lg, lb, 0.0)
     else:
-        below = _profile_find(t, tag, size, E, n_flat, g_lo, target, False) if g_lo >= 0 else -1
-        above = _profile_find(t, tag, size, E, n_flat, g_lo + 1, target, True)
+        below = (
+            _profile_find(t, tag, size, E, n_flat, g_lo, target, np.bool_(False))
+            if g_lo >= 0
+            else -1
+        )
+        above = _profile_find(t, tag, size, E, n_flat, g_lo + 1, target, np.bool_(True))
     for g in (below, above):  # below first: ties go to the smaller step
         if g >= 0:
             alpha = interval_alpha(J[g], V)
@@ -385,9 +401,9 @@ def _phase1_seg_grid_block(
                         stale = True
                         if n_flat == 0:
                             if lo_r < hi_r:
-                                seg_add_suffix(t, tag, size, lo_r, hi_r, -1)
+                                seg_add_suffix(t, tag, size, lo_r, hi_r, np.int64(-1))
                             if lo_l < hi_l:
-                                seg_add_suffix(t, tag, size, lo_l, hi_l, 1)
+                                seg_add_suffix(t, tag, size, lo_l, hi_l, np.int64(1))
                         else:  # D: the changes to the right label's errors, differenced
                             if lo_r < hi_r:
                                 D[lo_r] -= 1
