@@ -189,7 +189,7 @@ def _seg_grid_step(t, tag, size, J, V, mode, G, B, E, n_flat, target):  # pragma
         if n_flat == 0:
             return interval_alpha(J[seg_argmin(t, size)], V)
         return interval_alpha(
-            J[_profile_find(t, tag, size, E, n_flat, 0, target, np.bool_(True))], V
+            J[_profile_find(t, tag, size, E, n_flat, np.int64(0), target, np.bool_(True))], V
         )
     lg, lb = log_sums(G, B)
     star = exp_loss_minimizer(lg, lb)
@@ -335,7 +335,7 @@ def _phase1_seg_grid_block(
     n_node = samples.shape[0]
     K = lo_g.shape[1]
     n_pos = J.shape[0]
-    size = 1
+    size = np.int64(1)  # not a literal: one compiled _profile_find
     while size < n_pos:
         size *= 2
     # the errors on J's positions as a segment tree, or flat: the range updates differenced
@@ -620,7 +620,9 @@ def _phase1_pair_block(
                     )
                     _record_pair(
                         fewest,
-                        _seg_grid_step(t, t, 1, J, V, mode, G, B, where, -n_where, fewest),
+                        _seg_grid_step(
+                            t, t, np.int64(1), J, V, mode, G, B, where, -n_where, fewest
+                        ),
                         G,
                         B,
                         R,

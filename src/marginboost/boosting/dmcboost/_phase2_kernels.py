@@ -312,7 +312,7 @@ def bottom_sum(value, slope, vstar, n_prime):  # pragma: no cover - compiled
     """
     n = value.shape[0]
     below = np.empty(n)
-    m = 0
+    m = np.int64(0)  # not a literal: one compiled pairwise_sum
     slope_below = 0.0
     tied = np.zeros(3, dtype=np.int64)  # tied values with slope -1, 0, +1
     for i in range(n):
@@ -330,7 +330,7 @@ def bottom_sum(value, slope, vstar, n_prime):  # pragma: no cover - compiled
         take = min(left, tied[j])
         slope_tied += take * (j - 1.0)
         left -= take
-    S = pairwise_sum(below, 0, m) + (n_prime - m) * vstar
+    S = pairwise_sum(below, np.int64(0), m) + (n_prime - m) * vstar
     return S, slope_below + slope_tied
 
 
