@@ -261,7 +261,7 @@ def phase1_line(a, r, V, bad, w, shift, reference, exp_step):  # pragma: no cove
         return errors, alpha, -(errors + tie_break(loss, reference)), loss
     m = V.shape[0]
     E = errors_by_interval(a, r, m, bad)
-    kstar = 0
+    kstar = np.int64(0)  # not a literal: one compiled interval_alpha
     for k in range(1, m + 1):
         if E[k] < E[kstar]:
             kstar = k
