@@ -261,11 +261,11 @@ def phase1_line(a, r, V, bad, w, shift, reference, exp_step):  # pragma: no cove
         return errors, alpha, -(errors + tie_break(loss, reference)), loss
     m = V.shape[0]
     E = errors_by_interval(a, r, m, bad)
-    kstar = np.int64(0)  # not a literal: one compiled interval_alpha
+    kstar = 0
     for k in range(1, m + 1):
         if E[k] < E[kstar]:
             kstar = k
-    alpha = interval_alpha(kstar, V)
+    alpha = interval_alpha(np.int64(kstar), V)  # not a literal: one compiled interval_alpha
     lg, lb = _log_weights(bad, w)
     loss = log_exp_loss(alpha, lg, lb, shift)
     return E[kstar], alpha, -(E[kstar] + tie_break(loss, reference)), loss
