@@ -74,6 +74,7 @@ Every public name is importable from ``marginboost.losses``.
 
 from __future__ import annotations
 
+from . import registry as _registry
 from .base import (  # noqa: F401 - the private helpers, importable from here as before
     FloatArray,
     FunctionMarginCost,
@@ -98,7 +99,11 @@ from .nonconvex import (  # noqa: F401 - the private helper, importable from her
     ZeroOneLoss,
     _bounded_cost_conjugate,
 )
-from .registry import LOSSES, get_loss
+from .registry import get_loss
+
+#: Registry of the built-in margin costs, name -> class (the dict of :mod:`.registry`, documented
+#: here, where the API pages find it).
+LOSSES: dict[str, type[MarginCost]] = _registry.LOSSES
 
 __all__ = [
     "MarginCost",
