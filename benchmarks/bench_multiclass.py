@@ -208,8 +208,7 @@ def _model(method: str, rounds: int, phase1: int = 0):
             def _run_phase2(self, state):
                 super()._run_phase2(state)
                 self.all_rounds_history_ = {
-                    key: np.asarray(value, dtype=np.float64)
-                    for key, value in state["history"].items()
+                    key: np.asarray(value, dtype=np.float64) for key, value in state.history.items()
                 }
 
         return _DMCBoostAllRounds(
