@@ -39,6 +39,7 @@ results go to ``benchmarks/results/directboost.json``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 import warnings
@@ -51,6 +52,8 @@ sys.path.insert(0, str(HERE))
 from _common import environment, write_result  # noqa: E402
 from bench_column_generation import adult_sample, timed_master_solves  # noqa: E402
 
+#: The cases, in the order they run (``--cases`` picks some).
+CASES = ("lpboost", "directboost-eps-avg", "adaboost")
 #: The paper's Table 2: iterations and total training seconds (Core2 Duo 2.6 GHz).
 PAPER = {
     "AdaBoost": (117_852, 31_168.0),
@@ -234,10 +237,11 @@ def run(
     budget_s: float | None = None,
     restart: bool = False,
     lpboost_columns: int = LPBOOST_COLUMNS,
+    only: tuple[str, ...] = CASES,
 ) -> list[dict]:
-    """The three cases; the full run saves LPBoost's fit as it goes (see the module's docstring):
-    ``restart`` drops a saved fit, ``budget_s`` bounds this run's LPBoost seconds and
-    ``lpboost_columns`` is LPBoost's column budget."""
+    """The cases named in ``only`` (all three by default); the full run saves LPBoost's fit as
+    it goes (see the module's docstring): ``restart`` drops a saved fit, ``budget_s`` bounds
+    this run's LPBoost seconds and ``lpboost_columns`` is LPBoost's column budget."""
     from marginboost.boosting import AdaBoost, LPBoost
     from marginboost.boosting.directboost import directboost_variant
 
@@ -245,38 +249,41 @@ def run(
     warm_X, warm_y = X[:300], y[:300]
     cases = []
 
-    _timed(LPBoost(nu=0.1, max_depth=3, n_estimators=5), warm_X, warm_y)
-    columns = 40 if quick else lpboost_columns
-    checkpoint = None if quick else _checkpoint_path(n_train, columns)
-    if checkpoint is not None and restart:
-        checkpoint.unlink(missing_ok=True)
-    cases.append(_lpboost_case(X, y, columns, log, checkpoint, budget_s))
-    log("   ", {k: v for k, v in cases[-1].items() if k != "trajectory"}, flush=True)
+    if "lpboost" in only:
+        _timed(LPBoost(nu=0.1, max_depth=3, n_estimators=5), warm_X, warm_y)
+        columns = 40 if quick else lpboost_columns
+        checkpoint = None if quick else _checkpoint_path(n_train, columns)
+        if checkpoint is not None and restart:
+            checkpoint.unlink(missing_ok=True)
+        cases.append(_lpboost_case(X, y, columns, log, checkpoint, budget_s))
+        log("   ", {k: v for k, v in cases[-1].items() if k != "trajectory"}, flush=True)
 
-    _timed(
-        directboost_variant("DirectBoost_eps_avg", n_prime=0.1, max_depth=3, n_estimators=20),
-        warm_X,
-        warm_y,
-    )  # warm-up: compiles the kernels
-    cases.append(_directboost_case(X, y, 200 if quick else DIRECT_CAP, 50))
-    cases[-1].update(case="directboost-eps-avg", algorithm="DirectBoost_eps_avg")
-    log("   ", cases[-1], flush=True)
+    if "directboost-eps-avg" in only:
+        _timed(
+            directboost_variant("DirectBoost_eps_avg", n_prime=0.1, max_depth=3, n_estimators=20),
+            warm_X,
+            warm_y,
+        )  # warm-up: compiles the kernels
+        cases.append(_directboost_case(X, y, 200 if quick else DIRECT_CAP, 50))
+        cases[-1].update(case="directboost-eps-avg", algorithm="DirectBoost_eps_avg")
+        log("   ", cases[-1], flush=True)
 
-    AdaBoost(n_estimators=5, max_depth=3).fit(warm_X, warm_y)
-    cap = 2000 if quick else PAPER["AdaBoost"][0]
-    model = AdaBoost(n_estimators=cap, max_depth=3, tol=1e-6)
-    total = _timed(model, X, y)
-    cases.append(
-        {
-            "case": "adaboost",
-            "algorithm": "AdaBoost",
-            "iterations": int(model.n_estimators_),
-            "total_s": total,
-            "stop_reason": model.stop_reason_,
-            "cap": cap,
-        }
-    )
-    log("   ", cases[-1], flush=True)
+    if "adaboost" in only:
+        AdaBoost(n_estimators=5, max_depth=3).fit(warm_X, warm_y)
+        cap = 2000 if quick else PAPER["AdaBoost"][0]
+        model = AdaBoost(n_estimators=cap, max_depth=3, tol=1e-6)
+        total = _timed(model, X, y)
+        cases.append(
+            {
+                "case": "adaboost",
+                "algorithm": "AdaBoost",
+                "iterations": int(model.n_estimators_),
+                "total_s": total,
+                "stop_reason": model.stop_reason_,
+                "cap": cap,
+            }
+        )
+        log("   ", cases[-1], flush=True)
     for case in cases:
         iterations, seconds = PAPER[case["algorithm"]]
         case.update(
@@ -309,7 +316,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--restart", action="store_true", help="drop a saved LPBoost fit and start afresh"
     )
+    parser.add_argument(
+        "--cases",
+        nargs="+",
+        choices=CASES,
+        default=list(CASES),
+        help="run only these cases; the other cases (and, without directboost-eps-avg, the stop "
+        "readings) are kept from the results file at --output, each with the date it was "
+        "measured (default: all)",
+    )
     args = parser.parse_args(argv)
+    only = tuple(args.cases)
+    previous = _previous_result(args.output, args.quick) if set(only) != set(CASES) else None
     n_train = 2000 if args.quick else 10_000
     print(f"DirectBoost Table 2: {n_train} Adult rows ({ENCODING})", flush=True)
     try:
@@ -321,12 +339,25 @@ def main(argv: list[str] | None = None) -> int:
             budget_s=args.lpboost_budget_s,
             restart=args.restart,
             lpboost_columns=args.lpboost_columns,
+            only=only,
         )
     except LPBoostUnfinished as stopped:
         print(stopped, flush=True)
         return 0
     import numba
 
+    today = time.strftime("%Y-%m-%d")
+    for case in cases:
+        case["measured"] = today
+    readings = None
+    if "directboost-eps-avg" in only:
+        readings = stop_readings(n_train, args.quick)
+    if previous is not None:
+        kept = {case["case"]: case for case in previous["cases"]}
+        kept.update({case["case"]: case for case in cases})
+        cases = [kept[name] for name in CASES if name in kept]
+        if readings is None:
+            readings = previous.get("stop_readings", [])
     result = {
         "benchmark": "directboost",
         "quick": args.quick,
@@ -336,10 +367,28 @@ def main(argv: list[str] | None = None) -> int:
             numba=numba.__version__, numba_threads=numba.config.NUMBA_NUM_THREADS
         ),
         "cases": cases,
-        "stop_readings": stop_readings(n_train, args.quick),
+        "stop_readings": readings,
     }
     write_result(args.output, result)
     return 0
+
+
+def _previous_result(output: str, quick: bool) -> dict:
+    """The results file a partial run (``--cases``) completes; it must exist and be of the
+    same kind (quick or full)."""
+    path = Path(output)
+    if not path.exists():
+        raise SystemExit(
+            f"--cases runs only some cases and keeps the others from {path}, "
+            "which does not exist: run all cases first"
+        )
+    previous = json.loads(path.read_text())
+    if previous.get("quick") != quick:
+        raise SystemExit(
+            f"{path} holds a {'quick' if previous.get('quick') else 'full'} run; "
+            "--cases completes a run of the same kind"
+        )
+    return previous
 
 
 if __name__ == "__main__":

@@ -140,12 +140,18 @@ def test_order_line_is_the_maximum_over_a_fine_grid(seed, restricted):
 
 @pytest.mark.parametrize("objective", ["average", "order"])
 @pytest.mark.parametrize("restricted", [True, False])
-def test_margin_split_scores_equal_brute_force(objective, restricted):
-    rng = np.random.default_rng(7)
-    n, d, bins = 36, 3, 5
+@pytest.mark.parametrize(
+    "seed, n, n_prime, spread",
+    # n' small against n: the kernel first moves only the samples among the first few n'
+    # positions and sweeps a feature again with more when a line search reads further
+    [(7, 36, 6, 1.0), (8, 300, 10, 0.2), (9, 300, 10, 5.0), (10, 200, 150, 1.0)],
+)
+def test_margin_split_scores_equal_brute_force(objective, restricted, seed, n, n_prime, spread):
+    rng = np.random.default_rng(seed)
+    d, bins = 3, 5
     codes, y = _codes(rng, n, d, bins), rng.choice([-1.0, 1.0], n)
-    a = rng.normal(size=n) + 0.5
-    obj = MarginObjective(a, y, 2.0, 6, objective, restricted, 0.0 if restricted else 0.01)
+    a = spread * rng.normal(size=n) + 0.5
+    obj = MarginObjective(a, y, 2.0, n_prime, objective, restricted, 0.0 if restricted else 0.01)
     state, node = _partial_state(rng, n)
     scores, left_values, _ = obj.split_scores(codes, node, state)
     for f in range(d):

@@ -59,17 +59,41 @@ def bucket_by_code(codes, samples, f, counts, by_code):  # pragma: no cover - co
     """Sort a node's samples by their code of feature ``f`` (counting sort): afterwards the
     samples with code ``b`` are ``by_code[counts[b]:counts[b + 1]]``.  Returns the smallest
     and the largest code present."""
-    counts[:] = 0
-    for k in range(samples.shape[0]):
-        counts[codes[samples[k], f] + 1] += 1
-    for b in range(1, 257):
-        counts[b] += counts[b - 1]
+    first, last = count_codes(codes, samples, f, counts)
     fill = counts.copy()
     for k in range(samples.shape[0]):
         i = samples[k]
         code = codes[i, f]
         by_code[fill[code]] = i
         fill[code] += 1
+    return first, last
+
+
+@njit(cache=True)
+def count_codes(codes, samples, f, counts):  # pragma: no cover - compiled
+    """Cumulative counts of a node's codes of feature ``f``: ``counts[b + 1] - counts[b]``
+    samples have code ``b``.  Returns the smallest and the largest code present."""
+    counts[:] = 0
+    for k in range(samples.shape[0]):
+        counts[codes[samples[k], f] + 1] += 1
+    for b in range(1, 257):
+        counts[b] += counts[b - 1]
+    return _first_last(counts)
+
+
+@njit(cache=True)
+def cumulate_counts(row, counts):  # pragma: no cover - compiled
+    """:func:`count_codes` from a node's counts of one feature (``row[b]``: samples with code
+    ``b``) instead of its samples."""
+    counts[0] = 0
+    for b in range(256):
+        counts[b + 1] = counts[b] + row[b]
+    return _first_last(counts)
+
+
+@njit(cache=True)
+def _first_last(counts):  # pragma: no cover - compiled
+    """The smallest and the largest code present in cumulative ``counts``."""
     first = -1
     last = -1
     for b in range(256):

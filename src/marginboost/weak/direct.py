@@ -92,6 +92,10 @@ class DirectNode:
         Depth of the node.
     samples : ndarray of int64
         Indices of the node's samples.
+    counts : ndarray of int64, shape (n_features, 256), or None
+        ``counts[f, b]``: the node's samples with code ``b`` of feature ``f``, once known (the
+        builder derives a child's from its parent's and its sibling's); see
+        :meth:`code_counts`.
 
     Examples
     --------
@@ -100,11 +104,22 @@ class DirectNode:
     >>> root = DirectNode(node_id=0, depth=0, samples=np.arange(4))
     >>> root.depth, root.samples.tolist()
     (0, [0, 1, 2, 3])
+    >>> codes = np.asfortranarray(np.array([[0], [1], [1], [3]], dtype=np.uint8))
+    >>> root.code_counts(codes)[0, :4].tolist()
+    [1, 2, 0, 1]
     """
 
     node_id: int
     depth: int
     samples: NDArray[np.int64]
+    counts: NDArray[np.int64] | None = None
+
+    def code_counts(self, codes: NDArray[np.uint8]) -> NDArray[np.int64]:
+        """``counts[f, b]``, the number of the node's samples with code ``b`` of feature ``f``
+        (shape ``(n_features, 256)``), counted on first use."""
+        if self.counts is None:
+            self.counts = _left_counts(codes, self.samples)
+        return self.counts
 
 
 @dataclass
@@ -208,6 +223,16 @@ def _left_counts(codes: NDArray[np.uint8], samples: NDArray[np.int64]) -> NDArra
         for k in range(samples.shape[0]):
             counts[feature, codes[samples[k], feature]] += 1
     return counts
+
+
+def _children_counts(
+    codes: NDArray[np.uint8], parent: DirectNode, left: DirectNode, right: DirectNode
+) -> None:
+    """Give two children their code counts: the smaller child's counted, the larger's the
+    parent's minus those (exact integers, one pass over the smaller child only)."""
+    small, large = (left, right) if left.samples.size <= right.samples.size else (right, left)
+    small.counts = _left_counts(codes, small.samples)
+    large.counts = parent.code_counts(codes) - small.counts
 
 
 @njit(cache=True)
@@ -321,6 +346,8 @@ class DirectTreeBuilder:
                 goes_left = codes[node.samples, feature] <= split_bin
                 left = DirectNode(next_id, node.depth + 1, node.samples[goes_left])
                 right = DirectNode(next_id + 1, node.depth + 1, node.samples[~goes_left])
+                if node.depth + 1 < self.max_depth:  # the children may be split in turn
+                    _children_counts(codes, node, left, right)
                 next_id += 2
                 children[node.node_id] = (left.node_id, right.node_id)
                 split_of[node.node_id] = (feature, split_bin)
@@ -363,7 +390,7 @@ class DirectTreeBuilder:
                     f"objective.split_scores returned {name} of shape {array.shape}; "
                     f"expected {expected}"
                 )
-        counts = _left_counts(codes, node.samples)
+        counts = node.code_counts(codes)
         n_left = np.cumsum(counts, axis=1)[:, :N_CANDIDATE_BINS]
         n_node = node.samples.shape[0]
         valid = (

@@ -48,6 +48,17 @@ def directboost_section(record: dict) -> list[str]:
             f"{case['paper_total_s']:,.0f} | {total} | "
             f"{case['speedup_per_iteration']:.1f}x | {stop} |"
         )
+    dates = {case.get("measured") for case in record["cases"]}
+    if len(dates) > 1:  # some cases rerun alone (the script's --cases)
+        lines += [
+            "",
+            "Not all in one run: "
+            + "; ".join(
+                f"{case['algorithm']} measured {case.get('measured') or 'in an earlier run'}"
+                for case in record["cases"]
+            )
+            + ".",
+        ]
     lp = next((c for c in record["cases"] if c["case"] == "lpboost"), None)
     if lp and "wall_s" in lp:
         lines += [

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .._direct_common import bucket_by_code
+from .._direct_common import bucket_by_code, cumulate_counts
 
 
 @njit(cache=True)
@@ -205,6 +205,7 @@ def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
 def phase2_split_scores(
     codes,
     samples,
+    node_counts,
     pred,
     y,
     order,
@@ -222,6 +223,8 @@ def phase2_split_scores(
 ):  # pragma: no cover - compiled
     """Score every split of one node by the margin objective at its step (higher is better).
 
+    ``node_counts[f, b]`` is the number of the node's samples with code ``b`` of feature ``f``
+    (:meth:`~marginboost.weak.DirectNode.code_counts`).
     ``pred`` holds the partial tree's current predictions (used outside the node).  The
     features are shared out in ``n_blocks`` contiguous blocks (one per numba thread), each
     with its own work arrays; every score depends on its feature alone, so the result does not
@@ -229,25 +232,35 @@ def phase2_split_scores(
     """
     n = y.shape[0]
     n_features = codes.shape[1]
-    # bookkeeping of the average walk: rank in `order`, the bottom set's sum and first a > 0
+    # The blocks work on the examples in the order of `order` (position p is example
+    # order[p]): the line searches then read a and the signs front to back, not scattered.
+    # `rank` maps an example to its position; the node's samples are carried as positions.
     rank = np.empty(n, dtype=np.int64)
+    a_sorted = np.empty(n)
+    y_sorted = np.empty(n)
+    pred_sorted = np.empty(n)
     for pos in range(n):
-        rank[order[pos]] = pos
+        i = order[pos]
+        rank[i] = pos
+        a_sorted[pos] = a[i]
+        y_sorted[pos] = y[i]
+        pred_sorted[pos] = pred[i]
     total = 0.0
     for pos in range(n_prime):
-        total += a[order[pos]]
+        total += a_sorted[pos]
     p_pos = 0
-    while p_pos < n and not a[order[p_pos]] > 0.0:
+    while p_pos < n and not a_sorted[p_pos] > 0.0:
         p_pos += 1
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
         _phase2_feature_block(
             codes,
             samples,
-            pred,
-            y,
+            node_counts,
+            pred_sorted,
+            y_sorted,
             order,
-            a,
+            a_sorted,
             n_prime,
             c,
             restricted,
@@ -266,15 +279,15 @@ def phase2_split_scores(
 
 
 @njit(cache=True)
-def _flip_buckets(b, y, value, rank, n_prime, kr, by_code, start, stop):
+def _flip_buckets(b, y, value, n_prime, kr, by_code, start, stop):
     # pragma: no cover - compiled
-    """Set ``b[i] = value * y[i]`` for the samples ``by_code[start:stop]``; return the updated
-    count ``kr`` of rising lines (``b > 0``) among the first ``n_prime`` ranks."""
+    """Set ``b[p] = value * y[p]`` for the positions ``by_code[start:stop]``; return the
+    updated count ``kr`` of rising lines (``b > 0``) among the first ``n_prime`` positions."""
     for k in range(start, stop):
-        i = by_code[k]
-        b[i] = value * y[i]
-        if rank[i] < n_prime:
-            kr += 1 if value * y[i] > 0 else -1
+        p = by_code[k]
+        b[p] = value * y[p]
+        if p < n_prime:
+            kr += 1 if value * y[p] > 0 else -1
     return kr
 
 
@@ -295,10 +308,15 @@ def _phase2_value(
     Fb,
     piece_I,
     piece_start,
+    limit,
 ):  # pragma: no cover - compiled
-    """Objective value at the step of the weak classifier whose signs are ``b``."""
+    """Objective value at the step of the weak classifier whose signs are ``b``, reading only
+    the first ``limit`` positions of ``order``; ``nan`` when the search needs more of them."""
     if order_objective:
-        R, kr_o, F, kf, d = collect_lines(order, a, b, n_prime, restricted)
+        R, kr_o, F, kf, d = collect_lines(order[:limit], a, b, n_prime, restricted)
+        complete = kr_o == n_prime and kf == n_prime and (not restricted or d < np.inf)
+        if limit < order.shape[0] and not complete:
+            return np.nan
         return phase2_line(R, kr_o, F, kf, n_prime, c, d, np.bool_(True), epsilon, end_gap)[2]
     return avg_line_walk(
         order,
@@ -315,13 +333,24 @@ def _phase2_value(
         Fb,
         piece_I,
         piece_start,
+        limit,
     )[2]
+
+
+#: A node's splits are first scored with only its samples among the first
+#: ``NEAR_FACTOR * n_prime`` positions of the sorted margins moved between the children: the
+#: line searches rarely read much further (on Adult, n' = 1000, mostly below 2,000
+#: positions).  A feature whose search would read further is scored again with half as many
+#: positions more, until none does, and the node's next features start from there; the
+#: scores never depend on these limits, only the time does.
+NEAR_FACTOR = 2
 
 
 @njit(cache=True)
 def _phase2_feature_block(
     codes,
     samples,
+    node_counts,
     pred,
     y,
     order,
@@ -347,27 +376,47 @@ def _phase2_feature_block(
     (``pos``); outside the node both hold the partial tree's signs.  The split ``code <= t``
     with the left child predicting ``left`` is ``neg`` with the buckets ``<= t`` set to
     ``left * y`` (for ``left = +1``; ``pos`` for ``-1``), or ``pos``/``neg`` with the buckets
-    ``> t`` set to ``-left * y``: each feature sweeps its thresholds upwards or downwards,
-    whichever moves fewer samples, and moves them back afterwards.  The signs seen by each
-    line search, and hence the scores, do not depend on the direction.
+    ``> t`` set to ``-left * y``: see :func:`_sweep_feature`.
+
+    ``pred``, ``y`` and ``a`` are given by position in the sorted order, and so are the sign
+    arrays: ``order[p]`` is the sample at position ``p`` and ``rank`` its inverse (the node's
+    samples index ``codes``).  Only the node's samples at positions below a limit
+    (:data:`NEAR_FACTOR` times ``n_prime`` at first) are moved; a feature whose line search
+    reads past the limit is swept again with the limit raised by half, and the next features
+    start from the raised limit.
     """
     n = y.shape[0]
     n_node = samples.shape[0]
     neg = np.empty(n)
-    for i in range(n):
-        neg[i] = y[i] * pred[i]
+    for p in range(n):
+        neg[p] = y[p] * pred[p]
     pos = neg.copy()
+    in_node = np.zeros(n, dtype=np.bool_)
     for k in range(n_node):
-        i = samples[k]
-        neg[i] = -y[i]
-        pos[i] = y[i]
+        p = rank[samples[k]]
+        neg[p] = -y[p]
+        pos[p] = y[p]
+        in_node[p] = True
+    # the node's samples by position: those below a limit L are a prefix, below[L] long
+    by_position = np.empty(n_node, dtype=np.int64)
+    below = np.empty(n + 1, dtype=np.int64)
+    m = 0
+    for p in range(n):
+        below[p] = m
+        if in_node[p]:
+            by_position[m] = order[p]
+            m += 1
+    below[n] = m
     kr_neg = np.int64(0)  # not a literal: one compiled _flip_buckets
     kr_pos = np.int64(0)
     for p in range(n_prime):
-        if neg[order[p]] > 0:
+        if neg[p] > 0:
             kr_neg += 1
-        if pos[order[p]] > 0:
+        if pos[p] > 0:
             kr_pos += 1
+    start = min(n, (NEAR_FACTOR + (1 if order_objective else 0)) * n_prime)
+    positions = np.arange(n)  # the order of the sorted arrays
+    present = np.zeros(257, dtype=np.int64)
     counts = np.zeros(257, dtype=np.int64)
     by_code = np.empty(n_node, dtype=np.int64)
     Fb = np.empty(n - n_prime + 1)
@@ -375,20 +424,111 @@ def _phase2_feature_block(
     piece_start = np.empty(n_prime + 1)
     values = np.empty((2, 256))
     for f in range(f_start, f_stop):
-        first, last = bucket_by_code(codes, samples, f, counts, by_code)
+        first, last = cumulate_counts(node_counts[f], present)
         if first == last:
             continue  # one code in the node: no split
-        upwards = counts[last] <= n_node - counts[first + 1]
-        for s in range(2):
-            left = 1.0 if s == 0 else -1.0
-            if upwards:  # from all -left * y, move the buckets <= t to left * y
-                b = neg if s == 0 else pos
-                kr = kr_neg if s == 0 else kr_pos
-                code = first
-                while code < last:
-                    kr = _flip_buckets(
-                        b, y, left, rank, n_prime, kr, by_code, counts[code], counts[code + 1]
-                    )
+        limit = start
+        while True:
+            bucket_by_code(codes, by_position[: below[limit]], f, counts, by_code)
+            overflow = _sweep_feature(
+                neg,
+                pos,
+                kr_neg,
+                kr_pos,
+                y,
+                positions,
+                a,
+                n_prime,
+                c,
+                restricted,
+                order_objective,
+                epsilon,
+                end_gap,
+                total,
+                p_pos,
+                Fb,
+                piece_I,
+                piece_start,
+                values,
+                present,
+                counts,
+                by_code,
+                rank,
+                first,
+                last,
+                limit,
+            )
+            if not overflow:
+                break
+            limit = min(n, limit + limit // 2)
+        start = limit  # the next feature's search likely reaches as far
+        code = first
+        while code < last:  # ties between the two signs go to left = +1, as listed
+            for s in range(2):
+                left = 1.0 if s == 0 else -1.0
+                if values[s, code] > scores[f, code]:
+                    scores[f, code] = values[s, code]
+                    left_values[f, code] = left
+                    right_values[f, code] = -left
+            code += 1
+            while present[code + 1] == present[code]:
+                code += 1
+
+
+@njit(cache=True)
+def _sweep_feature(
+    neg,
+    pos,
+    kr_neg,
+    kr_pos,
+    y,
+    order,
+    a,
+    n_prime,
+    c,
+    restricted,
+    order_objective,
+    epsilon,
+    end_gap,
+    total,
+    p_pos,
+    Fb,
+    piece_I,
+    piece_start,
+    values,
+    present,
+    counts,
+    by_code,
+    rank,
+    first,
+    last,
+    limit,
+):  # pragma: no cover - compiled
+    """Score the thresholds of one feature into ``values[s, t]`` (``s = 0``: the left child
+    predicts +1); ``True`` when a line search needed positions past ``limit``.
+
+    The thresholds are the codes present in the node (``present``, cumulative counts of its
+    codes); the samples moved are ``by_code`` (bucketed by code, cumulative ``counts``;
+    converted here from sample ids to positions), the node's samples below ``limit``.  Each
+    sign sweeps its thresholds upwards or downwards, whichever moves fewer samples, and moves
+    them back afterwards, so ``neg`` and ``pos`` are left as they were.  The signs seen by each
+    line search, and hence the scores, do not depend on the direction.  ``neg``, ``pos``,
+    ``y`` and ``a`` are indexed by position (``order`` is ``0, 1, ...``).
+    """
+    n_moved = counts[256]
+    for k in range(n_moved):
+        by_code[k] = rank[by_code[k]]
+    overflow = False
+    upwards = counts[last] <= n_moved - counts[first + 1]
+    for s in range(2):
+        left = 1.0 if s == 0 else -1.0
+        if upwards:  # from all -left * y, move the buckets <= t to left * y
+            b = neg if s == 0 else pos
+            kr = kr_neg if s == 0 else kr_pos
+            code = first
+            while code < last:
+                kr = _flip_buckets(b, y, left, n_prime, kr, by_code, counts[code], counts[code + 1])
+                if not overflow:
                     values[s, code] = _phase2_value(
                         order,
                         a,
@@ -405,24 +545,25 @@ def _phase2_feature_block(
                         Fb,
                         piece_I,
                         piece_start,
+                        limit,
                     )
+                    overflow = np.isnan(values[s, code])
+                code += 1
+                while present[code + 1] == present[code]:
                     code += 1
-                    while counts[code + 1] == counts[code]:
-                        code += 1
+            _flip_buckets(b, y, -left, n_prime, kr, by_code, np.int64(0), counts[last])
+        else:  # from all left * y, move the buckets > t to -left * y
+            b = pos if s == 0 else neg
+            kr = kr_pos if s == 0 else kr_neg
+            code = last
+            while code > first:
                 kr = _flip_buckets(
-                    b, y, -left, rank, n_prime, kr, by_code, np.int64(0), counts[last]
+                    b, y, -left, n_prime, kr, by_code, counts[code], counts[code + 1]
                 )
-            else:  # from all left * y, move the buckets > t to -left * y
-                b = pos if s == 0 else neg
-                kr = kr_pos if s == 0 else kr_neg
-                code = last
-                while code > first:
-                    kr = _flip_buckets(
-                        b, y, -left, rank, n_prime, kr, by_code, counts[code], counts[code + 1]
-                    )
-                    split = code - 1
-                    while counts[split + 1] == counts[split]:
-                        split -= 1
+                split = code - 1
+                while present[split + 1] == present[split]:
+                    split -= 1
+                if not overflow:
                     values[s, split] = _phase2_value(
                         order,
                         a,
@@ -439,22 +580,12 @@ def _phase2_feature_block(
                         Fb,
                         piece_I,
                         piece_start,
+                        limit,
                     )
-                    code = split
-                kr = _flip_buckets(
-                    b, y, left, rank, n_prime, kr, by_code, counts[first + 1], n_node
-                )
-        code = first
-        while code < last:  # ties between the two signs go to left = +1, as listed
-            for s in range(2):
-                left = 1.0 if s == 0 else -1.0
-                if values[s, code] > scores[f, code]:
-                    scores[f, code] = values[s, code]
-                    left_values[f, code] = left
-                    right_values[f, code] = -left
-            code += 1
-            while counts[code + 1] == counts[code]:
-                code += 1
+                    overflow = np.isnan(values[s, split])
+                code = split
+            _flip_buckets(b, y, left, n_prime, kr, by_code, counts[first + 1], n_moved)
+    return overflow
 
 
 @njit(cache=True)
@@ -494,6 +625,7 @@ def avg_line_lazy(order, a, b_sign, n_prime, c, restricted, epsilon, end_gap):
         np.empty(n - n_prime + 1),
         np.empty(n_prime + 1),
         np.empty(n_prime + 1),
+        n,
     )
 
 
@@ -522,6 +654,7 @@ def avg_line_walk(
     Fb,
     piece_I,
     piece_start,
+    limit,
 ):  # pragma: no cover - compiled
     """:func:`avg_line_lazy` without reading the bottom set: the caller keeps ``kr`` (rising
     lines among the first ``n_prime`` examples of ``order``), ``total`` (the sum of their
@@ -530,9 +663,12 @@ def avg_line_walk(
     forwards from position ``n_prime``, as far as it goes.  ``Fb``, ``piece_I`` and
     ``piece_start`` are work arrays (sizes ``n - n_prime + 1``, ``n_prime + 1``,
     ``n_prime + 1``).  :func:`phase2_split_scores` updates the three numbers as it moves samples
-    between children, so a candidate split costs only its walk.
+    between children, so a candidate split costs only its walk.  The walk reads no position
+    at or past ``limit`` (at least ``n_prime``); when it would need one (``limit`` below the
+    number of examples) it returns ``(nan, nan, nan)``.
     """
-    n = order.shape[0]
+    n = limit
+    cut = limit < order.shape[0]
     nb = 0  # falling lines found beyond position n_prime (in Fb)
     p = n_prime
     d = np.inf
@@ -550,6 +686,8 @@ def avg_line_walk(
                 nb += 1
                 if a[i] > 0.0:
                     d = a[i]
+        if cut and d == np.inf:
+            return np.nan, np.nan, np.nan
     k = kr
     j = 0  # index into Fb of the falling line paired with the riser R[k - 1]
     pr = n_prime  # position of R[k - 1]
@@ -573,6 +711,8 @@ def avg_line_walk(
                     nb += 1
             if nb > j:
                 beta = 0.5 * (Fb[j] - rv)
+            elif cut:
+                return np.nan, np.nan, np.nan
         if beta <= alpha:  # a tie: the next piece starts here
             intercept += Fb[j] - rv
             k -= 1
@@ -622,6 +762,8 @@ def avg_line_walk(
                 Fb[nb] = a[i]
                 nb += 1
         if nb <= j:
+            if cut:
+                return np.nan, np.nan, np.nan
             break
         beta = 0.5 * (Fb[j] - rv)
         if beta > step:

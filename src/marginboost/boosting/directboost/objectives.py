@@ -195,6 +195,7 @@ class MarginObjective:
         _k2.phase2_split_scores(
             codes,
             node.samples,
+            node.code_counts(codes),
             pred,
             self.y,
             self.order,
