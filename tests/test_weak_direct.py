@@ -228,3 +228,34 @@ def test_an_unsplittable_tree_predicts_the_sign_of_the_summed_edge(g, sign):
     codes = np.zeros((3, 2), dtype=np.uint8, order="F")
     tree = DirectTreeBuilder(max_depth=2).fit(codes, EdgeObjective(np.array(g)))
     np.testing.assert_array_equal(tree.predict(codes), [sign] * 3)
+
+
+def test_node_counts_from_parent_and_sibling_and_given_root_counts():
+    """Every node's counts are its samples' (the larger child's by subtraction), and a tree
+    grown with the root's counts given is the tree grown without them."""
+    from marginboost.weak import DirectNode
+
+    rng = np.random.default_rng(3)
+    codes = np.asfortranarray(rng.integers(0, 6, size=(200, 4)).astype(np.uint8))
+    g = rng.normal(size=200)
+    seen = []
+
+    class Recording(EdgeObjective):
+        def split_scores(self, codes, node, state):
+            seen.append((node.samples, node.code_counts(codes).copy()))
+            return super().split_scores(codes, node, state)
+
+    builder = DirectTreeBuilder(max_depth=3)
+    tree = builder.fit(codes, Recording(g))
+    assert len(seen) > 3
+    for samples, counts in seen:
+        expected = np.zeros((4, 256), dtype=np.int64)
+        for f in range(4):
+            expected[f] = np.bincount(codes[samples, f], minlength=256)
+        np.testing.assert_array_equal(counts, expected)
+    root = DirectNode(0, 0, np.arange(200)).code_counts(codes)
+    again = builder.fit(codes, EdgeObjective(g), root_counts=root)
+    np.testing.assert_array_equal(again.predict(codes), tree.predict(codes))
+    assert again.splits() == tree.splits()
+    with pytest.raises(ValueError, match="root_counts has shape"):
+        builder.fit(codes, EdgeObjective(g), root_counts=root[:2])

@@ -158,3 +158,12 @@ def empty_scores(n_features: int) -> tuple[FloatArray, FloatArray, FloatArray]:
 
     shape = (n_features, N_CANDIDATE_BINS)
     return np.full(shape, -np.inf), np.zeros(shape), np.zeros(shape)
+
+
+def root_counts(codes: NDArray[np.uint8]) -> NDArray[np.int64]:
+    """The codes' counts over all samples (``counts[f, b]``: samples with code ``b`` of feature
+    ``f``), counted once per phase and handed to every tree it grows
+    (:meth:`~marginboost.weak.DirectTreeBuilder.fit`'s ``root_counts``)."""
+    from ..weak import DirectNode
+
+    return DirectNode(0, 0, np.arange(codes.shape[0], dtype=np.int64)).code_counts(codes)

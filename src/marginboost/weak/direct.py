@@ -305,8 +305,18 @@ class DirectTreeBuilder:
             f"min_samples_leaf={self.min_samples_leaf}, split_rule={self.split_rule!r})"
         )
 
-    def fit(self, codes: NDArray[np.uint8], objective: SplitObjective) -> FittedTree:
-        """Grow a tree on ``codes`` with splits chosen by ``objective``."""
+    def fit(
+        self,
+        codes: NDArray[np.uint8],
+        objective: SplitObjective,
+        root_counts: NDArray[np.int64] | None = None,
+    ) -> FittedTree:
+        """Grow a tree on ``codes`` with splits chosen by ``objective``.
+
+        ``root_counts``, when given, are the codes' counts over all samples
+        (``DirectNode(0, 0, np.arange(n)).code_counts(codes)``): a boosting loop that grows
+        many trees on the same codes counts them once instead of once per tree.
+        """
         depth = self.max_depth
         if (
             not isinstance(depth, numbers.Integral)
@@ -320,6 +330,12 @@ class DirectTreeBuilder:
         codes = check_codes(codes)
         n_samples, n_features = codes.shape
         root = DirectNode(0, 0, np.arange(n_samples, dtype=np.int64))
+        if root_counts is not None:
+            if root_counts.shape != (n_features, 256):
+                raise ValueError(
+                    f"root_counts has shape {root_counts.shape}; expected {(n_features, 256)}"
+                )
+            root.counts = root_counts
         state = DirectTreeState(np.zeros(n_samples, dtype=np.int64))
         state.node_value[0] = float(objective.leaf_value(codes, root, state))
         children: dict[int, tuple[int, int]] = {}

@@ -20,7 +20,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..._sklearn import constraints
 from .._base import BinaryBoostingClassifier, check_positive_int, check_real, mark_not_boosted
-from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime
+from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime, root_counts
 from .objectives import MarginObjective, ZeroOneObjective, margin_objective
 from .state import TrainingState
 
@@ -345,6 +345,7 @@ class DirectBoost(BinaryBoostingClassifier):
         """
         n = y_signed.shape[0]
         builder = self._builder()
+        counts = root_counts(codes)
         n_estimators = int(self.n_estimators)
         state = TrainingState(
             a=np.zeros(n),
@@ -357,7 +358,7 @@ class DirectBoost(BinaryBoostingClassifier):
         while len(state.trees) < n_estimators and errors > 0:
             a = state.a
             objective = ZeroOneObjective(a, y_signed, self.step)
-            tree = builder.fit(codes, objective)
+            tree = builder.fit(codes, objective, counts)
             h = tree.predict(codes)
             new_errors, alpha, _, loss = objective.line(h)
             if new_errors > errors or (
@@ -420,6 +421,7 @@ class DirectBoost(BinaryBoostingClassifier):
         restricted = self.region_ == "min-error"
         n_prime = self.n_prime_
         builder = self._builder()
+        counts = root_counts(codes)
         n_estimators = int(self.n_estimators)
         trees = state.trees
         a, c = state.a, state.c
@@ -430,7 +432,7 @@ class DirectBoost(BinaryBoostingClassifier):
             objective = MarginObjective(
                 a, y, c, n_prime, self.objective, restricted, self.epsilon_, self.end_gap
             )
-            tree = builder.fit(codes, objective)
+            tree = builder.fit(codes, objective, counts)
             h = tree.predict(codes)
             _, step, new_value = objective.line(h)
             if not relaxed and not new_value > value + self.tol_ * max(1.0, abs(value)):

@@ -119,7 +119,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..._sklearn import constraints
 from ...margins import bottom_margin_average, multiclass_margins
 from .._base import check_positive_int, check_real, mark_not_boosted
-from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime
+from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime, root_counts
 from ..multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
 from . import _phase1_kernels as _k1
 from .checkpoint import PathCheckpoint, state_part
@@ -539,6 +539,7 @@ class DMCBoost(MulticlassBoostingClassifier):
     def _phase1(self, state: TrainingState) -> str:
         """Algorithm 1; returns the stop reason."""
         y, codes, builder = state.y, state.codes, state.builder
+        counts = root_counts(codes)
         # F = 0: every example is a tie, i.e. an error (a resumed phase goes on from its rounds)
         errors = state.history["errors"][-1] if state.trees else y.shape[0]
         cap = (
@@ -557,7 +558,7 @@ class DMCBoost(MulticlassBoostingClassifier):
             objective = ZeroOneTreeObjective(
                 state.F, y, self.max_intervals_, not self.distinct_leaf_labels, self.step
             )
-            tree = builder.fit(codes, objective)
+            tree = builder.fit(codes, objective, counts)
             h = tree.predict(codes).astype(np.intp)
             sweep = zero_one_sweep(state.F, y, h, step=self.step, loss_terms=objective.Bk)
             if sweep.errors > errors or (
@@ -584,6 +585,7 @@ class DMCBoost(MulticlassBoostingClassifier):
     def _phase2(self, state: TrainingState) -> tuple[str, int | None]:
         """Algorithm 2; returns the stop reason and, with relaxation, the best round count."""
         y, codes, builder = state.y, state.codes, state.builder
+        counts = root_counts(codes)
         n_prime, relaxed = self.n_prime_, self.epsilon_ > 0
         if state.phase2 is not None:  # resumed: the best value and round so far, the rounds since
             best_value, best_rounds, stall = state.phase2
@@ -598,7 +600,7 @@ class DMCBoost(MulticlassBoostingClassifier):
             candidates = []
             for sign in (1, -1):
                 objective = MarginSlopeObjective(F, y, n_prime, sign, not self.distinct_leaf_labels)
-                tree = builder.fit(codes, objective)
+                tree = builder.fit(codes, objective, counts)
                 h = tree.predict(codes).astype(np.intp)
                 search = margin_line_search(
                     F,
