@@ -292,32 +292,19 @@ def _flip_buckets(b, y, value, n_prime, kr, by_code, start, stop):
 
 
 @njit(cache=True)
-def _phase2_value(
-    order,
-    a,
-    b,
-    n_prime,
-    c,
-    restricted,
-    order_objective,
-    epsilon,
-    end_gap,
-    kr,
-    total,
-    p_pos,
-    Fb,
-    piece_I,
-    piece_start,
-    limit,
-):  # pragma: no cover - compiled
+def _phase2_value(order, a, b, kr, search, work, limit):  # pragma: no cover - compiled
     """Objective value at the step of the weak classifier whose signs are ``b``, reading only
-    the first ``limit`` positions of ``order``; ``nan`` when the search needs more of them."""
+    the first ``limit`` positions of ``order``; ``nan`` when the search needs more of them.
+    ``search`` is ``(n_prime, c, restricted, order_objective, epsilon, end_gap, total,
+    p_pos)``, ``work`` the walk's work arrays ``(Fb, piece_I, piece_start)``."""
+    n_prime, c, restricted, order_objective, epsilon, end_gap, total, p_pos = search
     if order_objective:
         R, kr_o, F, kf, d = collect_lines(order[:limit], a, b, n_prime, restricted)
         complete = kr_o == n_prime and kf == n_prime and (not restricted or d < np.inf)
         if limit < order.shape[0] and not complete:
             return np.nan
         return phase2_line(R, kr_o, F, kf, n_prime, c, d, np.bool_(True), epsilon, end_gap)[2]
+    Fb, piece_I, piece_start = work
     return avg_line_walk(
         order,
         a,
@@ -423,6 +410,8 @@ def _phase2_feature_block(
     piece_I = np.empty(n_prime + 1)
     piece_start = np.empty(n_prime + 1)
     values = np.empty((2, 256))
+    search = (n_prime, c, restricted, order_objective, epsilon, end_gap, total, p_pos)
+    work = (Fb, piece_I, piece_start)
     for f in range(f_start, f_stop):
         first, last = cumulate_counts(node_counts[f], present)
         if first == last:
@@ -438,17 +427,8 @@ def _phase2_feature_block(
                 y,
                 positions,
                 a,
-                n_prime,
-                c,
-                restricted,
-                order_objective,
-                epsilon,
-                end_gap,
-                total,
-                p_pos,
-                Fb,
-                piece_I,
-                piece_start,
+                search,
+                work,
                 values,
                 present,
                 counts,
@@ -484,17 +464,8 @@ def _sweep_feature(
     y,
     order,
     a,
-    n_prime,
-    c,
-    restricted,
-    order_objective,
-    epsilon,
-    end_gap,
-    total,
-    p_pos,
-    Fb,
-    piece_I,
-    piece_start,
+    search,
+    work,
     values,
     present,
     counts,
@@ -513,8 +484,10 @@ def _sweep_feature(
     sign sweeps its thresholds upwards or downwards, whichever moves fewer samples, and moves
     them back afterwards, so ``neg`` and ``pos`` are left as they were.  The signs seen by each
     line search, and hence the scores, do not depend on the direction.  ``neg``, ``pos``,
-    ``y`` and ``a`` are indexed by position (``order`` is ``0, 1, ...``).
+    ``y`` and ``a`` are indexed by position (``order`` is ``0, 1, ...``); ``search`` and
+    ``work`` are :func:`_phase2_value`'s.
     """
+    n_prime = search[0]
     n_moved = counts[256]
     for k in range(n_moved):
         by_code[k] = rank[by_code[k]]
@@ -529,24 +502,7 @@ def _sweep_feature(
             while code < last:
                 kr = _flip_buckets(b, y, left, n_prime, kr, by_code, counts[code], counts[code + 1])
                 if not overflow:
-                    values[s, code] = _phase2_value(
-                        order,
-                        a,
-                        b,
-                        n_prime,
-                        c,
-                        restricted,
-                        order_objective,
-                        epsilon,
-                        end_gap,
-                        kr,
-                        total,
-                        p_pos,
-                        Fb,
-                        piece_I,
-                        piece_start,
-                        limit,
-                    )
+                    values[s, code] = _phase2_value(order, a, b, kr, search, work, limit)
                     overflow = np.isnan(values[s, code])
                 code += 1
                 while present[code + 1] == present[code]:
@@ -564,24 +520,7 @@ def _sweep_feature(
                 while present[split + 1] == present[split]:
                     split -= 1
                 if not overflow:
-                    values[s, split] = _phase2_value(
-                        order,
-                        a,
-                        b,
-                        n_prime,
-                        c,
-                        restricted,
-                        order_objective,
-                        epsilon,
-                        end_gap,
-                        kr,
-                        total,
-                        p_pos,
-                        Fb,
-                        piece_I,
-                        piece_start,
-                        limit,
-                    )
+                    values[s, split] = _phase2_value(order, a, b, kr, search, work, limit)
                     overflow = np.isnan(values[s, split])
                 code = split
             _flip_buckets(b, y, left, n_prime, kr, by_code, counts[first + 1], n_moved)
