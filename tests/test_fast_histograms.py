@@ -590,3 +590,63 @@ def test_binary_stats_are_bitwise_the_numpy_expressions(error_criterion):
         expected[:, 0] = np.where(y < 0, weight, 0.0)
         expected[:, 1] = np.where(y > 0, weight, 0.0)
     _assert_same_bits(_input_kernels.binary_stats(y, weight, error_criterion), expected)
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+@pytest.mark.parametrize("criterion", ["error", "gini", "entropy", "squared_error"])
+@pytest.mark.parametrize("seed", range(4))
+def test_deeper_trees_from_the_search_histogram_equal_the_exact_ones(depth, criterion, seed):
+    """Trees deeper than 1 search the root's split on the search histogram (and their larger
+    children on subtractions from it), checked on exact rows: the same splits and leaves, bit
+    for bit, as growing them on exact histograms throughout."""
+    rng = np.random.default_rng(100 + seed)
+    for n in (1, 2, 5, 40, 300, 2500):
+        codes = _mixed_codes(rng, n)
+        y = rng.choice([-1.0, 1.0], size=n)
+        weight = rng.uniform(0.0, 1.0, size=n)
+        if seed % 2:
+            weight = np.round(weight * 4) / 4 + 0.25  # many equal weights: exact ties
+        learner = DecisionTree(max_depth=depth, criterion=criterion, min_samples_leaf=1 + seed % 3)
+        if criterion == "squared_error":
+            fit, target = "fit_regression", rng.standard_normal(n)
+        else:
+            fit, target = "fit_binary", y
+            if criterion == "error" and seed % 3 == 0:
+                weight = weight * rng.choice([-1.0, 1.0], size=n)  # signed weights
+        if not np.any(weight != 0):
+            continue
+        _same_tree(
+            getattr(learner, fit)(codes, target, weight),
+            _exact_stump(learner, fit, codes, target, weight),
+        )
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_deeper_tree_falls_back_to_exact_histograms_when_the_check_disagrees(monkeypatch, swap):
+    """A search histogram that points at the wrong feature, or offers no split, is caught by
+    the check on the exact rows; the node's exact histogram decides and the tree is the exact
+    growth's."""
+    rng = np.random.default_rng(7)
+    n = 600
+    codes = _mixed_codes(rng, n)
+    y = rng.choice([-1.0, 1.0], size=n)
+    # the best root split by far, with some errors left for the children to split on
+    codes[:, 4] = ((y > 0) != (rng.random(n) < 0.15)).astype(np.uint8)
+    codes = np.asfortranarray(codes)
+    weight = rng.uniform(0.1, 1.0, size=n)
+    learner = DecisionTree(max_depth=3, criterion="gini")
+    expected = _exact_stump(learner, "fit_binary", codes, y, weight)
+    assert expected.node_feature[0] == 4 and expected.depth_ >= 2
+
+    def wrong(codes, stats):
+        hist = _histogram_kernels.build_histogram(codes, stats)
+        if swap:
+            hist[[2, 4]] = hist[[4, 2]]  # the search now prefers feature 2
+        else:
+            hist[:] = 0.0
+            hist[:, 0, :2] = stats.sum(axis=0)  # every sample in bin 0: no split
+            hist[:, 0, 2] = codes.shape[0]
+        return hist, np.zeros(codes.shape[1], dtype=bool)
+
+    monkeypatch.setattr(_search_histogram_kernels, "build_search_histogram", wrong)
+    _same_tree(learner.fit_binary(codes, y, weight), expected)

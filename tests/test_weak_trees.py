@@ -365,8 +365,9 @@ def test_tree_with_subtraction_equals_tree_from_scratch_histograms(monkeypatch):
 
     monkeypatch.setattr(_histogram_kernels, "build_histogram", counting)
     learner.fit_binary(codes, y, weight)
-    # only the smaller child of each split below the last level is built from its samples
-    assert calls[0] == 300 and all(size <= 150 for size in calls[1:])
+    # only the smaller child of each split below the last level is built from its samples (the
+    # root's split is searched on the search histogram, which another kernel builds)
+    assert calls and all(size <= 150 for size in calls)
     monkeypatch.setattr(_histogram_kernels, "build_histogram", original)
     from_scratch = _grow_without_subtraction(codes, y, weight, 4)
     assert from_scratch == with_subtraction.splits()

@@ -10,12 +10,14 @@ tree.  The criteria and the tie rules are described in :mod:`marginboost.weak.tr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _histogram_kernels, _input_kernels, _split_kernels
+from . import _histogram_kernels, _input_kernels, _search_histogram_kernels, _split_kernels
 from ._split_kernels import TIE_RTOL
 
 
@@ -167,3 +169,104 @@ def _check_weight(
     if nonzero < 0:
         raise ValueError("sample_weight is all zero")
     return weight
+
+
+class _SearchRoot:
+    """The root histogram of a tree deeper than 1 for its split search, and the exact rows.
+
+    The search histogram (:func:`~._search_histogram_kernels.build_search_histogram`) costs a
+    fraction of the exact one on one-hot columns but may differ from it in the last bits of
+    the sums of a sparse column's dominant code.  A node whose histogram derives from it (the
+    root, and larger children by subtraction) chooses its split on that histogram; the
+    choice is then checked on the exact rows of feature 0 (the node totals) and of the chosen
+    feature, which also give the leaves' sums and the partition's counts.  The exact rows are
+    those the growth on exact histograms uses, bit for bit: the root's row summed again (once
+    per feature) minus, row by row, the same smaller children's histograms.  When the check
+    does not confirm the choice (a tie within rounding, or no split worth taking), the node's
+    full exact histogram decides, as on exact histograms throughout.  What the check cannot
+    see is another feature whose exact score falls within rounding of the tie tolerance
+    against the chosen one; the split may then differ from the exact histogram's.
+
+    An ``origin`` says how to get a node's exact rows: ``None``, its histogram is exact;
+    ``()``, it is the root's search histogram; ``(parent origin, parent histogram, sibling
+    histogram)``, it is the parent's minus the sibling's.
+    """
+
+    def __init__(self, codes: NDArray[np.uint8], source: _DenseStatistics) -> None:
+        self.codes = codes
+        self.source = source
+        self.search, self._exact_rows = _search_histogram_kernels.build_search_histogram(
+            codes, source.stats
+        )
+        self._rows: dict[int, NDArray[np.float64]] = {}
+        self._full: NDArray[np.float64] | None = None
+
+    @staticmethod
+    def minus(origin: Any, parent: NDArray[np.float64], sibling: NDArray[np.float64]) -> Any:
+        """The origin of a child's histogram ``parent - sibling``."""
+        return None if origin is None else (origin, parent, sibling)
+
+    @staticmethod
+    def rows(
+        root: _SearchRoot | None, origin: Any, hist: NDArray[np.float64]
+    ) -> Callable[[int], NDArray[np.float64]]:
+        """Row ``f`` of a node's exact histogram, as a function of ``f``."""
+        if origin is None:
+            return hist.__getitem__
+        assert root is not None
+        return lambda f: root.row(origin, hist, f)
+
+    def _root_row(self, f: int) -> NDArray[np.float64]:
+        if self._full is not None:
+            return np.asarray(self._full[f])
+        if self._exact_rows[f]:  # the search's row of a feature without a dominant code
+            return np.asarray(self.search[f])
+        if f not in self._rows:
+            self._rows[f] = _search_histogram_kernels.exact_feature_histograms(
+                self.codes, self.source.stats, np.array([f], dtype=np.int64)
+            )[0]
+        return self._rows[f]
+
+    def row(self, origin: Any, hist: NDArray[np.float64], f: int) -> NDArray[np.float64]:
+        """Row ``f`` of the exact histogram of a node whose histogram is ``hist``."""
+        if origin is None:
+            return np.asarray(hist[f])
+        if origin == ():
+            return self._root_row(f)
+        parent_origin, parent, sibling = origin
+        return np.asarray(self.row(parent_origin, parent, f) - sibling[f])
+
+    def full(self, origin: Any, hist: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The node's whole exact histogram (the root's summed once)."""
+        if origin is None:
+            return hist
+        if origin == ():
+            if self._full is None:
+                self._full = self.source.histogram(self.codes)
+            return self._full
+        parent_origin, parent, sibling = origin
+        return np.asarray(self.full(parent_origin, parent) - sibling)
+
+    def check(
+        self,
+        split: tuple[int, int, int, float, float] | None,
+        origin: Any,
+        hist: NDArray[np.float64],
+        best_split: Callable[[NDArray[np.float64]], tuple[int, int, int, float, float] | None],
+    ) -> tuple[int, int, int, float, float] | None:
+        """The search's ``(feature, bin, n_left, gain, parent score)`` confirmed on the exact
+        rows (``n_left`` counted on them), or None when they do not confirm it."""
+        if split is None:
+            return None
+        features = [0] if split[0] == 0 else [0, split[0]]
+        checked = best_split(np.stack([self.row(origin, hist, f) for f in features]))
+        if checked is None:
+            return None
+        feature = features[checked[0]]
+        if not _same_split(
+            (split[0], split[1], split[3], split[4]),
+            (checked[0], checked[1], checked[3], checked[4]),
+            feature,
+        ):
+            return None
+        return feature, checked[1], checked[2], checked[3], checked[4]
