@@ -236,15 +236,31 @@ def _children_counts(
 
 
 @njit(cache=True)
-def _select_candidate(scores: NDArray[np.float64], valid: NDArray[np.bool_]) -> tuple[int, int]:
-    """Index ``(feature, bin)`` of the best valid finite score; lowest feature, then bin, on ties."""
+def _select_candidate(
+    scores: NDArray[np.float64], counts: NDArray[np.int64], min_samples_leaf: int
+) -> tuple[int, int]:
+    """Index ``(feature, bin)`` of the best valid finite score; lowest feature, then bin, on ties.
+
+    A candidate ``code_f <= b`` is valid when the node has samples with code ``b`` (else a
+    lower bin makes the same partition) and both children keep ``min_samples_leaf`` of the
+    node's samples (``counts``: the node's code counts)."""
     best_feature = -1
     best_bin = -1
     best = -np.inf
+    n_node = 0
+    for b in range(counts.shape[1]):
+        n_node += counts[0, b]
     for feature in range(scores.shape[0]):
+        n_left = 0
         for b in range(scores.shape[1]):
+            n_left += counts[feature, b]
             score = scores[feature, b]
-            if not valid[feature, b] or not np.isfinite(score):
+            if (
+                counts[feature, b] == 0
+                or n_left < min_samples_leaf
+                or n_node - n_left < min_samples_leaf
+                or not np.isfinite(score)
+            ):
                 continue
             if best_feature < 0 or score > best + TIE_RTOL * max(abs(score), abs(best)):
                 best = score
@@ -406,15 +422,9 @@ class DirectTreeBuilder:
                     f"objective.split_scores returned {name} of shape {array.shape}; "
                     f"expected {expected}"
                 )
-        counts = node.code_counts(codes)
-        n_left = np.cumsum(counts, axis=1)[:, :N_CANDIDATE_BINS]
-        n_node = node.samples.shape[0]
-        valid = (
-            (counts[:, :N_CANDIDATE_BINS] > 0)
-            & (n_left >= self.min_samples_leaf)
-            & (n_node - n_left >= self.min_samples_leaf)
+        feature, split_bin = _select_candidate(
+            scores, node.code_counts(codes), int(self.min_samples_leaf)
         )
-        feature, split_bin = _select_candidate(scores, valid)
         if feature < 0:
             return None
         return (
