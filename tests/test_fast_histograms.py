@@ -325,7 +325,7 @@ def test_exact_feature_histograms_are_bitwise_build_histogram_rows(n):
     )
 
 
-def _exact_stump(learner, fit, codes, target, weight):
+def _exact_tree(learner, fit, codes, target, weight):
     """The same fit through the general growth loop on exact histograms."""
     original = DecisionTree._grow
 
@@ -347,11 +347,14 @@ def _same_tree(a, b):
     assert a.depth_ == b.depth_
 
 
+@pytest.mark.parametrize("depth", [1, 2, 3])
 @pytest.mark.parametrize("criterion", ["error", "gini", "entropy", "squared_error"])
 @pytest.mark.parametrize("seed", range(6))
-def test_depth_one_trees_from_the_search_histogram_equal_the_exact_ones(criterion, seed):
-    """Same split, same leaves, bit for bit, as growing the stump on ``build_histogram``
-    (ties between duplicate and complementary columns included)."""
+def test_trees_from_the_search_histogram_equal_the_exact_ones(depth, criterion, seed):
+    """Same splits, same leaves, bit for bit, as growing the tree on ``build_histogram``
+    (ties between duplicate and complementary columns included): the stump's search, and for
+    deeper trees the root's search and the larger children's subtractions from it, each split
+    checked on exact rows."""
     rng = np.random.default_rng(seed)
     for n in (1, 2, 5, 40, 300, 2500):
         codes = _mixed_codes(rng, n)
@@ -359,7 +362,7 @@ def test_depth_one_trees_from_the_search_histogram_equal_the_exact_ones(criterio
         weight = rng.uniform(0.0, 1.0, size=n)
         if seed % 2:
             weight = np.round(weight * 4) / 4 + 0.25  # many equal weights: exact ties
-        learner = DecisionTree(max_depth=1, criterion=criterion, min_samples_leaf=1 + seed % 3)
+        learner = DecisionTree(max_depth=depth, criterion=criterion, min_samples_leaf=1 + seed % 3)
         if criterion == "squared_error":
             fit, target = "fit_regression", rng.standard_normal(n)
         else:
@@ -370,7 +373,7 @@ def test_depth_one_trees_from_the_search_histogram_equal_the_exact_ones(criterio
             continue
         _same_tree(
             getattr(learner, fit)(codes, target, weight),
-            _exact_stump(learner, fit, codes, target, weight),
+            _exact_tree(learner, fit, codes, target, weight),
         )
 
 
@@ -385,7 +388,7 @@ def test_depth_one_tree_falls_back_to_the_exact_histogram_when_the_check_disagre
     codes = np.asfortranarray(codes)
     weight = rng.uniform(0.1, 1.0, size=n)
     learner = DecisionTree(max_depth=1, criterion="gini")
-    expected = _exact_stump(learner, "fit_binary", codes, y, weight)
+    expected = _exact_tree(learner, "fit_binary", codes, y, weight)
     assert expected.node_feature[0] == 4
 
     def misleading(codes, stats):
@@ -406,7 +409,7 @@ def test_depth_one_tree_checks_a_search_that_finds_no_split(monkeypatch):
     y = rng.choice([-1.0, 1.0], size=n)
     weight = rng.uniform(0.1, 1.0, size=n)
     learner = DecisionTree(max_depth=1, criterion="error")
-    expected = _exact_stump(learner, "fit_binary", codes, y, weight)
+    expected = _exact_tree(learner, "fit_binary", codes, y, weight)
     assert expected.node_feature[0] >= 0
 
     def no_split(codes, stats):
@@ -592,35 +595,6 @@ def test_binary_stats_are_bitwise_the_numpy_expressions(error_criterion):
     _assert_same_bits(_input_kernels.binary_stats(y, weight, error_criterion), expected)
 
 
-@pytest.mark.parametrize("depth", [2, 3])
-@pytest.mark.parametrize("criterion", ["error", "gini", "entropy", "squared_error"])
-@pytest.mark.parametrize("seed", range(4))
-def test_deeper_trees_from_the_search_histogram_equal_the_exact_ones(depth, criterion, seed):
-    """Trees deeper than 1 search the root's split on the search histogram (and their larger
-    children on subtractions from it), checked on exact rows: the same splits and leaves, bit
-    for bit, as growing them on exact histograms throughout."""
-    rng = np.random.default_rng(100 + seed)
-    for n in (1, 2, 5, 40, 300, 2500):
-        codes = _mixed_codes(rng, n)
-        y = rng.choice([-1.0, 1.0], size=n)
-        weight = rng.uniform(0.0, 1.0, size=n)
-        if seed % 2:
-            weight = np.round(weight * 4) / 4 + 0.25  # many equal weights: exact ties
-        learner = DecisionTree(max_depth=depth, criterion=criterion, min_samples_leaf=1 + seed % 3)
-        if criterion == "squared_error":
-            fit, target = "fit_regression", rng.standard_normal(n)
-        else:
-            fit, target = "fit_binary", y
-            if criterion == "error" and seed % 3 == 0:
-                weight = weight * rng.choice([-1.0, 1.0], size=n)  # signed weights
-        if not np.any(weight != 0):
-            continue
-        _same_tree(
-            getattr(learner, fit)(codes, target, weight),
-            _exact_stump(learner, fit, codes, target, weight),
-        )
-
-
 @pytest.mark.parametrize("swap", [True, False])
 def test_deeper_tree_falls_back_to_exact_histograms_when_the_check_disagrees(monkeypatch, swap):
     """A search histogram that points at the wrong feature, or offers no split, is caught by
@@ -635,7 +609,7 @@ def test_deeper_tree_falls_back_to_exact_histograms_when_the_check_disagrees(mon
     codes = np.asfortranarray(codes)
     weight = rng.uniform(0.1, 1.0, size=n)
     learner = DecisionTree(max_depth=3, criterion="gini")
-    expected = _exact_stump(learner, "fit_binary", codes, y, weight)
+    expected = _exact_tree(learner, "fit_binary", codes, y, weight)
     assert expected.node_feature[0] == 4 and expected.depth_ >= 2
 
     def wrong(codes, stats):
