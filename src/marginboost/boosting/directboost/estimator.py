@@ -21,7 +21,12 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..._sklearn import constraints
 from .._base import BinaryBoostingClassifier, check_positive_int, check_real, mark_not_boosted
 from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime, root_counts
-from .objectives import MarginObjective, ZeroOneObjective, margin_objective
+from .objectives import (
+    MarginObjective,
+    ZeroOneObjective,
+    margin_objective,
+    sorted_margin_objective,
+)
 from .state import TrainingState
 
 if TYPE_CHECKING:
@@ -322,15 +327,27 @@ class DirectBoost(BinaryBoostingClassifier):
             split_rule=self.split_rule,
         )
 
-    def _record(self, state: TrainingState, phase: int, alpha: float) -> None:
+    def _record(
+        self,
+        state: TrainingState,
+        phase: int,
+        alpha: float,
+        order: NDArray[np.int64] | None = None,
+    ) -> float:
+        """Record a round; returns the margin objective.  ``order``: the stable argsort of
+        the margins when known (the normalized margins sorted by it are those ``np.sort``
+        gives: dividing by ``c > 0`` keeps their order)."""
         a, c, history = state.a, state.c, state.history
         history["phase"].append(phase)
         history["train_error"].append(float(np.count_nonzero(a <= 0)) / a.size)
-        history["objective"].append(margin_objective(a / c, self.n_prime_, self.objective))
+        m = np.sort(a / c) if order is None else (a / c)[order]
+        value = sorted_margin_objective(m, self.n_prime_, self.objective)
+        history["objective"].append(value)
         for (objective, n_prime), values in state.objectives.items():
-            values.append(margin_objective(a / c, n_prime, objective))
+            values.append(sorted_margin_objective(m, n_prime, objective))
         history["alpha"].append(alpha)
         history["time"].append(time.perf_counter() - state.start)
+        return value
 
     def _phase1(
         self,
@@ -428,9 +445,10 @@ class DirectBoost(BinaryBoostingClassifier):
         value = margin_objective(a / c, n_prime, self.objective)
         best_value, best_rounds, stall = value, len(trees), 0
         self.stop_reason_ = "n_estimators"
+        order = None  # the stable argsort of a, computed once per round
         while len(trees) < n_estimators:
             objective = MarginObjective(
-                a, y, c, n_prime, self.objective, restricted, self.epsilon_, self.end_gap
+                a, y, c, n_prime, self.objective, restricted, self.epsilon_, self.end_gap, order
             )
             tree = builder.fit(codes, objective, counts)
             h = tree.predict(codes)
@@ -444,10 +462,10 @@ class DirectBoost(BinaryBoostingClassifier):
             a = a + step * y * h
             c += step
             state.a, state.c = a, c
-            value = margin_objective(a / c, n_prime, self.objective)
+            order = np.argsort(a, kind="stable")
             trees.append(tree)
             state.alphas.append(step)
-            self._record(state, 2, step)
+            value = self._record(state, 2, step, order)
             if value > best_value + self.tol_ * max(1.0, abs(best_value)):
                 best_value, best_rounds, stall = value, len(trees), 0
             else:

@@ -25,13 +25,19 @@ if TYPE_CHECKING:
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["margin_objective", "ZeroOneObjective", "MarginObjective"]
+__all__ = ["margin_objective", "sorted_margin_objective", "ZeroOneObjective", "MarginObjective"]
 
 
 def margin_objective(margins: ArrayLike, n_prime: int, objective: str = "average") -> float:
     """Bottom-``n_prime`` average (``"average"``) or ``n_prime``-th smallest (``"order"``) of
     the given (normalized) margins."""
-    m = np.sort(np.asarray(margins, dtype=np.float64))
+    return sorted_margin_objective(
+        np.sort(np.asarray(margins, dtype=np.float64)), n_prime, objective
+    )
+
+
+def sorted_margin_objective(m: FloatArray, n_prime: int, objective: str = "average") -> float:
+    """:func:`margin_objective` of margins already sorted in increasing order."""
     n_prime = check_n_prime(n_prime, m.size)
     return float(m[:n_prime].mean() if objective == "average" else m[n_prime - 1])
 
@@ -151,6 +157,8 @@ class MarginObjective:
         Relaxation (0 for none).
     end_gap : float
         How far below ``d`` a step that reaches ``d`` stops.
+    order : array of int64 (n,), optional
+        ``np.argsort(a, kind="stable")`` when the caller has it already.
     """
 
     kind = "binary"
@@ -165,6 +173,7 @@ class MarginObjective:
         restricted: bool = True,
         epsilon: float = 0.0,
         end_gap: float = 0.01,
+        order: NDArray[np.int64] | None = None,
     ) -> None:
         self.a = np.ascontiguousarray(a, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
@@ -176,7 +185,7 @@ class MarginObjective:
         self.restricted = bool(restricted)
         self.epsilon = float(epsilon)
         self.end_gap = float(end_gap)
-        self.order = np.argsort(self.a, kind="stable")
+        self.order = np.argsort(self.a, kind="stable") if order is None else order
 
     def line(self, h: NDArray[np.float64]) -> tuple[float, float, float]:
         """``(maximizer q, step, objective value at the step)`` of adding ``h``."""
