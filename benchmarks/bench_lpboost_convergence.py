@@ -29,6 +29,11 @@ saves, how far each stopping tolerance is, and ERLPBoost beside it -- measured i
   violates the master's constraint) with the same column budget: iterations, seconds (master
   and all), its gap and bound r after each iteration, and the columns and seconds to each
   tolerance beside plain pricing's.
+* ``long-pricing-K`` (only with ``--long-columns N``, which runs this case alone and adds it to
+  the results file): multiple pricing with ``K`` = 20 columns per iteration and a budget of
+  ``N`` columns, to show where the gap goes past the shared budget; beside its gap and bound
+  after each iteration, how many of its columns keep a positive weight in the last master (a
+  basic optimum of the full problem has at least as many columns as the last master uses).
 * ``erlpboost-EPS``: ERLPBoost (the same nu and trees) with ``tol = EPS``: columns, seconds,
   whether it stopped by its rule, and the soft margin of its combination beside LPBoost's
   bracket on the optimum (the master's last ``r`` below, the smallest next-tree edge above).
@@ -406,9 +411,11 @@ def master_batches(A: np.ndarray, objective: list[float], batches=BATCHES) -> li
     return cases
 
 
-def multiple_pricing(X, y, n_columns: int, plain: dict, batches=BATCHES) -> list[dict]:
+def multiple_pricing(
+    X, y, n_columns: int, plain: dict | None, batches=BATCHES, name: str = "pricing-columns"
+) -> list[dict]:
     """LPBoost with ``columns_per_iteration=K`` against plain pricing, the same column budget
-    (see the module docstring)."""
+    (see the module docstring); without ``plain``, on its own (``long-pricing-K``)."""
     from marginboost import LPBoost
 
     cases = []
@@ -423,7 +430,7 @@ def multiple_pricing(X, y, n_columns: int, plain: dict, batches=BATCHES) -> list
         history = model.history_
         columns_at = [int(w.size) for w in model._stage_weights]
         case = {
-            "case": f"pricing-columns-{k}",
+            "case": f"{name}-{k}",
             "columns_per_iteration": k,
             "columns": int(model.n_estimators_),
             "iterations": int(model.n_iterations_),
@@ -432,14 +439,16 @@ def multiple_pricing(X, y, n_columns: int, plain: dict, batches=BATCHES) -> list
             "master_s": float(sum(s[1] for s in solves)),
             "last_gap": float(history["duality_gap"][-1]),
             "last_objective": float(history["objective"][-1]),
-            "plain_last_gap": plain["last_gap"],
-            "plain_last_objective": plain["objective"][-1],
+            "positive_weights": int(np.count_nonzero(model._stage_weights[-1] > 0)),
             "columns_at": columns_at,
             "gap": [float(g) for g in history["duality_gap"]],
             "objective": [float(r) for r in history["objective"]],
             "time": [float(t) for t in history["time"]],
             "to_tolerance": {},
         }
+        if plain is not None:
+            case["plain_last_gap"] = plain["last_gap"]
+            case["plain_last_objective"] = plain["objective"][-1]
         for eps in TOLERANCES:
             hit = np.flatnonzero(history["duality_gap"] <= eps)
             case["to_tolerance"][f"{eps:g}"] = (
@@ -459,9 +468,18 @@ def main(argv: list[str] | None = None) -> int:
         "--columns", type=int, default=300, help="LPBoost's column limit (default 300)"
     )
     parser.add_argument("--output", default=str(RESULTS))
+    parser.add_argument(
+        "--long-columns",
+        type=int,
+        default=None,
+        help="run only the long-pricing case (20 columns per iteration, this many columns) "
+        "and add it, with the date, to the results file at --output (a full run's)",
+    )
     args = parser.parse_args(argv)
     n_train, n_columns = (2000, 40) if args.quick else (10_000, args.columns)
     X, y = adult_sample(n_train)
+    if args.long_columns is not None:
+        return _long_pricing_only(X, y, args.long_columns, Path(args.output))
     cases, A, bracket = lpboost_trajectory(X, y, n_columns)
     trajectory = cases[0]
     cases += working_set(A, trajectory["objective"], trajectory["master_ms"])
@@ -479,6 +497,24 @@ def main(argv: list[str] | None = None) -> int:
         "cases": cases,
     }
     write_result(args.output, result)
+    return 0
+
+
+def _long_pricing_only(X, y, n_columns: int, output: Path) -> int:
+    """``--long-columns``: the ``long-pricing-20`` case alone, added to a full run's file."""
+    import json
+
+    if n_columns < 1:
+        raise SystemExit(f"--long-columns must be at least 1; got {n_columns}")
+    if not output.exists():
+        raise SystemExit(f"--long-columns adds a case to {output}, which does not exist")
+    result = json.loads(output.read_text())
+    if result.get("quick"):
+        raise SystemExit(f"{output} holds a quick run; --long-columns completes a full one")
+    (case,) = multiple_pricing(X, y, n_columns, None, (20,), name="long-pricing")
+    case["measured"] = time.strftime("%Y-%m-%d")
+    result["cases"] = [c for c in result["cases"] if c["case"] != case["case"]] + [case]
+    write_result(output, result)
     return 0
 
 

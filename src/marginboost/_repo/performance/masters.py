@@ -124,7 +124,13 @@ def write_lpboost_convergence_figure(root: Path) -> Path | None:
         style = dict(color="C0", lw=1, ls=styles[i % len(styles)])
         axes[0].semilogy(case["columns_at"], gap, **style, label=f"LPBoost gap, {k} per iteration")
         axes[1].semilogy(case["time"], gap, **style, label=f"{k} columns per iteration")
-    if any(c["case"].startswith("pricing-col") for c in record["cases"]):
+    for case in (c for c in record["cases"] if c["case"].startswith("long-pricing")):
+        gap = np.maximum(case["gap"], 1e-8)
+        style = dict(color="C5", lw=1)
+        k = case["columns_per_iteration"]
+        axes[0].semilogy(case["columns_at"], gap, **style, label=f"{k} per iteration, long run")
+        axes[1].semilogy(case["time"], gap, **style, label=f"{k} per iteration, long run")
+    if any(c["case"].startswith(("pricing-col", "long-pricing")) for c in record["cases"]):
         axes[1].legend(frameon=False, fontsize=7)
     erlpboost = [c for c in record["cases"] if c["case"].startswith("erlpboost")]
     for i, case in enumerate(erlpboost):
@@ -321,6 +327,25 @@ def lpboost_convergence_section(record: dict) -> list[str]:
             + ", but a default that changes which trees are chosen would change every stored "
             "LPBoost result (and the papers add one column per iteration), so both stay "
             "options measured here.",
+        ]
+    for case in (c for c in record["cases"] if c["case"].startswith("long-pricing")):
+        reached = [
+            f"gap <= {eps} at column {hit['columns']} ({hit['seconds']:.0f} s)"
+            for eps, hit in case["to_tolerance"].items()
+            if hit
+        ]
+        lines += [
+            "",
+            f"The same multiple pricing ({case['columns_per_iteration']} columns per iteration) "
+            f"to a longer budget, measured in a separate run ({case.get('measured', 'another run')}; "
+            f"`--long-columns {case['columns']}`): {case['columns']:,} columns in "
+            f"{case['iterations']} iterations and {case['total_s']:.0f} s "
+            f"({case['master_s']:.0f} s in the master), "
+            + ("stopped by its rule" if case["converged"] else "stopped by the budget")
+            + f"; last r {case['last_objective']:.5f}, last gap {case['last_gap']:.3g}; "
+            + ("; ".join(reached) if reached else "no tolerance of 1e-2 or below reached")
+            + f". {case['positive_weights']} of its columns keep a positive weight in the "
+            "last master.",
         ]
     erlp = [c for c in record["cases"] if c["case"].startswith("erlpboost-")]
     if erlp:
