@@ -170,6 +170,26 @@ def test_cells_selects_the_paper_protocols_cells_and_runs_only_the_missing_ones(
     assert [c["fold"] for c in ran] == [4, 4, 4, 4]
     assert "computed 4 cells" in capsys.readouterr().out
 
+    # Table 4: the DMCBoost cells whose chosen n' ended on the cap run again, raised
+    capped = P.select_paper_cells(["table4"], ["Car"], ["DMCBoost"])[:2]
+    pairs = [(c, P.with_raised_cap(c)) for c in capped]
+    monkeypatch.setattr(P, "capped_and_raised", lambda profile, protocol: pairs)
+    monkeypatch.setattr(type(store), "has", lambda self, spec: spec is not pairs[1][1])
+    monkeypatch.setattr(type(store), "get", lambda self, spec: {"elapsed_seconds": 900.0})
+    ran.clear()
+    args = ["cells", "dmcboost", "table4", "--dataset", "Car", "--method", "DMCBoost"]
+    assert main([*args, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "2 Table 4 DMCBoost cells chose an n' whose run ended on the safety cap" in out
+    assert "1 in the store, 1 to compute (at most about 1.0 CPU hours" in out and ran == []
+    assert main(args) == 0
+    assert ran == [pairs[1][1]] and ran[0]["params"]["max_rounds"] == 4 * 5000
+    assert "computed 1 cells" in capsys.readouterr().out
+    # another table, data set or method than DMCBoost's Table 4 runs no reruns
+    assert main(["cells", "dmcboost", "table4", "--dataset", "Car", "--method", "SAMME"]) == 0
+    assert main(["cells", "dmcboost", "table4", "--dataset", "Nursery"]) == 0
+    assert ran == [pairs[1][1]]
+
 
 def test_data_verify_names_a_mirror_folder_that_does_not_exist(tmp_path, capsys):
     assert main(["data", "verify", "--mirror", str(tmp_path / "absent")]) == 1

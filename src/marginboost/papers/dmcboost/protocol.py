@@ -60,6 +60,7 @@ __all__ = [
     "chosen_run_capped",
     "raise_capped_cells",
     "raised_cap_cells",
+    "capped_and_raised",
     "with_raised_cap",
     "cap_ablation_cells",
     "phase1_only_cells",
@@ -181,6 +182,12 @@ def raise_capped_cells(cells: list[dict], metrics: list[dict], protocols: dict) 
 def raised_cap_cells(profile: str, protocol: str = "book") -> list[dict]:
     """Table 4's reruns with a raised cap (:func:`raise_capped_cells`), found from the stored
     records of its cells; none until those cells are in the store."""
+    return [raised for _, raised in capped_and_raised(profile, protocol)]
+
+
+def capped_and_raised(profile: str, protocol: str = "book") -> list[tuple[dict, dict]]:
+    """Table 4's stored cells whose chosen :math:`n'` ended on the safety cap, each with its
+    rerun (:func:`raised_cap_cells`): ``(capped cell, rerun cell)`` pairs."""
     from ...experiments.grids import paper_store
 
     cells = grid_cells(profile, tables=("table4",), protocol=protocol)
@@ -200,7 +207,10 @@ def raised_cap_cells(profile: str, protocol: str = "book") -> list[dict]:
     store = paper_store("dmcboost", profile)
     stored = [c for c in candidates if store.has(c)]
     metrics = [store.get(c)["metrics"] for c in stored]
-    return [with_raised_cap(stored[i]) for i in raise_capped_cells(stored, metrics, protocols)]
+    return [
+        (stored[i], with_raised_cap(stored[i]))
+        for i in raise_capped_cells(stored, metrics, protocols)
+    ]
 
 
 def with_raised_cap(cell: dict) -> dict:
