@@ -414,8 +414,15 @@ def _tail(lines: _Lines, n_prime: int, c: float) -> tuple[float, float]:
     use2 = np.isfinite(p2) & (~np.isfinite(p1) | (s2 < s1) | ((s2 == s1) & (p2 < p1)))
     p = np.where(use2, p2, p1)
     s = np.where(use2, s2, s1)
-    pick = np.lexsort((p, s))[:n_prime]
-    return float(p[pick].sum()), float(s[pick].sum())
+    # the n' smallest by (s, p): the slopes are -1, 0 or +1, so the order is p's sorted values
+    # within each slope in turn; the values alone fix the sum (ties are equal values), and the
+    # slopes' sum is exact in any order
+    groups = [s == -1.0, s == 0.0, s == 1.0]
+    if sum(int(np.count_nonzero(g)) for g in groups) != s.size:  # pragma: no cover - guard
+        raise ValueError("_tail: the slopes must be -1, 0 or +1")
+    ordered = np.concatenate([np.sort(p[g]) for g in groups])[:n_prime]
+    slopes = np.concatenate([s[g] for g in groups])[:n_prime]
+    return float(ordered.sum()), float(slopes.sum())
 
 
 def margin_numerators(
