@@ -13,7 +13,7 @@ import pytest
 
 from marginboost.boosting.dmcboost import MarginSlopeObjective, ZeroOneTreeObjective
 from marginboost.boosting.dmcboost import _phase2_kernels as _k
-from marginboost.boosting.dmcboost.search import _bottom, _lines, zero_one_sweep
+from marginboost.boosting.dmcboost.search import _bottom, _lines, _tail, zero_one_sweep
 
 
 def _bits(a):
@@ -121,6 +121,28 @@ def test_bottom_sum_is_the_numpy_expression(seed):
                 got = _bottom(lines, n_prime, b)
                 want = _reference_bottom(lines, n_prime, b)
                 assert _bits(got[0]) == _bits(want[0]) and got[1] == want[1]
+
+
+def _reference_tail(lines, n_prime):
+    """``_tail`` as it was computed: the n' smallest tails by (slope, intercept), lexsorted."""
+    p1, s1, p2, s2 = lines
+    use2 = np.isfinite(p2) & (~np.isfinite(p1) | (s2 < s1) | ((s2 == s1) & (p2 < p1)))
+    p, s = np.where(use2, p2, p1), np.where(use2, s2, s1)
+    pick = np.lexsort((p, s))[:n_prime]
+    return float(p[pick].sum()), float(s[pick].sum())
+
+
+@pytest.mark.parametrize("K", [2, 3, 5])
+def test_tail_is_the_lexsorted_sum(K):
+    """Tied scores, and K = 2 (infinite intercepts on the negative side)."""
+    n = 1500
+    rng = np.random.default_rng(K)
+    F, y, h = _scores_with_ties(rng, n, K), rng.integers(0, K, n), rng.integers(0, K, n)
+    for sign in (1, -1):
+        lines = _lines(F, y, h, sign)
+        for n_prime in (1, 7, n // 10, n // 3, n - 1, n):
+            got, want = _tail(lines, n_prime, 1.0), _reference_tail(lines, n_prime)
+            assert _bits(got[0]) == _bits(want[0]) and got[1] == want[1]
 
 
 def test_bottom_sum_refuses_slopes_it_cannot_count():
