@@ -132,4 +132,14 @@ def test_full_protocols_page_reads_dmcboost_counts_from_the_results(tmp_path):
     target.write_text(json.dumps(record))
     lines = _dmcboost_section(tmp_path)
     assert any(line.startswith(f"| Table 4 | {cells} | {cells} | 0 |") for line in lines)
+    # the reruns with a raised cap: said when counted, from the same numbers
+    numbers.update(
+        table4_raised_reruns=18.0,
+        table4_raised_reruns_computed=4.0,
+        table4_raised_missing_cpu_h_max=5.84,
+    )
+    target.write_text(json.dumps(record))
+    text = "\n".join(_dmcboost_section(tmp_path))
+    assert "Besides, 18 of Table 4's DMCBoost cells" in text
+    assert "The store holds 4 of these reruns; the rest take at most 5.8 CPU hours" in text
     assert _dmcboost_section(tmp_path / "elsewhere") == []

@@ -127,6 +127,18 @@ def _dmcboost_section(root: Path) -> list[str]:
             f"| Table {table[5:]} | {cells} | {done} | {cells - done} | "
             f"{_hours(k[f'{table}_missing_cpu_h'])} | {unestimated} |"
         )
+    if "table4_raised_reruns" in k:
+        reruns = int(k["table4_raised_reruns"])
+        lines += [
+            "",
+            f"Besides, {reruns} of Table 4's DMCBoost cells chose an $n'$ whose run ended on "
+            "our 5000-round safety cap; Table 4 runs each again with a cap four times larger "
+            f"(the longer run replaces the capped one). The store holds "
+            f"{int(k['table4_raised_reruns_computed'])} of these reruns; the rest take at most "
+            f"{_hours(k['table4_raised_missing_cpu_h_max'])} CPU hours (four times the capped "
+            "cells' own), and `marginboost cells dmcboost table4` computes them after the "
+            "table's missing cells.",
+        ]
     lines += [
         "",
         "One command computes the rest, on local processes (`--jobs`) or on a dask cluster "
