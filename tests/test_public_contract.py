@@ -145,6 +145,21 @@ def test_probability_follows_the_documented_link_of_the_loss(name, link):
     assert len(np.unique(np.round(proba[:, 1], 9))) > 2  # not a constant
 
 
+@pytest.mark.parametrize("cls", ["AdaBoost", "ArcGv", "L2Boost"])
+def test_probability_argmax_is_the_prediction_for_scores_within_rounding_of_zero(cls):
+    """A positive score too small to move the link off 1/2 (1 + tiny == 1) still gives the
+    positive class the larger probability, as predict does; zero gives 1/2 each."""
+    X, y = _toy()
+    model = getattr(boosting, cls)(n_estimators=3, max_depth=2).fit(X, y)
+    scores = np.array([1e-300, 1e-17, 0.0, -1e-17, -1e-300, 0.3, -0.3])
+    proba = model._proba_from_scores(scores)
+    labels = model._labels_from_scores(scores)
+    np.testing.assert_array_equal(model.classes_[np.argmax(proba, axis=1)], labels)
+    assert proba[2, 0] == proba[2, 1] == 0.5
+    assert np.all(proba[:2, 1] > 0.5) and np.all(proba[3:5, 1] <= 0.5)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-15)
+
+
 def test_resampling_draws_from_the_normalized_cost_gradient():
     """DOOM II's resampling draws with probabilities proportional to |gradient| (which do not
     sum to one by themselves), reproducibly for a given ``random_state``."""

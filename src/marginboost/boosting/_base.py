@@ -457,6 +457,11 @@ class BinaryBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _proba_from_scores(self, scores: FloatArray) -> FloatArray:
         positive = self._positive_probability(scores)
+        # a positive score within rounding of 0 maps to exactly 1/2 (1 + tiny == 1): the
+        # smallest probability above 1/2 keeps predict_proba's argmax equal to predict's label
+        positive = np.where(
+            scores > 0.0, np.maximum(positive, np.nextafter(0.5, 1.0)), np.minimum(positive, 0.5)
+        )
         return np.column_stack([1.0 - positive, positive])
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
