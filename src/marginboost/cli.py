@@ -154,13 +154,12 @@ def _cmd_cells(args: argparse.Namespace) -> int:
         ]
     raised_missing = [(c, r) for c, r in raised if not store.has(r)]
     if raised:
-        # a rerun runs at most CAP_RAISE times the capped cell's rounds
-        bound = sum(store.get(c)["elapsed_seconds"] for c, _ in raised_missing)
+        bound = protocol.raised_reruns_bound_cpu_h(store, raised)
         print(
             f"{len(raised)} Table 4 DMCBoost cells chose an n' whose run ended on the safety "
             f"cap, each rerun with a cap {protocol.CAP_RAISE} times larger: "
             f"{len(raised) - len(raised_missing)} in the store, {len(raised_missing)} to "
-            f"compute (at most about {protocol.CAP_RAISE * bound / 3600:.1f} CPU hours: "
+            f"compute (at most about {bound:.1f} CPU hours: "
             f"{protocol.CAP_RAISE} times the capped cells' own)"
         )
     if args.dry_run or not (missing or raised_missing):

@@ -61,6 +61,7 @@ __all__ = [
     "raise_capped_cells",
     "raised_cap_cells",
     "capped_and_raised",
+    "raised_reruns_bound_cpu_h",
     "with_raised_cap",
     "cap_ablation_cells",
     "phase1_only_cells",
@@ -211,6 +212,16 @@ def capped_and_raised(profile: str, protocol: str = "book") -> list[tuple[dict, 
         (stored[i], with_raised_cap(stored[i]))
         for i in raise_capped_cells(stored, metrics, protocols)
     ]
+
+
+def raised_reruns_bound_cpu_h(store, pairs: list[tuple[dict, dict]]) -> float:
+    """At most how many CPU hours the reruns of ``pairs`` (:func:`capped_and_raised`) that
+    ``store`` lacks take: :data:`CAP_RAISE` times their capped cells' own seconds (a rerun
+    runs at most that many times the capped cell's rounds)."""
+    seconds = sum(
+        store.get(capped)["elapsed_seconds"] for capped, rerun in pairs if not store.has(rerun)
+    )
+    return CAP_RAISE * seconds / 3600
 
 
 def with_raised_cap(cell: dict) -> dict:
