@@ -27,6 +27,18 @@ def _codes(rng, n, d, bins):
     return np.asfortranarray(rng.integers(0, bins, size=(n, d)).astype(np.uint8))
 
 
+def _sparse_codes(rng, n, d, bins):
+    """Codes where most samples of a feature share one code (the phase-2 kernel moves only the
+    others when a node has two codes): binary features with the mode below or above the other
+    code, and features with a mode in the middle of ``bins`` codes."""
+    columns = []
+    for f in range(d):
+        mode = [0, bins - 1, bins // 2][f % 3]
+        other = rng.integers(0, bins, size=n) if f % 3 == 2 else np.full(n, bins - 1 - mode)
+        columns.append(np.where(rng.random(n) < 0.75, mode, other))
+    return np.asfortranarray(np.column_stack(columns).astype(np.uint8))
+
+
 def _margins(rng, n, scale=3):
     # integer-valued margins produce ties between |a_i| on purpose
     return rng.integers(-scale, scale + 1, size=n).astype(float) + 0.5 * rng.integers(0, 2, size=n)
@@ -138,6 +150,7 @@ def test_order_line_is_the_maximum_over_a_fine_grid(seed, restricted):
         assert value == 1.0 and np.sort(b)[n_prime - 1] == 1.0
 
 
+@pytest.mark.parametrize("coding", ["uniform", "sparse"])
 @pytest.mark.parametrize("objective", ["average", "order"])
 @pytest.mark.parametrize("restricted", [True, False])
 @pytest.mark.parametrize(
@@ -146,10 +159,13 @@ def test_order_line_is_the_maximum_over_a_fine_grid(seed, restricted):
     # positions and sweeps a feature again with more when a line search reads further
     [(7, 36, 6, 1.0), (8, 300, 10, 0.2), (9, 300, 10, 5.0), (10, 200, 150, 1.0)],
 )
-def test_margin_split_scores_equal_brute_force(objective, restricted, seed, n, n_prime, spread):
+def test_margin_split_scores_equal_brute_force(
+    coding, objective, restricted, seed, n, n_prime, spread
+):
     rng = np.random.default_rng(seed)
     d, bins = 3, 5
-    codes, y = _codes(rng, n, d, bins), rng.choice([-1.0, 1.0], n)
+    codes = (_codes if coding == "uniform" else _sparse_codes)(rng, n, d, bins)
+    y = rng.choice([-1.0, 1.0], n)
     a = spread * rng.normal(size=n) + 0.5
     obj = MarginObjective(a, y, 2.0, n_prime, objective, restricted, 0.0 if restricted else 0.01)
     state, node = _partial_state(rng, n)
@@ -162,6 +178,71 @@ def test_margin_split_scores_equal_brute_force(objective, restricted, seed, n, n
                 continue
             brute = max(obj.line(_candidate_h(codes, node, state, f, t, s))[2] for s in (1.0, -1.0))
             assert scores[f, t] == pytest.approx(brute, abs=1e-12)
+
+
+@pytest.mark.parametrize("objective", ["average", "order"])
+@pytest.mark.parametrize("restricted", [True, False])
+@pytest.mark.parametrize("seed", range(6))
+def test_two_code_sweep_equals_the_bucketed_sweep_bit_for_bit(objective, restricted, seed):
+    """A feature with two codes in the node, one its mode, moves only the other code's samples,
+    read from the positions of the round's sparse form; the scores are those of the general
+    sweep (every mode withheld), bit for bit, also when the positions stop short of where the
+    line searches read (small n', a stop of n' positions, one short of the first limit)."""
+    rng = np.random.default_rng(seed)
+    n, d, bins = int(rng.integers(40, 400)), 9, 4
+    codes, y = _sparse_codes(rng, n, d, bins), rng.choice([-1.0, 1.0], n)
+    a = np.round(rng.normal(size=n), 1)  # ties between margins
+    n_prime = int(rng.integers(1, n // 3))
+    obj = MarginObjective(a, y, 1.5, n_prime, objective, restricted, 0.0 if restricted else 0.01)
+    state, node = _partial_state(rng, n)
+    node.samples = node.samples[codes[node.samples, 0] == codes[node.samples, 0].min()]
+    pred = np.ascontiguousarray(state.predictions())
+    mode, other, row_ptr, row_features, feature_ptr = K.sparse_code_rows(codes)
+    assert np.any(other >= 0) and np.any((mode >= 0) & (other < 0))
+
+    def scores(mode, other, stop):
+        positions, end = K.sparse_code_positions(
+            obj.order, row_ptr, row_features, feature_ptr, stop
+        )
+        out = [np.full((d, 256), -np.inf), np.zeros((d, 256)), np.zeros((d, 256))]
+        K.phase2_split_scores(
+            codes, node.samples, node.code_counts(codes), pred, obj.order,
+            K.sorted_by_margin(obj.order, obj.a, obj.y), n_prime, obj.c, restricted, objective == "order", obj.epsilon, obj.end_gap, *out, 2,
+            mode, other, feature_ptr, positions, end, stop,
+        )  # fmt: skip
+        return out
+
+    withheld = np.full(d, -1, dtype=np.int64)
+    general = scores(withheld, withheld, 0)
+    assert np.isfinite(general[0]).any()
+    first_limit = (K.NEAR_FACTOR + (objective == "order")) * n_prime
+    for stop in (n, n_prime, min(n, first_limit) - 1):
+        for got, want in zip(scores(mode, other, stop), general):
+            assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_order_after_a_step_is_the_stable_argsort(seed):
+    """Phase 2 merges the examples whose margin rose and fell instead of sorting: the order is
+    ``np.argsort(kind="stable")``'s, ties made by rounding and signed zeros included."""
+    rng = np.random.default_rng(seed)
+    for trial in range(400):
+        n = int(rng.integers(1, 80))
+        a = [
+            rng.integers(-3, 4, n).astype(float),
+            rng.normal(size=n),
+            1.0 + np.round(rng.normal(size=n), 1) * 1e-17,
+            rng.choice([0.0, -0.0, 5e-324, 1.0], n),
+        ][trial % 4]
+        direction = rng.choice([-1.0, 1.0, 0.0] if trial % 3 else [-1.0, 1.0], n)
+        new = a + [0.5, 1e-17, 2.0**-60, 3.0][trial % 4] * direction
+        got = K.stable_order_after_step(np.argsort(a, kind="stable"), new, direction)
+        assert np.array_equal(got, np.argsort(new, kind="stable"))
+    # a direction outside {-1, 0, 1}: sorted from scratch
+    a = rng.normal(size=30)
+    direction = rng.choice([-1.0, 0.5], 30)
+    got = K.stable_order_after_step(np.argsort(a, kind="stable"), a + direction, direction)
+    assert np.array_equal(got, np.argsort(a + direction, kind="stable"))
 
 
 def _toy(seed, n=120, noise=0.0):

@@ -143,3 +143,39 @@ def test_full_protocols_page_reads_dmcboost_counts_from_the_results(tmp_path):
     assert "Besides, 18 of Table 4's DMCBoost cells" in text
     assert "The store holds 4 of these reruns; the rest take at most 5.8 CPU hours" in text
     assert _dmcboost_section(tmp_path / "elsewhere") == []
+
+
+def test_gap_projection_recovers_power_laws_and_sums_the_master_seconds():
+    """The projection of LPBoost's gap curve on the performance page: on an exact power law it
+    finds the exponents, the column where the law reaches each tolerance and the master seconds
+    of the columns from the run's end to there."""
+    import numpy as np
+
+    from marginboost._repo.performance.masters import gap_projection
+
+    columns = np.arange(1, 401, dtype=float)
+    projection = gap_projection(columns, 2.0 * columns**-1.5, 1e-3 * columns**2, tols=(1e-5, 1.0))
+    assert projection["gap_exponent"] == pytest.approx(-1.5)
+    assert projection["running_min_exponent"] == pytest.approx(-1.5)
+    assert projection["master_exponent"] == pytest.approx(2.0)
+    assert projection["fitted_from"] == 200 and projection["to"] == 400
+    far = projection["tolerances"][1e-5]["gap"]
+    assert far["columns"] == pytest.approx(2e5 ** (2 / 3))
+    assert far["master_s"] == pytest.approx(1e-3 * (far["columns"] ** 3 - 400.0**3) / 3)
+    assert projection["tolerances"][1.0]["gap"] == {"columns": 400.0, "master_s": 0.0}
+    rising = gap_projection(columns, columns, np.ones(400), tols=(1e-3,))
+    assert rising["tolerances"][1e-3]["gap"] is None
+
+
+def test_lpboost_section_reads_the_longest_run_at_each_tolerance():
+    """The measured part: the first column whose gap is within each tolerance, and its master
+    seconds (cumulative), from the longest LPBoost run's trajectory."""
+    from marginboost._repo.performance.masters import _projection_lines
+
+    gap = [0.5, 0.02, 0.009, 0.03, 0.0009] + [0.002] * 10
+    run = {"columns": list(range(1, 16)), "gap": gap, "master_s": [1.0] * 15}
+    text = "\n".join(_projection_lines(run, 286, [{"last_gap": 0.01}], 0.03))
+    assert "| 0.01 | 3 | 3 |" in text and "| 0.001 | 5 | 5 |" in text
+    assert "| 0.0001 | not within 15 | |" in text
+    assert "3.0 times smaller" in text
+    assert "costs this run 3 columns and 3 s of master" in text

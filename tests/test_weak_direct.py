@@ -230,10 +230,14 @@ def test_an_unsplittable_tree_predicts_the_sign_of_the_summed_edge(g, sign):
     np.testing.assert_array_equal(tree.predict(codes), [sign] * 3)
 
 
-def test_node_counts_from_parent_and_sibling_and_given_root_counts():
+@pytest.mark.parametrize("parallel_from", [0, 1 << 30])
+def test_node_counts_from_parent_and_sibling_and_given_root_counts(monkeypatch, parallel_from):
     """Every node's counts are its samples' (the larger child's by subtraction), and a tree
-    grown with the root's counts given is the tree grown without them."""
-    from marginboost.weak import DirectNode
+    grown with the root's counts given is the tree grown without them; counted on one thread
+    or on several."""
+    from marginboost.weak import DirectNode, direct
+
+    monkeypatch.setattr(direct, "_PARALLEL_COUNTS", parallel_from)
 
     rng = np.random.default_rng(3)
     codes = np.asfortranarray(rng.integers(0, 6, size=(200, 4)).astype(np.uint8))

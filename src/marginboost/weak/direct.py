@@ -216,13 +216,39 @@ class SplitObjective(Protocol):
 
 
 @njit(cache=True, parallel=True)
-def _left_counts(codes: NDArray[np.uint8], samples: NDArray[np.int64]) -> NDArray[np.int64]:
+def _left_counts_parallel(
+    codes: NDArray[np.uint8], samples: NDArray[np.int64]
+) -> NDArray[np.int64]:  # pragma: no cover - compiled
     """``counts[f, b]`` = number of node samples with ``code_f == b``."""
     counts = np.zeros((codes.shape[1], 256), dtype=np.int64)
     for feature in prange(codes.shape[1]):
         for k in range(samples.shape[0]):
             counts[feature, codes[samples[k], feature]] += 1
     return counts
+
+
+@njit(cache=True)
+def _left_counts_serial(
+    codes: NDArray[np.uint8], samples: NDArray[np.int64]
+) -> NDArray[np.int64]:  # pragma: no cover - compiled
+    """:func:`_left_counts_parallel` on one thread."""
+    counts = np.zeros((codes.shape[1], 256), dtype=np.int64)
+    for feature in range(codes.shape[1]):
+        for k in range(samples.shape[0]):
+            counts[feature, codes[samples[k], feature]] += 1
+    return counts
+
+
+#: Nodes with fewer (samples x features) than this count their codes on one thread: starting
+#: the threads costs more than the counting (the same integer counts either way).
+_PARALLEL_COUNTS = 1 << 16
+
+
+def _left_counts(codes: NDArray[np.uint8], samples: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``counts[f, b]`` = number of node samples with ``code_f == b``."""
+    if samples.shape[0] * codes.shape[1] < _PARALLEL_COUNTS:
+        return _left_counts_serial(codes, samples)
+    return _left_counts_parallel(codes, samples)
 
 
 def _children_counts(

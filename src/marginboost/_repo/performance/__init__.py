@@ -69,7 +69,9 @@ def performance_page_markdown(root: Path | None = None) -> str:
     if "column_generation" in results:
         lines += column_generation_section(results["column_generation"])
     if "lpboost_convergence" in results:
-        lines += lpboost_convergence_section(results["lpboost_convergence"])
+        lines += lpboost_convergence_section(
+            results["lpboost_convergence"], results.get("directboost")
+        )
     if "margin_masters" in results:
         lines += margin_masters_section(results["margin_masters"])
     if "directboost" in results:

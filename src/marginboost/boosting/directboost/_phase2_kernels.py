@@ -201,15 +201,31 @@ def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
     return q, step, _avg_value(R, kr, F, kf, n_prime, c, step)
 
 
+@njit(cache=True)
+def sorted_by_margin(order, a, y):  # pragma: no cover - compiled
+    """``(rank, a_sorted, y_sorted)``: the examples' positions in ``order`` (the stable argsort
+    of ``a``) and ``a`` and ``y`` in that order, for :func:`phase2_split_scores` (once per
+    round: they do not depend on the node)."""
+    n = order.shape[0]
+    rank = np.empty(n, dtype=np.int64)
+    a_sorted = np.empty(n)
+    y_sorted = np.empty(n)
+    for pos in range(n):
+        i = order[pos]
+        rank[i] = pos
+        a_sorted[pos] = a[i]
+        y_sorted[pos] = y[i]
+    return rank, a_sorted, y_sorted
+
+
 @njit(cache=True, parallel=True)
 def phase2_split_scores(
     codes,
     samples,
     node_counts,
     pred,
-    y,
     order,
-    a,
+    sorted_round,
     n_prime,
     c,
     restricted,
@@ -220,31 +236,54 @@ def phase2_split_scores(
     left_values,
     right_values,
     n_blocks,
+    mode,
+    other,
+    feature_ptr,
+    sparse_positions,
+    sparse_end,
+    sparse_stop,
 ):  # pragma: no cover - compiled
     """Score every split of one node by the margin objective at its step (higher is better).
 
     ``node_counts[f, b]`` is the number of the node's samples with code ``b`` of feature ``f``
     (:meth:`~marginboost.weak.DirectNode.code_counts`).
-    ``pred`` holds the partial tree's current predictions (used outside the node).  The
+    ``pred`` holds the partial tree's current predictions (used outside the node), ``order``
+    the stable argsort of the margins ``a`` and ``sorted_round`` :func:`sorted_by_margin`'s
+    ``(rank, a_sorted, y_sorted)``.  The
     features are shared out in ``n_blocks`` contiguous blocks (one per numba thread), each
     with its own work arrays; every score depends on its feature alone, so the result does not
-    depend on the number of blocks.
+    depend on the number of blocks.  ``mode``, ``other`` and ``feature_ptr`` are
+    :func:`sparse_code_rows`'s,
+    ``sparse_positions`` and ``sparse_end`` :func:`sparse_code_positions`'s for the positions
+    below ``sparse_stop`` of ``order`` (where each feature's codes other than its most frequent
+    one are): a feature with two codes in the node, one of them its mode, moves only the
+    samples of the other one, found there, while its line searches read below
+    ``sparse_stop``.
     """
-    n = y.shape[0]
-    n_features = codes.shape[1]
     # The blocks work on the examples in the order of `order` (position p is example
     # order[p]): the line searches then read a and the signs front to back, not scattered.
     # `rank` maps an example to its position; the node's samples are carried as positions.
-    rank = np.empty(n, dtype=np.int64)
-    a_sorted = np.empty(n)
-    y_sorted = np.empty(n)
-    pred_sorted = np.empty(n)
+    rank, a_sorted, y_sorted = sorted_round
+    n = y_sorted.shape[0]
+    n_features = codes.shape[1]
+    n_node = samples.shape[0]
+    # the signs outside the node (the partial tree's), and the node's samples by position
+    signs = np.empty(n)
     for pos in range(n):
-        i = order[pos]
-        rank[i] = pos
-        a_sorted[pos] = a[i]
-        y_sorted[pos] = y[i]
-        pred_sorted[pos] = pred[i]
+        signs[pos] = y_sorted[pos] * pred[order[pos]]
+    in_node = np.zeros(n, dtype=np.bool_)
+    for k in range(n_node):
+        in_node[rank[samples[k]]] = True
+    # the node's samples by position: those below a limit L are a prefix, below[L] long
+    by_position = np.empty(n_node, dtype=np.int64)
+    below = np.empty(n + 1, dtype=np.int64)
+    m = 0
+    for p in range(n):
+        below[p] = m
+        if in_node[p]:
+            by_position[m] = order[p]
+            m += 1
+    below[n] = m
     total = 0.0
     for pos in range(n_prime):
         total += a_sorted[pos]
@@ -255,12 +294,13 @@ def phase2_split_scores(
     for block in prange(n_blocks):
         _phase2_feature_block(
             codes,
-            samples,
             node_counts,
-            pred_sorted,
+            signs,
             y_sorted,
-            order,
             a_sorted,
+            in_node,
+            by_position,
+            below,
             n_prime,
             c,
             restricted,
@@ -275,6 +315,12 @@ def phase2_split_scores(
             p_pos,
             block * n_features // n_blocks,
             (block + 1) * n_features // n_blocks,
+            mode,
+            other,
+            feature_ptr,
+            sparse_positions,
+            sparse_end,
+            sparse_stop,
         )
 
 
@@ -336,12 +382,13 @@ NEAR_FACTOR = 2
 @njit(cache=True)
 def _phase2_feature_block(
     codes,
-    samples,
     node_counts,
-    pred,
+    signs,
     y,
-    order,
     a,
+    in_node,
+    by_position,
+    below,
     n_prime,
     c,
     restricted,
@@ -356,44 +403,40 @@ def _phase2_feature_block(
     p_pos,
     f_start,
     f_stop,
+    mode,
+    other,
+    feature_ptr,
+    sparse_positions,
+    sparse_end,
+    sparse_stop,
 ):  # pragma: no cover - compiled
     """:func:`phase2_split_scores` for the features ``f_start .. f_stop - 1``.
 
     Two sign arrays hold the node's samples all at :math:`-y` (``neg``) and all at :math:`+y`
-    (``pos``); outside the node both hold the partial tree's signs.  The split ``code <= t``
-    with the left child predicting ``left`` is ``neg`` with the buckets ``<= t`` set to
-    ``left * y`` (for ``left = +1``; ``pos`` for ``-1``), or ``pos``/``neg`` with the buckets
-    ``> t`` set to ``-left * y``: see :func:`_sweep_feature`.
+    (``pos``); outside the node both hold the partial tree's signs (``signs``).  The split
+    ``code <= t`` with the left child predicting ``left`` is ``neg`` with the buckets ``<= t``
+    set to ``left * y`` (for ``left = +1``; ``pos`` for ``-1``), or ``pos``/``neg`` with the
+    buckets ``> t`` set to ``-left * y``: see :func:`_sweep_feature`.
 
-    ``pred``, ``y`` and ``a`` are given by position in the sorted order, and so are the sign
-    arrays: ``order[p]`` is the sample at position ``p`` and ``rank`` its inverse (the node's
-    samples index ``codes``).  Only the node's samples at positions below a limit
+    ``signs``, ``y`` and ``a`` are given by position in the sorted order, and so are the sign
+    arrays and ``in_node`` (the node's positions); ``rank`` maps a sample to its position,
+    ``by_position`` holds the node's samples in the sorted order and ``below[L]`` how many of
+    them are at positions below ``L``.  Only the node's samples at positions below a limit
     (:data:`NEAR_FACTOR` times ``n_prime`` at first) are moved; a feature whose line search
     reads past the limit is swept again with the limit raised by half, and the next features
-    start from the raised limit.
+    start from the raised limit.  A feature with two codes in the node, one of them its most
+    frequent code (``mode[f]``), moves only the node's samples with the other code, read from
+    ``sparse_positions`` (:func:`_sweep_two_codes`) instead of bucketing all of the node's
+    samples below the limit, while the limit is at most ``sparse_stop``.
     """
     n = y.shape[0]
-    n_node = samples.shape[0]
-    neg = np.empty(n)
+    n_node = by_position.shape[0]
+    neg = signs.copy()
+    pos = signs.copy()
     for p in range(n):
-        neg[p] = y[p] * pred[p]
-    pos = neg.copy()
-    in_node = np.zeros(n, dtype=np.bool_)
-    for k in range(n_node):
-        p = rank[samples[k]]
-        neg[p] = -y[p]
-        pos[p] = y[p]
-        in_node[p] = True
-    # the node's samples by position: those below a limit L are a prefix, below[L] long
-    by_position = np.empty(n_node, dtype=np.int64)
-    below = np.empty(n + 1, dtype=np.int64)
-    m = 0
-    for p in range(n):
-        below[p] = m
         if in_node[p]:
-            by_position[m] = order[p]
-            m += 1
-    below[n] = m
+            neg[p] = -y[p]
+            pos[p] = y[p]
     kr_neg = np.int64(0)  # not a literal: one compiled _flip_buckets
     kr_pos = np.int64(0)
     for p in range(n_prime):
@@ -413,11 +456,55 @@ def _phase2_feature_block(
     search = (n_prime, c, restricted, order_objective, epsilon, end_gap, total, p_pos)
     work = (Fb, piece_I, piece_start)
     for f in range(f_start, f_stop):
-        first, last = cumulate_counts(node_counts[f], present)
-        if first == last:
-            continue  # one code in the node: no split
+        m = mode[f]
+        if other[f] >= 0:  # two codes in the data: the node's follow from its count of the mode
+            if node_counts[f, m] == 0 or node_counts[f, m] == n_node:
+                continue  # one code in the node: no split
+            first = min(m, other[f])
+            last = max(m, other[f])
+            two_codes = True
+        else:
+            first, last = cumulate_counts(node_counts[f], present)
+            if first == last:
+                continue  # one code in the node: no split
+            # two codes in the node, one of them the feature's mode: only the other one moves
+            two_codes = m >= 0 and present[last] == present[first + 1] and (m == first or m == last)
+        bucketed = False
         limit = start
         while True:
+            if two_codes and limit <= sparse_stop:
+                n_moved = 0
+                for k in range(feature_ptr[f], sparse_end[f]):
+                    p = sparse_positions[k]
+                    if p >= limit:
+                        break
+                    if in_node[p]:
+                        by_code[n_moved] = p
+                        n_moved += 1
+                overflow = _sweep_two_codes(
+                    neg,
+                    pos,
+                    kr_neg,
+                    kr_pos,
+                    y,
+                    positions,
+                    a,
+                    search,
+                    work,
+                    values,
+                    by_code,
+                    n_moved,
+                    first,
+                    m == first,
+                    limit,
+                )
+                if not overflow:
+                    break
+                limit = min(n, limit + limit // 2)
+                continue
+            if not bucketed:
+                cumulate_counts(node_counts[f], present)
+                bucketed = True
             bucket_by_code(codes, by_position[: below[limit]], f, counts, by_code)
             overflow = _sweep_feature(
                 neg,
@@ -442,17 +529,138 @@ def _phase2_feature_block(
                 break
             limit = min(n, limit + limit // 2)
         start = limit  # the next feature's search likely reaches as far
+        if not bucketed:  # the two codes' one split
+            _keep_best(values, first, scores[f], left_values[f], right_values[f])
+            continue
         code = first
-        while code < last:  # ties between the two signs go to left = +1, as listed
-            for s in range(2):
-                left = 1.0 if s == 0 else -1.0
-                if values[s, code] > scores[f, code]:
-                    scores[f, code] = values[s, code]
-                    left_values[f, code] = left
-                    right_values[f, code] = -left
+        while code < last:
+            _keep_best(values, code, scores[f], left_values[f], right_values[f])
             code += 1
             while present[code + 1] == present[code]:
                 code += 1
+
+
+@njit(cache=True)
+def _keep_best(values, code, scores, left_values, right_values):  # pragma: no cover - compiled
+    """Keep the better sign of the split ``code`` (``values[0]``: the left child predicts +1)
+    where it beats ``scores[code]``; ties between the two signs go to left = +1."""
+    for s in range(2):
+        left = 1.0 if s == 0 else -1.0
+        if values[s, code] > scores[code]:
+            scores[code] = values[s, code]
+            left_values[code] = left
+            right_values[code] = -left
+
+
+@njit(cache=True)
+def _sweep_two_codes(
+    neg,
+    pos,
+    kr_neg,
+    kr_pos,
+    y,
+    order,
+    a,
+    search,
+    work,
+    values,
+    moved,
+    n_moved,
+    first,
+    other_last,
+    limit,
+):  # pragma: no cover - compiled
+    """:func:`_sweep_feature` for a feature with two codes in the node, ``first`` and another,
+    one of which (the mode) stays in place: ``moved[:n_moved]`` are the positions below
+    ``limit`` of the node's samples with the other code (the larger one when ``other_last``).
+    The one split, ``code <= first``, is scored for both signs into ``values[s, first]``: the
+    same sign arrays as :func:`_sweep_feature` sees, reached by moving the other code's samples
+    from the array where the whole node already has their child's sign."""
+    n_prime = search[0]
+    overflow = False
+    for s in range(2):
+        left = 1.0 if s == 0 else -1.0
+        if other_last:  # from all left * y, the right child's samples to -left * y
+            b = pos if s == 0 else neg
+            kr = kr_pos if s == 0 else kr_neg
+            sign = -left
+        else:  # from all -left * y, the left child's samples to left * y
+            b = neg if s == 0 else pos
+            kr = kr_neg if s == 0 else kr_pos
+            sign = left
+        kr = _flip_buckets(b, y, sign, n_prime, kr, moved, np.int64(0), np.int64(n_moved))
+        if not overflow:
+            values[s, first] = _phase2_value(order, a, b, kr, search, work, limit)
+            overflow = np.isnan(values[s, first])
+        _flip_buckets(b, y, -sign, n_prime, kr, moved, np.int64(0), np.int64(n_moved))
+    return overflow
+
+
+@njit(cache=True)
+def sparse_code_rows(codes):  # pragma: no cover - compiled
+    """The features' modes and, per sample, the features where it has another code:
+    ``(mode, other, row_ptr, row_features, feature_ptr)``.  Only features whose mode covers at
+    least half of the samples take part (``mode[f] = -1`` for the others); ``other[f]`` is the
+    feature's other code when it has two (``-1`` otherwise), and ``feature_ptr[f]`` is where
+    feature ``f``'s entries start in :func:`sparse_code_positions`'s array."""
+    n, n_features = codes.shape
+    mode = np.full(n_features, -1, dtype=np.int64)
+    other = np.full(n_features, -1, dtype=np.int64)
+    feature_ptr = np.zeros(n_features + 1, dtype=np.int64)
+    histogram = np.zeros(256, dtype=np.int64)
+    for f in range(n_features):
+        histogram[:] = 0
+        for i in range(n):
+            histogram[codes[i, f]] += 1
+        best = 0
+        for b in range(1, 256):
+            if histogram[b] > histogram[best]:
+                best = b
+        if 2 * histogram[best] >= n:
+            mode[f] = best
+            feature_ptr[f + 1] = n - histogram[best]
+            distinct = 0
+            for b in range(256):
+                if histogram[b] > 0:
+                    distinct += 1
+                    if b != best:
+                        other[f] = b
+            if distinct != 2:
+                other[f] = -1
+    for f in range(n_features):
+        feature_ptr[f + 1] += feature_ptr[f]
+    row_ptr = np.zeros(n + 1, dtype=np.int64)
+    for i in range(n):
+        k = 0
+        for f in range(n_features):
+            if mode[f] >= 0 and codes[i, f] != mode[f]:
+                k += 1
+        row_ptr[i + 1] = row_ptr[i] + k
+    row_features = np.empty(row_ptr[n], dtype=np.int64)
+    for i in range(n):
+        k = row_ptr[i]
+        for f in range(n_features):
+            if mode[f] >= 0 and codes[i, f] != mode[f]:
+                row_features[k] = f
+                k += 1
+    return mode, other, row_ptr, row_features, feature_ptr
+
+
+@njit(cache=True)
+def sparse_code_positions(order, row_ptr, row_features, feature_ptr, stop):
+    # pragma: no cover - compiled
+    """``(positions, end)``: for each feature of :func:`sparse_code_rows`, the positions below
+    ``stop`` in ``order`` of the samples whose code is not its mode, in increasing order:
+    ``positions[feature_ptr[f]:end[f]]``."""
+    end = feature_ptr[:-1].copy()
+    positions = np.empty(feature_ptr[-1], dtype=np.int64)
+    for p in range(stop):
+        i = order[p]
+        for k in range(row_ptr[i], row_ptr[i + 1]):
+            f = row_features[k]
+            positions[end[f]] = p
+            end[f] += 1
+    return positions, end
 
 
 @njit(cache=True)
@@ -713,3 +921,93 @@ def avg_line_walk(
         if k > 0:
             pr, rv = _previous_riser(order, a, b_sign, pr)
     return q, step, (intercept + (2.0 * k - n_prime) * step) / (n_prime * (c + step))
+
+
+@njit(cache=True)
+def _merge_by_value(a, left, right, out):  # pragma: no cover - compiled
+    """Merge two lists of examples, each in increasing order of ``(a[i], i)``, into ``out``."""
+    nl = left.shape[0]
+    nr = right.shape[0]
+    i = 0
+    j = 0
+    for k in range(nl + nr):
+        if j >= nr:
+            take_left = True
+        elif i >= nl:
+            take_left = False
+        else:
+            u = left[i]
+            v = right[j]
+            take_left = a[u] < a[v] or (a[u] == a[v] and u < v)
+        if take_left:
+            out[k] = left[i]
+            i += 1
+        else:
+            out[k] = right[j]
+            j += 1
+
+
+@njit(cache=True)
+def _sort_ties(a, group):  # pragma: no cover - compiled
+    """Put each run of equal ``a`` in ``group`` (in increasing order of ``a``) in increasing
+    order of the example; ``False`` when ``group`` is not in increasing order of ``a``."""
+    n = group.shape[0]
+    start = 0
+    for k in range(1, n + 1):
+        if k < n and a[group[k]] < a[group[k - 1]]:
+            return False
+        if k == n or a[group[k]] != a[group[start]]:
+            if k - start > 1:
+                run = group[start:k]
+                for t in range(1, run.shape[0]):
+                    if run[t] < run[t - 1]:
+                        run[:] = np.sort(run)
+                        break
+            start = k
+    return True
+
+
+@njit(cache=True)
+def stable_order_after_step(order, a, direction):  # pragma: no cover - compiled
+    """``np.argsort(a, kind="stable")`` after a step ``a = a_old + alpha * direction``, with
+    ``order`` the stable argsort of ``a_old`` and ``direction`` in {-1, 0, +1}.
+
+    The examples of one direction keep their order (adding the same number is monotone in
+    floating point too), so the new order merges at most three sorted lists in O(n): the
+    examples that the rounding made equal are first put in increasing order of the example, as
+    a stable sort has them.  Any other ``direction`` falls back to a stable sort."""
+    n = order.shape[0]
+    count = np.zeros(3, dtype=np.int64)
+    for i in range(n):
+        d = direction[i]
+        if d == 1.0:
+            count[0] += 1
+        elif d == -1.0:
+            count[1] += 1
+        elif d == 0.0:
+            count[2] += 1
+        else:
+            return np.argsort(a, kind="mergesort")
+    up = np.empty(count[0], dtype=np.int64)
+    down = np.empty(count[1], dtype=np.int64)
+    still = np.empty(count[2], dtype=np.int64)
+    count[:] = 0
+    for p in range(n):
+        i = order[p]
+        d = direction[i]
+        if d == 1.0:
+            up[count[0]] = i
+            count[0] += 1
+        elif d == -1.0:
+            down[count[1]] = i
+            count[1] += 1
+        else:
+            still[count[2]] = i
+            count[2] += 1
+    if not (_sort_ties(a, up) and _sort_ties(a, down) and _sort_ties(a, still)):
+        return np.argsort(a, kind="mergesort")
+    moved = np.empty(up.shape[0] + down.shape[0], dtype=np.int64)
+    _merge_by_value(a, up, down, moved)
+    out = np.empty(n, dtype=np.int64)
+    _merge_by_value(a, moved, still, out)
+    return out

@@ -21,6 +21,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..._sklearn import constraints
 from .._base import BinaryBoostingClassifier, check_positive_int, check_real, mark_not_boosted
 from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime, root_counts
+from ._phase2_kernels import sparse_code_rows, stable_order_after_step
 from .objectives import (
     MarginObjective,
     ZeroOneObjective,
@@ -446,9 +447,19 @@ class DirectBoost(BinaryBoostingClassifier):
         best_value, best_rounds, stall = value, len(trees), 0
         self.stop_reason_ = "n_estimators"
         order = None  # the stable argsort of a, computed once per round
+        sparse = sparse_code_rows(codes)  # the codes' sparse form, shared by the rounds
         while len(trees) < n_estimators:
             objective = MarginObjective(
-                a, y, c, n_prime, self.objective, restricted, self.epsilon_, self.end_gap, order
+                a,
+                y,
+                c,
+                n_prime,
+                self.objective,
+                restricted,
+                self.epsilon_,
+                self.end_gap,
+                order,
+                sparse,
             )
             tree = builder.fit(codes, objective, counts)
             h = tree.predict(codes)
@@ -459,10 +470,11 @@ class DirectBoost(BinaryBoostingClassifier):
             if not (step > 0 and np.isfinite(step)):
                 self.stop_reason_ = "phase 2 no admissible step"
                 break
-            a = a + step * y * h
+            direction = y * h
+            a = a + step * direction
             c += step
             state.a, state.c = a, c
-            order = np.argsort(a, kind="stable")
+            order = stable_order_after_step(objective.order, a, direction)
             trees.append(tree)
             state.alphas.append(step)
             value = self._record(state, 2, step, order)

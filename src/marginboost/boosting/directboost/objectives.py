@@ -159,6 +159,10 @@ class MarginObjective:
         How far below ``d`` a step that reaches ``d`` stops.
     order : array of int64 (n,), optional
         ``np.argsort(a, kind="stable")`` when the caller has it already.
+    sparse : tuple of arrays, optional
+        :func:`~marginboost.boosting.directboost._phase2_kernels.sparse_code_rows` of the codes
+        the trees are grown on, when the caller has it already (it depends on the codes alone);
+        computed at the first split otherwise.
     """
 
     kind = "binary"
@@ -174,6 +178,7 @@ class MarginObjective:
         epsilon: float = 0.0,
         end_gap: float = 0.01,
         order: NDArray[np.int64] | None = None,
+        sparse: tuple[NDArray[np.int64], ...] | None = None,
     ) -> None:
         self.a = np.ascontiguousarray(a, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
@@ -186,6 +191,9 @@ class MarginObjective:
         self.epsilon = float(epsilon)
         self.end_gap = float(end_gap)
         self.order = np.argsort(self.a, kind="stable") if order is None else order
+        self.sparse = sparse
+        self._sparse_positions: tuple[NDArray[np.int64], NDArray[np.int64], int] | None = None
+        self._sorted: tuple[NDArray[np.int64], FloatArray, FloatArray] | None = None
 
     def line(self, h: NDArray[np.float64]) -> tuple[float, float, float]:
         """``(maximizer q, step, objective value at the step)`` of adding ``h``."""
@@ -201,14 +209,24 @@ class MarginObjective:
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         pred = np.ascontiguousarray(state.predictions())
         scores, left, right = empty_scores(codes.shape[1])
+        if self.sparse is None:
+            self.sparse = _k2.sparse_code_rows(codes)
+        mode, other, row_ptr, row_features, feature_ptr = self.sparse
+        if self._sparse_positions is None:  # once per round: the order is the round's
+            # the positions the line searches mostly read (twice the kernel's first limit)
+            stop = min(self.a.size, 2 * (_k2.NEAR_FACTOR + self.order_objective) * self.n_prime)
+            self._sparse_positions = (
+                *_k2.sparse_code_positions(self.order, row_ptr, row_features, feature_ptr, stop),
+                stop,
+            )
+            self._sorted = _k2.sorted_by_margin(self.order, self.a, self.y)
         _k2.phase2_split_scores(
             codes,
             node.samples,
             node.code_counts(codes),
             pred,
-            self.y,
             self.order,
-            self.a,
+            self._sorted,
             self.n_prime,
             self.c,
             self.restricted,
@@ -219,6 +237,10 @@ class MarginObjective:
             left,
             right,
             numba.get_num_threads(),
+            mode,
+            other,
+            feature_ptr,
+            *self._sparse_positions,
         )
         return scores, left, right
 
