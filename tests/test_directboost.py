@@ -183,7 +183,9 @@ def test_margin_split_scores_equal_brute_force(
 @pytest.mark.parametrize("objective", ["average", "order"])
 @pytest.mark.parametrize("restricted", [True, False])
 @pytest.mark.parametrize("seed", range(6))
-def test_two_code_sweep_equals_the_bucketed_sweep_bit_for_bit(objective, restricted, seed):
+def test_two_code_sweep_equals_the_bucketed_sweep_bit_for_bit(
+    monkeypatch, objective, restricted, seed
+):
     """A feature with two codes in the node, one its mode, moves only the other code's samples,
     read from the positions of the round's sparse form; the scores are those of the general
     sweep (every mode withheld), bit for bit, also when the positions stop short of where the
@@ -214,6 +216,9 @@ def test_two_code_sweep_equals_the_bucketed_sweep_bit_for_bit(objective, restric
 
     withheld = np.full(d, -1, dtype=np.int64)
     general = scores(withheld, withheld, 0)
+    monkeypatch.setattr(K, "PARALLEL_WORK", 0)  # the parallel kernel too
+    assert all(np.array_equal(g, w) for g, w in zip(scores(withheld, withheld, 0), general))
+    monkeypatch.undo()
     assert np.isfinite(general[0]).any()
     first_limit = (K.NEAR_FACTOR + (objective == "order")) * n_prime
     for stop in (n, n_prime, min(n, first_limit) - 1):
@@ -445,10 +450,13 @@ def test_lazy_average_line_equals_the_full_collection(seed, restricted, epsilon)
 @pytest.mark.parametrize("variant", ["DirectBoost_avg", "DirectBoost_eps_avg", "DirectBoost_order"])
 def test_split_search_does_not_depend_on_the_number_of_feature_blocks(monkeypatch, variant):
     """The split kernels share the features out in one block per numba thread; any number of
-    blocks gives the same ensemble, bit for bit."""
+    blocks gives the same ensemble, bit for bit (every node on the parallel kernel here, which
+    otherwise takes only nodes of enough samples times features)."""
     import types
 
     import marginboost.boosting.directboost.objectives as direct_module
+
+    monkeypatch.setattr(K, "PARALLEL_WORK", 0)
 
     rng = np.random.default_rng(7)
     X = rng.normal(size=(120, 7))

@@ -79,7 +79,15 @@ def directboost_section(record: dict) -> list[str]:
             f" ms per round). Goal (total training time at least {goal:g}x below the "
             f"paper's {db['paper_total_s']:.0f} s): "
             + ("met" if met else "**not met**")
-            + f" ({db['speedup_total']:.1f}x). "
+            + f" ({db['speedup_total']:.1f}x"
+            + (
+                f"; the median of {len(db['runs_s'])} fits of "
+                + ", ".join(f"{t:.1f}" for t in db["runs_s"])
+                + " s"
+                if len(db.get("runs_s", [])) > 1
+                else ""
+            )
+            + "). "
             "The split searches share the features out among the numba threads (the paper's "
             "machine had two cores as well); the results do not depend on the number of "
             "threads.",

@@ -21,6 +21,8 @@ With the examples sorted by :math:`a_i` once per round, a weak classifier needs 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, prange
 
@@ -203,9 +205,10 @@ def phase2_line(R, kr, F, kf, n_prime, c, d, order_objective, epsilon, end_gap):
 
 @njit(cache=True)
 def sorted_by_margin(order, a, y):  # pragma: no cover - compiled
-    """``(rank, a_sorted, y_sorted)``: the examples' positions in ``order`` (the stable argsort
-    of ``a``) and ``a`` and ``y`` in that order, for :func:`phase2_split_scores` (once per
-    round: they do not depend on the node)."""
+    """``(rank, a_sorted, y_sorted, positions)``: the examples' positions in ``order`` (the
+    stable argsort of ``a``), ``a`` and ``y`` in that order and ``0 .. n - 1`` (the order of
+    the sorted arrays), for :func:`phase2_split_scores` (once per round: they do not depend
+    on the node)."""
     n = order.shape[0]
     rank = np.empty(n, dtype=np.int64)
     a_sorted = np.empty(n)
@@ -215,113 +218,111 @@ def sorted_by_margin(order, a, y):  # pragma: no cover - compiled
         rank[i] = pos
         a_sorted[pos] = a[i]
         y_sorted[pos] = y[i]
-    return rank, a_sorted, y_sorted
+    return rank, a_sorted, y_sorted, np.arange(n)
 
 
-@njit(cache=True, parallel=True)
+#: Nodes with fewer (samples x features) than this are scored on one thread: waking the
+#: threads of a parallel kernel costs about 0.1-0.2 ms a call, more than a small node's
+#: split search gains from them (the scores are the same either way).
+PARALLEL_WORK = 1 << 17
+
+
 def phase2_split_scores(
-    codes,
-    samples,
-    node_counts,
-    pred,
-    order,
-    sorted_round,
-    n_prime,
-    c,
-    restricted,
-    order_objective,
-    epsilon,
-    end_gap,
-    scores,
-    left_values,
-    right_values,
-    n_blocks,
-    mode,
-    other,
-    feature_ptr,
-    sparse_positions,
-    sparse_end,
-    sparse_stop,
-):  # pragma: no cover - compiled
+    codes: Any,
+    samples: Any,
+    node_counts: Any,
+    pred: Any,
+    order: Any,
+    sorted_round: Any,
+    n_prime: Any,
+    c: Any,
+    restricted: Any,
+    order_objective: Any,
+    epsilon: Any,
+    end_gap: Any,
+    scores: Any,
+    left_values: Any,
+    right_values: Any,
+    n_blocks: Any,
+    mode: Any,
+    other: Any,
+    feature_ptr: Any,
+    sparse_positions: Any,
+    sparse_end: Any,
+    sparse_stop: Any,
+) -> None:
     """Score every split of one node by the margin objective at its step (higher is better).
 
     ``node_counts[f, b]`` is the number of the node's samples with code ``b`` of feature ``f``
     (:meth:`~marginboost.weak.DirectNode.code_counts`).
     ``pred`` holds the partial tree's current predictions (used outside the node), ``order``
     the stable argsort of the margins ``a`` and ``sorted_round`` :func:`sorted_by_margin`'s
-    ``(rank, a_sorted, y_sorted)``.  The
-    features are shared out in ``n_blocks`` contiguous blocks (one per numba thread), each
-    with its own work arrays; every score depends on its feature alone, so the result does not
-    depend on the number of blocks.  ``mode``, ``other`` and ``feature_ptr`` are
-    :func:`sparse_code_rows`'s,
-    ``sparse_positions`` and ``sparse_end`` :func:`sparse_code_positions`'s for the positions
-    below ``sparse_stop`` of ``order`` (where each feature's codes other than its most frequent
-    one are): a feature with two codes in the node, one of them its mode, moves only the
-    samples of the other one, found there, while its line searches read below
-    ``sparse_stop``.
+    ``(rank, a_sorted, y_sorted, positions)``.  The features are shared out in ``n_blocks``
+    contiguous blocks (one per numba thread; one block for nodes with fewer samples times
+    features than :data:`PARALLEL_WORK`), each with its own work arrays; every score depends on
+    its feature alone, so the result does not depend on the number of blocks.  ``mode``,
+    ``other`` and ``feature_ptr`` are :func:`sparse_code_rows`'s, ``sparse_positions`` and
+    ``sparse_end`` :func:`sparse_code_positions`'s for the positions below ``sparse_stop`` of
+    ``order`` (where each feature's codes other than its most frequent one are): a feature with
+    two codes in the node, one of them its mode, moves only the samples of the other one, found
+    there, while its line searches read below ``sparse_stop``.
     """
-    # The blocks work on the examples in the order of `order` (position p is example
-    # order[p]): the line searches then read a and the signs front to back, not scattered.
-    # `rank` maps an example to its position; the node's samples are carried as positions.
-    rank, a_sorted, y_sorted = sorted_round
-    n = y_sorted.shape[0]
-    n_features = codes.shape[1]
-    n_node = samples.shape[0]
-    # the signs outside the node (the partial tree's), and the node's samples by position
-    signs = np.empty(n)
-    for pos in range(n):
-        signs[pos] = y_sorted[pos] * pred[order[pos]]
-    in_node = np.zeros(n, dtype=np.bool_)
-    for k in range(n_node):
-        in_node[rank[samples[k]]] = True
-    # the node's samples by position: those below a limit L are a prefix, below[L] long
-    by_position = np.empty(n_node, dtype=np.int64)
-    below = np.empty(n + 1, dtype=np.int64)
-    m = 0
-    for p in range(n):
-        below[p] = m
-        if in_node[p]:
-            by_position[m] = order[p]
-            m += 1
-    below[n] = m
+    node = (codes, samples, node_counts, pred, order, sorted_round)
+    search = (n_prime, c, restricted, order_objective, epsilon, end_gap)
+    out = (scores, left_values, right_values)
+    sparse = (mode, other, feature_ptr, sparse_positions, sparse_end, sparse_stop)
+    if n_blocks > 1 and samples.shape[0] * codes.shape[1] >= PARALLEL_WORK:
+        _split_scores_parallel(node, search, out, sparse, n_blocks)
+    else:
+        _split_scores_serial(node, search, out, sparse)
+
+
+@njit(cache=True)
+def _node_sums(samples, a_sorted, n_prime):  # pragma: no cover - compiled
+    """``(member, total, p_pos)``: the node's samples by sample (the blocks find their
+    positions as far as they read), the sum of the n' smallest margins and the first position
+    with a positive margin."""
+    n = a_sorted.shape[0]
+    member = np.zeros(n, dtype=np.bool_)
+    for k in range(samples.shape[0]):
+        member[samples[k]] = True
     total = 0.0
     for pos in range(n_prime):
         total += a_sorted[pos]
     p_pos = 0
     while p_pos < n and not a_sorted[p_pos] > 0.0:
         p_pos += 1
+    return member, total, p_pos
+
+
+@njit(cache=True, parallel=True)
+def _split_scores_parallel(node, search, out, sparse, n_blocks):  # pragma: no cover - compiled
+    """:func:`phase2_split_scores` on ``n_blocks`` threads (the loop's body gets arrays and
+    numbers, not tuples of arrays: a parallel loop cannot take those in)."""
+    codes, samples, node_counts, pred, order, (rank, a, y, positions) = node
+    n_prime, c, restricted, order_objective, epsilon, end_gap = search
+    scores, left_values, right_values = out
+    mode, other, feature_ptr, sparse_positions, sparse_end, sparse_stop = sparse
+    member, total, p_pos = _node_sums(samples, a, n_prime)
+    n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
         _phase2_feature_block(
-            codes,
-            node_counts,
-            signs,
-            y_sorted,
-            a_sorted,
-            in_node,
-            by_position,
-            below,
-            n_prime,
-            c,
-            restricted,
-            order_objective,
-            epsilon,
-            end_gap,
-            scores,
-            left_values,
-            right_values,
-            rank,
-            total,
-            p_pos,
+            (codes, samples, node_counts, pred, order, (rank, a, y, positions)),
+            (member, total, p_pos),
+            (n_prime, c, restricted, order_objective, epsilon, end_gap),
+            (scores, left_values, right_values),
+            (mode, other, feature_ptr, sparse_positions, sparse_end, sparse_stop),
             block * n_features // n_blocks,
             (block + 1) * n_features // n_blocks,
-            mode,
-            other,
-            feature_ptr,
-            sparse_positions,
-            sparse_end,
-            sparse_stop,
         )
+
+
+@njit(cache=True)
+def _split_scores_serial(node, search, out, sparse):  # pragma: no cover - compiled
+    """:func:`phase2_split_scores` on one thread."""
+    sums = _node_sums(node[1], node[5][1], search[0])
+    _phase2_feature_block(node, sums, search, out, sparse, 0, node[0].shape[1])
 
 
 @njit(cache=True)
@@ -380,48 +381,52 @@ NEAR_FACTOR = 2
 
 
 @njit(cache=True)
-def _phase2_feature_block(
-    codes,
-    node_counts,
-    signs,
-    y,
-    a,
-    in_node,
-    by_position,
-    below,
-    n_prime,
-    c,
-    restricted,
-    order_objective,
-    epsilon,
-    end_gap,
-    scores,
-    left_values,
-    right_values,
-    rank,
-    total,
-    p_pos,
-    f_start,
-    f_stop,
-    mode,
-    other,
-    feature_ptr,
-    sparse_positions,
-    sparse_end,
-    sparse_stop,
+def _extend_block(
+    neg, pos, in_node, by_position, below, y, pred, order, member, lo, hi, filled
 ):  # pragma: no cover - compiled
-    """:func:`phase2_split_scores` for the features ``f_start .. f_stop - 1``.
+    """Fill positions ``lo .. hi - 1`` of a block's arrays (see :func:`_phase2_feature_block`):
+    the node's samples at :math:`-y` in ``neg`` and :math:`+y` in ``pos``, the others at the
+    partial tree's sign in both; ``filled`` of the node's samples are in ``by_position`` so
+    far.  Returns the new count."""
+    for p in range(lo, hi):
+        i = order[p]
+        below[p] = filled
+        if member[i]:
+            neg[p] = -y[p]
+            pos[p] = y[p]
+            in_node[p] = True
+            by_position[filled] = i
+            filled += 1
+        else:
+            neg[p] = pos[p] = y[p] * pred[i]
+            in_node[p] = False
+    below[hi] = filled
+    return filled
+
+
+@njit(cache=True)
+def _phase2_feature_block(node, sums, search_rules, out, sparse, f_start, f_stop):
+    # pragma: no cover - compiled
+    """:func:`phase2_split_scores` for the features ``f_start .. f_stop - 1``: ``node`` is
+    ``(codes, samples, node_counts, pred, order, sorted_round)``, ``sums``
+    :func:`_node_sums`'s, ``search_rules`` ``(n_prime, c, restricted, order_objective,
+    epsilon, end_gap)``, ``out`` the three score arrays and ``sparse`` ``(mode, other,
+    feature_ptr, sparse_positions, sparse_end, sparse_stop)``, as
+    :func:`phase2_split_scores` takes them.
 
     Two sign arrays hold the node's samples all at :math:`-y` (``neg``) and all at :math:`+y`
-    (``pos``); outside the node both hold the partial tree's signs (``signs``).  The split
+    (``pos``); outside the node both hold the partial tree's signs.  The split
     ``code <= t`` with the left child predicting ``left`` is ``neg`` with the buckets ``<= t``
     set to ``left * y`` (for ``left = +1``; ``pos`` for ``-1``), or ``pos``/``neg`` with the
     buckets ``> t`` set to ``-left * y``: see :func:`_sweep_feature`.
 
-    ``signs``, ``y`` and ``a`` are given by position in the sorted order, and so are the sign
-    arrays and ``in_node`` (the node's positions); ``rank`` maps a sample to its position,
-    ``by_position`` holds the node's samples in the sorted order and ``below[L]`` how many of
-    them are at positions below ``L``.  Only the node's samples at positions below a limit
+    ``y`` and ``a`` are given by position in the sorted order (``order[p]`` is the sample at
+    position ``p``, ``positions`` is ``0 .. n - 1``), and so are the sign arrays and
+    ``in_node`` (the node's positions); ``pred`` (the partial tree's predictions) and
+    ``member`` (the node's samples) are given by sample, ``rank`` maps a sample to its
+    position, ``by_position`` holds the node's samples in the sorted order and ``below[L]``
+    how many of them are at positions below ``L``: all filled by :func:`_extend_block` as far
+    as the searches read.  Only the node's samples at positions below a limit
     (:data:`NEAR_FACTOR` times ``n_prime`` at first) are moved; a feature whose line search
     reads past the limit is swept again with the limit raised by half, and the next features
     start from the raised limit.  A feature with two codes in the node, one of them its most
@@ -429,14 +434,26 @@ def _phase2_feature_block(
     ``sparse_positions`` (:func:`_sweep_two_codes`) instead of bucketing all of the node's
     samples below the limit, while the limit is at most ``sparse_stop``.
     """
+    codes, samples, node_counts, pred, order, sorted_round = node
+    rank, a, y, positions = sorted_round
+    member, total, p_pos = sums
+    n_prime, c, restricted, order_objective, epsilon, end_gap = search_rules
+    scores, left_values, right_values = out
+    mode, other, feature_ptr, sparse_positions, sparse_end, sparse_stop = sparse
     n = y.shape[0]
-    n_node = by_position.shape[0]
-    neg = signs.copy()
-    pos = signs.copy()
-    for p in range(n):
-        if in_node[p]:
-            neg[p] = -y[p]
-            pos[p] = y[p]
+    n_node = samples.shape[0]
+    start = min(n, (NEAR_FACTOR + (1 if order_objective else 0)) * n_prime)
+    # the sign arrays, the node's positions and samples by position are filled only as far
+    # as the searches read (``ready`` positions, extended with the limit)
+    neg = np.empty(n)
+    pos = np.empty(n)
+    in_node = np.empty(n, dtype=np.bool_)
+    by_position = np.empty(n_node, dtype=np.int64)
+    below = np.empty(n + 1, dtype=np.int64)
+    filled = _extend_block(
+        neg, pos, in_node, by_position, below, y, pred, order, member, 0, start, 0
+    )
+    ready = start
     kr_neg = np.int64(0)  # not a literal: one compiled _flip_buckets
     kr_pos = np.int64(0)
     for p in range(n_prime):
@@ -444,8 +461,6 @@ def _phase2_feature_block(
             kr_neg += 1
         if pos[p] > 0:
             kr_pos += 1
-    start = min(n, (NEAR_FACTOR + (1 if order_objective else 0)) * n_prime)
-    positions = np.arange(n)  # the order of the sorted arrays
     present = np.zeros(257, dtype=np.int64)
     counts = np.zeros(257, dtype=np.int64)
     by_code = np.empty(n_node, dtype=np.int64)
@@ -472,6 +487,12 @@ def _phase2_feature_block(
         bucketed = False
         limit = start
         while True:
+            if limit > ready:
+                filled = _extend_block(
+                    neg, pos, in_node, by_position, below, y, pred, order, member, ready, limit,
+                    filled,
+                )  # fmt: skip
+                ready = limit
             if two_codes and limit <= sparse_stop:
                 n_moved = 0
                 for k in range(feature_ptr[f], sparse_end[f]):
