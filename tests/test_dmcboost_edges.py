@@ -369,3 +369,27 @@ def _assert_same_split_scores(results):
         np.testing.assert_array_equal(left, results[0][1])
         np.testing.assert_array_equal(right, results[0][2])
     assert np.isfinite(results[0][0]).sum() > 5
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_phase2_split_scores_on_one_thread_equal_the_parallel_kernel(monkeypatch, seed):
+    """A node too small to pay for the threads is scored by the serial kernel: the same scores,
+    values and label pairs as the parallel kernel with several feature blocks."""
+    from marginboost.boosting.dmcboost import objectives
+
+    rng = np.random.default_rng(40 + seed)
+    n, K, d = 60, 4, 5
+    codes = np.asfortranarray(rng.integers(0, 6, size=(n, d)).astype(np.uint8))
+    F = rng.integers(0, 3, size=(n, K)).astype(float)
+    y = rng.integers(0, K, n)
+    objective = MarginSlopeObjective(F, y, K, 15)
+    state = DirectTreeState(np.zeros(n, np.int64), {0: 0.0})
+    node = DirectNode(0, 0, np.sort(rng.choice(n, 40, replace=False)).astype(np.int64))
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 3)
+    results = []
+    for threshold in (0, 1 << 30):  # every node parallel, then every node serial
+        monkeypatch.setattr(objectives, "PARALLEL_WORK", threshold)
+        results.append(objective.split_scores(codes, node, state))
+    assert np.isfinite(results[0][0]).any()
+    for parallel, serial in zip(*results):
+        np.testing.assert_array_equal(parallel, serial)

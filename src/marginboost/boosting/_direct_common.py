@@ -153,6 +153,12 @@ def resolve_n_prime(value: float, n: int) -> int:
     return max(1, min(n, int(round(float(value) * n))))
 
 
+#: A direct tree's node with fewer (samples x features) than this is scored on one thread:
+#: starting the threads of a parallel kernel costs about 0.1-0.2 ms a call, more than a small
+#: node's split search gains from them (the scores are the same either way).
+PARALLEL_WORK = 1 << 17
+
+
 def empty_scores(n_features: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     from ..weak.direct import N_CANDIDATE_BINS
 

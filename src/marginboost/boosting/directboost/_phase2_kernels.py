@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .._direct_common import bucket_by_code, cumulate_counts
+from .._direct_common import PARALLEL_WORK, bucket_by_code, cumulate_counts
 
 
 @njit(cache=True)
@@ -219,12 +219,6 @@ def sorted_by_margin(order, a, y):  # pragma: no cover - compiled
         a_sorted[pos] = a[i]
         y_sorted[pos] = y[i]
     return rank, a_sorted, y_sorted, np.arange(n)
-
-
-#: Nodes with fewer (samples x features) than this are scored on one thread: waking the
-#: threads of a parallel kernel costs about 0.1-0.2 ms a call, more than a small node's
-#: split search gains from them (the scores are the same either way).
-PARALLEL_WORK = 1 << 17
 
 
 def phase2_split_scores(

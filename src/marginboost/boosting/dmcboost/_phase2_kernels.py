@@ -134,6 +134,45 @@ def phase2_split_scores(
 
 
 @njit(cache=True)
+def phase2_split_scores_serial(
+    codes,
+    samples,
+    status,
+    indptr,
+    cls,
+    slp,
+    n_classes,
+    out_less,
+    out_tied,
+    need,
+    scores,
+    left_values,
+    right_values,
+    equal_labels=True,
+):  # pragma: no cover - compiled
+    """:func:`phase2_split_scores` on one thread, without starting the parallel threads (for a
+    node too small to pay for them; the scores are the same)."""
+    _phase2_block(
+        codes,
+        samples,
+        status,
+        indptr,
+        cls,
+        slp,
+        n_classes,
+        out_less,
+        out_tied,
+        need,
+        scores,
+        left_values,
+        right_values,
+        0,
+        codes.shape[1],
+        equal_labels,
+    )
+
+
+@njit(cache=True)
 def _phase2_block(
     codes,
     samples,

@@ -16,7 +16,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .._direct_common import empty_scores, tie_break
+from .._direct_common import PARALLEL_WORK, empty_scores, tie_break
 from . import _phase1_kernels as _k1
 from . import _phase1_split_kernels as _ks
 from . import _phase2_kernels as _k2
@@ -339,23 +339,18 @@ class MarginSlopeObjective:
         less, tied = self._parts(pred, outside)
         scores, left, right = empty_scores(codes.shape[1])
         indptr, cls, slp = self._lists
-        _k2.phase2_split_scores(
-            codes,
-            node.samples,
-            self.status,
-            indptr,
-            cls,
-            slp,
-            self.n_classes,
-            less,
-            tied,
-            self.need,
-            scores,
-            left,
-            right,
-            numba.get_num_threads(),
-            self.equal_labels,
-        )
+        status, n_classes, need, equal = self.status, self.n_classes, self.need, self.equal_labels
+        if node.samples.size * codes.shape[1] >= PARALLEL_WORK:
+            threads = numba.get_num_threads()
+            _k2.phase2_split_scores(
+                codes, node.samples, status, indptr, cls, slp, n_classes, less, tied, need,
+                scores, left, right, threads, equal,
+            )  # fmt: skip
+        else:  # too small a node to pay for starting the threads
+            _k2.phase2_split_scores_serial(
+                codes, node.samples, status, indptr, cls, slp, n_classes, less, tied, need,
+                scores, left, right, equal,
+            )  # fmt: skip
         return scores, left, right
 
     def leaf_value(
