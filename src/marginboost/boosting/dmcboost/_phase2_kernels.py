@@ -113,7 +113,7 @@ def phase2_split_scores(
     n_features = codes.shape[1]
     n_blocks = max(1, min(n_features, n_blocks))
     for block in prange(n_blocks):
-        _phase2_block(
+        phase2_feature_scores(
             codes,
             samples,
             status,
@@ -134,46 +134,7 @@ def phase2_split_scores(
 
 
 @njit(cache=True)
-def phase2_split_scores_serial(
-    codes,
-    samples,
-    status,
-    indptr,
-    cls,
-    slp,
-    n_classes,
-    out_less,
-    out_tied,
-    need,
-    scores,
-    left_values,
-    right_values,
-    equal_labels=True,
-):  # pragma: no cover - compiled
-    """:func:`phase2_split_scores` on one thread, without starting the parallel threads (for a
-    node too small to pay for them; the scores are the same)."""
-    _phase2_block(
-        codes,
-        samples,
-        status,
-        indptr,
-        cls,
-        slp,
-        n_classes,
-        out_less,
-        out_tied,
-        need,
-        scores,
-        left_values,
-        right_values,
-        0,
-        codes.shape[1],
-        equal_labels,
-    )
-
-
-@njit(cache=True)
-def _phase2_block(
+def phase2_feature_scores(
     codes,
     samples,
     status,
@@ -191,6 +152,8 @@ def _phase2_block(
     f_stop,
     equal_labels,
 ):  # pragma: no cover - compiled
+    """:func:`phase2_split_scores` for the features ``f_start .. f_stop - 1`` on one thread
+    (all of them for a node too small to pay for starting the parallel threads)."""
     n_node = samples.shape[0]
     # per code (shifted by one, then cumulated: row b + 1 = codes <= b): the slope sum of the
     # strictly-bottom examples and the tied counts with slope -1 and +1, per label

@@ -347,9 +347,9 @@ class MarginSlopeObjective:
                 scores, left, right, threads, equal,
             )  # fmt: skip
         else:  # too small a node to pay for starting the threads
-            _k2.phase2_split_scores_serial(
+            _k2.phase2_feature_scores(
                 codes, node.samples, status, indptr, cls, slp, n_classes, less, tied, need,
-                scores, left, right, equal,
+                scores, left, right, 0, codes.shape[1], equal,
             )  # fmt: skip
         return scores, left, right
 
