@@ -29,5 +29,6 @@ PAPER = PaperProtocol(
         "protocol:reduced_cap_cells",
         "figure3:figure3_cells",
         "protocol:paper_protocol_cells",
+        "protocol:paper_raised_cap_cells",
     ),
 )

@@ -67,6 +67,7 @@ __all__ = [
     "phase1_only_cells",
     "PHASE1_ONLY",
     "paper_protocol_cells",
+    "paper_raised_cap_cells",
     "select_paper_cells",
     "REDUCED_CAP_CHECK",
     "reduced_cap_cells",
@@ -123,6 +124,15 @@ def paper_protocol_cells(profile: str) -> list[dict]:
     the store holds, so records of them may be committed before the whole protocol is run."""
     _check_profile(profile)
     return grid_cells(profile, protocol="paper") if profile == "full" else []
+
+
+def paper_raised_cap_cells(profile: str) -> list[dict]:
+    """Table 4's reruns with a raised cap on the paper's protocol in full (``full`` profile;
+    none in ``quick``): :func:`raised_cap_cells` with ``protocol="paper"``, found from the
+    stored records of :func:`paper_protocol_cells`.  ``marginboost cells dmcboost table4``
+    computes them after the table's cells, and the Table 2 notebook counts them."""
+    _check_profile(profile)
+    return raised_cap_cells(profile, "paper") if profile == "full" else []
 
 
 def select_paper_cells(
