@@ -27,8 +27,6 @@ MULTICLASS = {"SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost", "DMCBoost"}
 
 #: Default fits that warn today, and the warnings they give (measured; to be brought to none).
 WARNS = {
-    # AdaBoost.M1's default trees reach a weighted error of 0.511 >= 1/2 in round 1 (K = 10)
-    ("AdaBoostM1", "digits"): {"NotBoostedWarning"},
     # phase II raises the bottom-n' average margin, and with it the training errors (2 from 0)
     ("DMCBoost", "iris"): {"PhaseTwoWarning"},
 }

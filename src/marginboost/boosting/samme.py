@@ -162,8 +162,11 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
     ----------
     n_estimators : int, default=100
         Maximum number of rounds.
-    max_depth : int, default=3
-        Depth of the multi-class trees (DMCBoost's Table 2 uses 3).
+    max_depth : int, default=4
+        Depth of the multi-class trees.  The default is the smallest depth whose first tree
+        has a weighted error below 1/2 on scikit-learn's digits (K = 10; depth 3 reaches 0.511
+        there, so AdaBoost.M1 could not boost at all).  DMCBoost's Table 2 uses depth 3, set
+        explicitly there.
     criterion : {"gini", "entropy", "multiclass_error"}, default="gini"
         Split criterion of the trees (:mod:`marginboost.weak.tree`); ``"gini"`` grows the trees
         of scikit-learn's ``DecisionTreeClassifier``, ``"multiclass_error"`` greedily minimizes
@@ -210,6 +213,23 @@ class AdaBoostM1(_DiscreteMulticlassBoosting):
     _algorithm_name = "AdaBoost.M1"
     reference = "freund1997decision"
 
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 100,
+        max_depth: int = 4,
+        criterion: str = "gini",
+        max_bins: int = 255,
+        warm_start: bool = False,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            max_depth=max_depth,
+            criterion=criterion,
+            max_bins=max_bins,
+            warm_start=warm_start,
+        )
+
     def _error_limit(self, n_classes: int) -> tuple[float, str]:
         return 0.5, "1/2"
 
@@ -230,8 +250,10 @@ class SAMME(_DiscreteMulticlassBoosting):
 
     Parameters
     ----------
-    n_estimators, max_depth, criterion, max_bins, warm_start
+    n_estimators, criterion, max_bins, warm_start
         As for :class:`AdaBoostM1`.
+    max_depth : int, default=3
+        Depth of the multi-class trees (SAMME needs only an error below 1 - 1/K).
     """
         + _COMMON_ATTRIBUTES
         + r"""    estimators_ : list of FittedTree
