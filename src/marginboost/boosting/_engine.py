@@ -19,6 +19,7 @@ from .._sklearn import PARAMETERS, constraints
 from ..losses import MarginCost
 from . import _steps
 from ._base import BinaryBoostingClassifier, Codes, NoEdgeError, check_positive_int, check_real
+from ._blas_threads import one_blas_thread
 
 __all__ = ["BoostingRound", "StagewiseBoosting"]
 
@@ -181,43 +182,46 @@ class StagewiseBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         -------
         self
         """
-        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
-        self._check_common_params()
-        self._check_params()
-        self._cost = self._cost_function()
-        validation = None
-        if (X_val is None) != (y_val is None):
-            raise ValueError("pass both X_val and y_val, or neither")
-        if X_val is not None:
-            from sklearn.utils.validation import validate_data
+        with one_blas_thread():
+            X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+            self._check_common_params()
+            self._check_params()
+            self._cost = self._cost_function()
+            validation = None
+            if (X_val is None) != (y_val is None):
+                raise ValueError("pass both X_val and y_val, or neither")
+            if X_val is not None:
+                from sklearn.utils.validation import validate_data
 
-            X_val = cast(
-                FloatArray,
-                validate_data(self, X_val, dtype=np.float64, ensure_all_finite=True, reset=False),
-            )
-            assert y_val is not None  # both or neither, checked above
-            validation = (X_val, self._signed_labels(y_val, X_val.shape[0]))
-        elif self.n_iter_no_change is not None:
-            from sklearn.model_selection import train_test_split
-
-            train: NDArray[np.intp]
-            held_out: NDArray[np.intp]
-            train, held_out = train_test_split(
-                np.arange(X.shape[0]),
-                test_size=self.validation_fraction,
-                stratify=y_signed,
-                random_state=self.random_state,
-            )
-            validation = (X[held_out], y_signed[held_out])
-            X, y_signed, weights = X[train], y_signed[train], weights[train]
-            if not weights.sum() > 0:
-                raise ValueError(
-                    "the training part left after the validation split has zero total weight"
+                X_val = cast(
+                    FloatArray,
+                    validate_data(
+                        self, X_val, dtype=np.float64, ensure_all_finite=True, reset=False
+                    ),
                 )
-            weights = weights / weights.sum()
-        codes = self._bin(X)
-        self._run_rounds(codes, y_signed, weights, validation)
-        return self
+                assert y_val is not None  # both or neither, checked above
+                validation = (X_val, self._signed_labels(y_val, X_val.shape[0]))
+            elif self.n_iter_no_change is not None:
+                from sklearn.model_selection import train_test_split
+
+                train: NDArray[np.intp]
+                held_out: NDArray[np.intp]
+                train, held_out = train_test_split(
+                    np.arange(X.shape[0]),
+                    test_size=self.validation_fraction,
+                    stratify=y_signed,
+                    random_state=self.random_state,
+                )
+                validation = (X[held_out], y_signed[held_out])
+                X, y_signed, weights = X[train], y_signed[train], weights[train]
+                if not weights.sum() > 0:
+                    raise ValueError(
+                        "the training part left after the validation split has zero total weight"
+                    )
+                weights = weights / weights.sum()
+            codes = self._bin(X)
+            self._run_rounds(codes, y_signed, weights, validation)
+            return self
 
     def _run_rounds(
         self,

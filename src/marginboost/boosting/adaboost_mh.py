@@ -20,6 +20,7 @@ from sklearn.utils._param_validation import Interval
 from .._sklearn import constraints
 from .._sklearn import examples_section as _examples_section
 from ._base import Codes
+from ._blas_threads import one_blas_thread
 from ._multiclass_base import _COMMON_ATTRIBUTES, FloatArray, MulticlassBoostingClassifier
 
 __all__ = ["AdaBoostMH", "confidence_leaf_values"]
@@ -178,48 +179,49 @@ class AdaBoostMH(MulticlassBoostingClassifier):
         sample_weight: ArrayLike | None = None,
     ) -> AdaBoostMH:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
-        begun = self._begin(X, y, sample_weight, "confidence", "z", "hamming_loss")
-        if begun is None:  # a warm start that keeps the previous fit
+        with one_blas_thread():
+            begun = self._begin(X, y, sample_weight, "confidence", "z", "hamming_loss")
+            if begun is None:  # a warm start that keeps the previous fit
+                return self
+            codes, y, weights, n_rounds, learner, done, history = begun
+            n, n_classes = y.shape[0], self.n_classes_
+            smoothing = _check_smoothing(self.smoothing, 0.5 / (n * n_classes))
+            Y = np.where(y[:, None] == np.arange(n_classes), 1.0, -1.0)
+            initial = np.repeat(weights[:, None] / n_classes, n_classes, axis=1)
+            with np.errstate(divide="ignore"):
+                log_weights = np.log(initial)
+            scores = np.zeros((n, n_classes))
+            estimators: list[Any] = []
+            stop_reason = "n_estimators"
+            start = time.perf_counter()
+            for t in range(n_rounds):
+                if t < len(done):  # a warm start replays the fitted rounds' updates
+                    tree = done[t][0]
+                    leaves = tree.apply(codes)
+                    values = tree.leaf_values_
+                    exponent = -Y * values[leaves]
+                else:
+                    if t == len(done):
+                        start = self._clock(history)
+                    D = np.exp(log_weights - log_weights.max())
+                    D /= D.sum()
+                    grown = learner.fit_multilabel(codes, Y, D)
+                    leaves = grown.apply(codes)
+                    values = confidence_leaf_values(leaves, Y, D, grown.n_leaves_, smoothing)
+                    exponent = -Y * values[leaves]
+                    z = float((D * np.exp(exponent)).sum())
+                    if not z < 1.0:
+                        stop_reason = f"Z_t = {z:.6g} >= 1 in round {t + 1}"
+                        break
+                    tree = grown.with_leaf_values(values)
+                estimators.append(tree)
+                scores += values[leaves]
+                log_weights = log_weights + exponent
+                if t >= len(done):
+                    hamming = float(initial[Y * scores <= 0].sum())
+                    self._record_round(history, scores, y, start, z=z, hamming_loss=hamming)
+            self._finish(history, estimators, np.ones(len(estimators)), stop_reason)
             return self
-        codes, y, weights, n_rounds, learner, done, history = begun
-        n, n_classes = y.shape[0], self.n_classes_
-        smoothing = _check_smoothing(self.smoothing, 0.5 / (n * n_classes))
-        Y = np.where(y[:, None] == np.arange(n_classes), 1.0, -1.0)
-        initial = np.repeat(weights[:, None] / n_classes, n_classes, axis=1)
-        with np.errstate(divide="ignore"):
-            log_weights = np.log(initial)
-        scores = np.zeros((n, n_classes))
-        estimators: list[Any] = []
-        stop_reason = "n_estimators"
-        start = time.perf_counter()
-        for t in range(n_rounds):
-            if t < len(done):  # a warm start replays the fitted rounds' updates
-                tree = done[t][0]
-                leaves = tree.apply(codes)
-                values = tree.leaf_values_
-                exponent = -Y * values[leaves]
-            else:
-                if t == len(done):
-                    start = self._clock(history)
-                D = np.exp(log_weights - log_weights.max())
-                D /= D.sum()
-                grown = learner.fit_multilabel(codes, Y, D)
-                leaves = grown.apply(codes)
-                values = confidence_leaf_values(leaves, Y, D, grown.n_leaves_, smoothing)
-                exponent = -Y * values[leaves]
-                z = float((D * np.exp(exponent)).sum())
-                if not z < 1.0:
-                    stop_reason = f"Z_t = {z:.6g} >= 1 in round {t + 1}"
-                    break
-                tree = grown.with_leaf_values(values)
-            estimators.append(tree)
-            scores += values[leaves]
-            log_weights = log_weights + exponent
-            if t >= len(done):
-                hamming = float(initial[Y * scores <= 0].sum())
-                self._record_round(history, scores, y, start, z=z, hamming_loss=hamming)
-        self._finish(history, estimators, np.ones(len(estimators)), stop_reason)
-        return self
 
     def _proba_from_scores(self, scores: FloatArray) -> FloatArray:
         r"""Each class's one-against-the-rest exponential-loss link :math:`1/(1 + e^{-2F_k})`

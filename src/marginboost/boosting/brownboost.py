@@ -120,6 +120,7 @@ from sklearn.utils._param_validation import Interval
 from .._sklearn import constraints
 from .._sklearn import examples_section as _examples_section
 from ._base import BinaryBoostingClassifier, NoEdgeError, check_positive_int, check_real
+from ._blas_threads import one_blas_thread
 from ._brownboost_solver import _EPS as _EPS
 from ._brownboost_solver import _MAX_STEP as _MAX_STEP
 from ._brownboost_solver import _ON_CURVE as _ON_CURVE
@@ -325,94 +326,97 @@ class BrownBoost(BinaryBoostingClassifier):
         -------
         self
         """
-        X, y, v = self._validate_training_data(X, y, sample_weight)
-        c = self._time_budget()
-        nu = check_real(self.nu, "nu", 0.0, 1.0, low_inclusive=True)
-        n_estimators = check_positive_int(self.n_estimators, "n_estimators")
-        tol = check_real(self.tol, "tol", 0.0, 1e-3)
-        codes = self._bin(X)
-        learner = self._weak_learner_template("error")
-        n = y.shape[0]
-        keep = slice(None) if (v > 0).all() else np.flatnonzero(v > 0)
-        history: dict[str, list[float]] = {
-            key: []
-            for key in (
-                "train_error",
-                "alpha",
-                "t",
-                "remaining_time",
-                "edge",
-                "potential",
-                "min_margin",
-                "mean_margin",
-                "solver_evaluations",
-                "time",
-            )
-        }
-        estimators: list[Any] = []
-        alphas: list[float] = []
-        r = np.zeros(n)
-        s = c
-        potential = None  # P at the start of the round: the end point of the previous one
-        l1_norm = 0.0
-        self.stop_reason_ = "n_estimators"
-        start = time.perf_counter()
-        for round_index in range(n_estimators):
-            a = r[keep] + s
-            z = a * a
-            weights = np.zeros(n)
-            weights[keep] = v[keep] * np.exp((z.min() - z) / c)
-            weights /= weights.sum()
-            tree = learner.fit_binary(codes, y, weights)
-            h = np.asarray(tree.predict(codes), dtype=np.float64)
-            if not np.isin(h, (-1.0, 1.0)).all():
-                raise ValueError(
-                    f"BrownBoost needs weak hypotheses with outputs -1 and +1; the "
-                    f"weak learner predicted {np.unique(h)[:5]}"
+        with one_blas_thread():
+            X, y, v = self._validate_training_data(X, y, sample_weight)
+            c = self._time_budget()
+            nu = check_real(self.nu, "nu", 0.0, 1.0, low_inclusive=True)
+            n_estimators = check_positive_int(self.n_estimators, "n_estimators")
+            tol = check_real(self.tol, "tol", 0.0, 1e-3)
+            codes = self._bin(X)
+            learner = self._weak_learner_template("error")
+            n = y.shape[0]
+            keep = slice(None) if (v > 0).all() else np.flatnonzero(v > 0)
+            history: dict[str, list[float]] = {
+                key: []
+                for key in (
+                    "train_error",
+                    "alpha",
+                    "t",
+                    "remaining_time",
+                    "edge",
+                    "potential",
+                    "min_margin",
+                    "mean_margin",
+                    "solver_evaluations",
+                    "time",
                 )
-            b = y * h
-            edge = float(weights @ b)
-            if not edge > nu:
-                self.stop_reason_ = "no edge"
-                break
-            try:
-                step, potential = _solve_step(r[keep], b[keep], s, c, v[keep], tol, potential)
-            except StepSolveError as error:
-                raise StepSolveError(f"BrownBoost, round {round_index + 1}: {error}") from error
-            r += step.alpha * b
-            s = 0.0 if step.time_limited else s - step.t
-            l1_norm += abs(step.alpha)
-            estimators.append(tree)
-            alphas.append(step.alpha)
-            history["train_error"].append(np.count_nonzero((y * r > 0) != (y > 0)) / n)
-            history["alpha"].append(step.alpha)
-            history["t"].append(step.t)
-            history["remaining_time"].append(s)
-            history["edge"].append(edge)
-            history["potential"].append(step.potential)
-            history["min_margin"].append(float(r.min()) / l1_norm)
-            history["mean_margin"].append(float(r.sum()) / n / l1_norm)
-            history["solver_evaluations"].append(step.evaluations)
-            history["time"].append(time.perf_counter() - start)
-            if s <= 0.0:
-                self.stop_reason_ = "time exhausted"
-                break
-        if not estimators:
-            raise NoEdgeError("BrownBoost", f"{self.stop_reason_} (no edge above nu = {nu:g})")
-        self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
-        self._set_stages(estimators, np.ones(len(estimators)), alphas)
-        self.c_ = c
-        self.remaining_time_ = s
-        self.converged_ = self.stop_reason_ != "n_estimators"
-        if not self.converged_:
-            warnings.warn(
-                f"BrownBoost stopped at n_estimators={n_estimators} rounds with remaining time "
-                f"{s:.4g} of its budget c = {c:.4g}, before its own stop (the time used up, or "
-                "no edge above nu); raise n_estimators to let it finish.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        return self
+            }
+            estimators: list[Any] = []
+            alphas: list[float] = []
+            r = np.zeros(n)
+            s = c
+            potential = None  # P at the start of the round: the end point of the previous one
+            l1_norm = 0.0
+            self.stop_reason_ = "n_estimators"
+            start = time.perf_counter()
+            for round_index in range(n_estimators):
+                a = r[keep] + s
+                z = a * a
+                weights = np.zeros(n)
+                weights[keep] = v[keep] * np.exp((z.min() - z) / c)
+                weights /= weights.sum()
+                tree = learner.fit_binary(codes, y, weights)
+                h = np.asarray(tree.predict(codes), dtype=np.float64)
+                if not np.isin(h, (-1.0, 1.0)).all():
+                    raise ValueError(
+                        f"BrownBoost needs weak hypotheses with outputs -1 and +1; the "
+                        f"weak learner predicted {np.unique(h)[:5]}"
+                    )
+                b = y * h
+                edge = float(weights @ b)
+                if not edge > nu:
+                    self.stop_reason_ = "no edge"
+                    break
+                try:
+                    step, potential = _solve_step(r[keep], b[keep], s, c, v[keep], tol, potential)
+                except StepSolveError as error:
+                    raise StepSolveError(f"BrownBoost, round {round_index + 1}: {error}") from error
+                r += step.alpha * b
+                s = 0.0 if step.time_limited else s - step.t
+                l1_norm += abs(step.alpha)
+                estimators.append(tree)
+                alphas.append(step.alpha)
+                history["train_error"].append(np.count_nonzero((y * r > 0) != (y > 0)) / n)
+                history["alpha"].append(step.alpha)
+                history["t"].append(step.t)
+                history["remaining_time"].append(s)
+                history["edge"].append(edge)
+                history["potential"].append(step.potential)
+                history["min_margin"].append(float(r.min()) / l1_norm)
+                history["mean_margin"].append(float(r.sum()) / n / l1_norm)
+                history["solver_evaluations"].append(step.evaluations)
+                history["time"].append(time.perf_counter() - start)
+                if s <= 0.0:
+                    self.stop_reason_ = "time exhausted"
+                    break
+            if not estimators:
+                raise NoEdgeError("BrownBoost", f"{self.stop_reason_} (no edge above nu = {nu:g})")
+            self.history_ = {
+                key: np.asarray(value, dtype=np.float64) for key, value in history.items()
+            }
+            self._set_stages(estimators, np.ones(len(estimators)), alphas)
+            self.c_ = c
+            self.remaining_time_ = s
+            self.converged_ = self.stop_reason_ != "n_estimators"
+            if not self.converged_:
+                warnings.warn(
+                    f"BrownBoost stopped at n_estimators={n_estimators} rounds with remaining time "
+                    f"{s:.4g} of its budget c = {c:.4g}, before its own stop (the time used up, or "
+                    "no edge above nu); raise n_estimators to let it finish.",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
+            return self
 
 
 BrownBoost.__doc__ = (

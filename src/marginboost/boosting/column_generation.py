@@ -35,6 +35,7 @@ from ._base import (
     check_warm_start,
     mark_not_boosted,
 )
+from ._blas_threads import one_blas_thread
 
 __all__ = ["ColumnGenerationBoosting", "ColumnGenerationError", "ACTIVE_WEIGHT"]
 
@@ -211,117 +212,120 @@ class ColumnGenerationBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         ColumnGenerationError
             When a restricted master cannot be solved (names the iteration and the status).
         """
-        previous = self._previous_fit() if self.warm_start else None
-        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
-        self._refuse_non_uniform_weights(
-            sample_weight, weights, "the restricted master problems weigh every example equally"
-        )
-        n_iterations = check_positive_int(self.n_estimators, "n_estimators")
-        tol = check_real(self.tol, "tol", 0.0, low_inclusive=True)
-        if previous is not None:
-            check_warm_start(self, previous, n_iterations, "columns")
-        self._check_params(X.shape[0])
-        # a warm start's trees split on the previous fit's bins
-        codes = self._bin(X, None if previous is None else previous["mapper_"])
-        learner = self._weak_learner_template("error")
-        M = y_signed.shape[0]
-        self.stop_reason_ = "n_estimators"
-        self.converged_ = False
-        start = time.perf_counter()
-        if previous is None:
-            u = np.full(M, 1.0 / M)
-            columns: list[FloatArray] = []
-            estimators: list[Any] = []
-            stage_weights: list[FloatArray] = []
-            history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
-            elapsed = 0.0
-            tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
-            h = tree.predict(codes)
-            edge = float(u @ (y_signed * h))
-            self._first_column(u, edge)
-            first_edge: float | None = edge
-            w = None
-        else:
-            # Re-solve the master over the previous fit's columns (on this X) and certify it.
-            estimators = list(previous["estimators_"])
-            columns = [y_signed * tree.predict(codes) for tree in estimators]
-            stage_weights = list(previous["_stage_weights"])
-            history = {key: list(value) for key, value in previous["history_"].items()}
-            elapsed = float(history["time"][-1]) if history["time"] else 0.0
-            solution = self._solved_master(
-                np.column_stack(columns), stage_weights[-1], len(estimators)
+        with one_blas_thread():
+            previous = self._previous_fit() if self.warm_start else None
+            X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+            self._refuse_non_uniform_weights(
+                sample_weight, weights, "the restricted master problems weigh every example equally"
             )
-            w, u = solution.w, solution.u
-            stage_weights[-1] = w.copy()
-            next_tree, next_h, next_edge = self._next_column(
-                learner, codes, y_signed, u, solution.r + tol
-            )
-            if self._stops(solution, next_edge, tol):
-                self.stop_reason_ = self._stop_reason
-                self.converged_ = True
-            tree, h, edge = next_tree, next_h, next_edge
-            first_edge = None
-        extra: list[tuple[Any, FloatArray]] = []  # more columns of one iteration
-        while not self.converged_ and len(estimators) < n_iterations:
-            for more_tree, more_h in [(tree, h), *extra][: n_iterations - len(estimators)]:
-                estimators.append(more_tree)
-                columns.append(y_signed * more_h)
-            A = np.column_stack(columns)
-            w0 = None if w is None else np.append(w, np.zeros(A.shape[1] - w.size))
-            solution = self._solved_master(A, w0, len(stage_weights) + 1)
-            w, u = solution.w, solution.u
-            stage_weights.append(w.copy())
-            margins = A @ w
-            norm = float(w.sum())
-            history["objective"].append(solution.objective)
-            history["n_active"].append(int(np.count_nonzero(w > ACTIVE_WEIGHT)))
-            history["train_error"].append(float(np.count_nonzero(margins <= 0)) / M)
-            history["min_margin"].append(float(margins.min() / norm))
-            history["mean_margin"].append(float(margins.mean() / norm))
-            history["edge"].append(edge)
-            # the next oracle call also certifies the current solution
-            next_tree, next_h, next_edge = self._next_column(
-                learner, codes, y_signed, u, solution.r + tol
-            )
-            history["duality_gap"].append(self._gap(solution, next_edge))
-            history["time"].append(elapsed + time.perf_counter() - start)
-            if self._stops(solution, next_edge, tol):
-                self.stop_reason_ = self._stop_reason
-                self.converged_ = True
-                break
-            tree, h, edge = next_tree, next_h, next_edge
-            # the next iteration has room for more than the oracle's tree only below the cap
-            extra = (
-                self._more_columns(learner, codes, y_signed, u, solution.r + tol, tree)
-                if len(estimators) + 1 < n_iterations
-                else []
-            )
-        if first_edge is not None and first_edge <= NO_EDGE:
-            # no weak classifier beats chance on the uniform weights: whatever the master made
-            # of such columns (the model), nothing was boosted
-            mark_not_boosted(
-                self,
-                f"the best weak classifier on the uniform example weights has edge "
-                f"{first_edge:.3g}",
-                stacklevel=2,
-            )
-        elif not self.converged_:
-            warnings.warn(
-                f"{type(self).__name__} stopped at n_estimators={n_iterations} columns without "
-                f"certifying its optimum: {self._unconverged_reason(solution, next_edge, tol)}. "
-                "The model is the restricted master's solution; raise "
-                "n_estimators to reach the optimum (with warm_start=True the next fit goes on "
-                "from here).",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        self.history_ = {key: np.asarray(value, dtype=np.float64) for key, value in history.items()}
-        assert w is not None  # at least one iteration ran
-        self._set_stages(estimators, np.ones(len(estimators)), w)
-        self._stage_weights = stage_weights
-        self.dual_weights_ = u
-        self.n_iterations_ = len(stage_weights)
-        return self
+            n_iterations = check_positive_int(self.n_estimators, "n_estimators")
+            tol = check_real(self.tol, "tol", 0.0, low_inclusive=True)
+            if previous is not None:
+                check_warm_start(self, previous, n_iterations, "columns")
+            self._check_params(X.shape[0])
+            # a warm start's trees split on the previous fit's bins
+            codes = self._bin(X, None if previous is None else previous["mapper_"])
+            learner = self._weak_learner_template("error")
+            M = y_signed.shape[0]
+            self.stop_reason_ = "n_estimators"
+            self.converged_ = False
+            start = time.perf_counter()
+            if previous is None:
+                u = np.full(M, 1.0 / M)
+                columns: list[FloatArray] = []
+                estimators: list[Any] = []
+                stage_weights: list[FloatArray] = []
+                history: dict[str, list[float]] = {key: [] for key in _HISTORY_KEYS}
+                elapsed = 0.0
+                tree = learner.fit_binary(codes, y_signed, self._oracle_weights(u))
+                h = tree.predict(codes)
+                edge = float(u @ (y_signed * h))
+                self._first_column(u, edge)
+                first_edge: float | None = edge
+                w = None
+            else:
+                # Re-solve the master over the previous fit's columns (on this X) and certify it.
+                estimators = list(previous["estimators_"])
+                columns = [y_signed * tree.predict(codes) for tree in estimators]
+                stage_weights = list(previous["_stage_weights"])
+                history = {key: list(value) for key, value in previous["history_"].items()}
+                elapsed = float(history["time"][-1]) if history["time"] else 0.0
+                solution = self._solved_master(
+                    np.column_stack(columns), stage_weights[-1], len(estimators)
+                )
+                w, u = solution.w, solution.u
+                stage_weights[-1] = w.copy()
+                next_tree, next_h, next_edge = self._next_column(
+                    learner, codes, y_signed, u, solution.r + tol
+                )
+                if self._stops(solution, next_edge, tol):
+                    self.stop_reason_ = self._stop_reason
+                    self.converged_ = True
+                tree, h, edge = next_tree, next_h, next_edge
+                first_edge = None
+            extra: list[tuple[Any, FloatArray]] = []  # more columns of one iteration
+            while not self.converged_ and len(estimators) < n_iterations:
+                for more_tree, more_h in [(tree, h), *extra][: n_iterations - len(estimators)]:
+                    estimators.append(more_tree)
+                    columns.append(y_signed * more_h)
+                A = np.column_stack(columns)
+                w0 = None if w is None else np.append(w, np.zeros(A.shape[1] - w.size))
+                solution = self._solved_master(A, w0, len(stage_weights) + 1)
+                w, u = solution.w, solution.u
+                stage_weights.append(w.copy())
+                margins = A @ w
+                norm = float(w.sum())
+                history["objective"].append(solution.objective)
+                history["n_active"].append(int(np.count_nonzero(w > ACTIVE_WEIGHT)))
+                history["train_error"].append(float(np.count_nonzero(margins <= 0)) / M)
+                history["min_margin"].append(float(margins.min() / norm))
+                history["mean_margin"].append(float(margins.mean() / norm))
+                history["edge"].append(edge)
+                # the next oracle call also certifies the current solution
+                next_tree, next_h, next_edge = self._next_column(
+                    learner, codes, y_signed, u, solution.r + tol
+                )
+                history["duality_gap"].append(self._gap(solution, next_edge))
+                history["time"].append(elapsed + time.perf_counter() - start)
+                if self._stops(solution, next_edge, tol):
+                    self.stop_reason_ = self._stop_reason
+                    self.converged_ = True
+                    break
+                tree, h, edge = next_tree, next_h, next_edge
+                # the next iteration has room for more than the oracle's tree only below the cap
+                extra = (
+                    self._more_columns(learner, codes, y_signed, u, solution.r + tol, tree)
+                    if len(estimators) + 1 < n_iterations
+                    else []
+                )
+            if first_edge is not None and first_edge <= NO_EDGE:
+                # no weak classifier beats chance on the uniform weights: whatever the master made
+                # of such columns (the model), nothing was boosted
+                mark_not_boosted(
+                    self,
+                    f"the best weak classifier on the uniform example weights has edge "
+                    f"{first_edge:.3g}",
+                    stacklevel=2,
+                )
+            elif not self.converged_:
+                warnings.warn(
+                    f"{type(self).__name__} stopped at n_estimators={n_iterations} columns without "
+                    f"certifying its optimum: {self._unconverged_reason(solution, next_edge, tol)}. "
+                    "The model is the restricted master's solution; raise "
+                    "n_estimators to reach the optimum (with warm_start=True the next fit goes on "
+                    "from here).",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
+            self.history_ = {
+                key: np.asarray(value, dtype=np.float64) for key, value in history.items()
+            }
+            assert w is not None  # at least one iteration ran
+            self._set_stages(estimators, np.ones(len(estimators)), w)
+            self._stage_weights = stage_weights
+            self.dual_weights_ = u
+            self.n_iterations_ = len(stage_weights)
+            return self
 
     def staged_decision_function(self, X: ArrayLike) -> Iterator[FloatArray]:
         """Yield, after each iteration ``t``, the score of the master solution of iteration t."""

@@ -42,6 +42,7 @@ from ._base import (
     check_positive_int,
     check_real,
 )
+from ._blas_threads import one_blas_thread
 
 __all__ = ["AdaBoostL1", "AdaBoostQP"]
 
@@ -123,31 +124,34 @@ class _PoolBoosting(BinaryBoostingClassifier, metaclass=ABCMeta):
         -------
         self
         """
-        X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
-        self._refuse_non_uniform_weights(
-            sample_weight, weights, "the pool problems weigh every example equally"
-        )
-        T = check_real(self.T, "T", 0.0)
-        if self.pool not in _POOLS:
-            raise ValueError(f"pool must be one of {_POOLS}; got {self.pool!r}")
-        pool, codes = self._build_pool(X, y_signed)
-        if len(pool) == 0:
-            raise ValueError("the pool is empty: every feature is constant on the training data")
-        self.pool_ = pool
-        self._simplex_weights: FloatArray | None = None  # no warm start from an earlier fit
-        self._A = y_signed[:, None] * np.asarray(pool.matrix(codes), dtype=np.float64)
-        best_edge = float(self._A.mean(axis=0).max())
-        if best_edge <= NO_EDGE:
-            warnings.warn(
-                f"{type(self).__name__} was not able to boost: the best classifier of the pool "
-                f"has edge {best_edge:.3g} on the uniform example weights, no better than "
-                "chance (every row duplicated with the opposite label?). The weights are the "
-                "pool problem's solution over such classifiers.",
-                NotBoostedWarning,
-                stacklevel=2,
+        with one_blas_thread():
+            X, y_signed, weights = self._validate_training_data(X, y, sample_weight)
+            self._refuse_non_uniform_weights(
+                sample_weight, weights, "the pool problems weigh every example equally"
             )
-        self._fit_weights(T)
-        return self
+            T = check_real(self.T, "T", 0.0)
+            if self.pool not in _POOLS:
+                raise ValueError(f"pool must be one of {_POOLS}; got {self.pool!r}")
+            pool, codes = self._build_pool(X, y_signed)
+            if len(pool) == 0:
+                raise ValueError(
+                    "the pool is empty: every feature is constant on the training data"
+                )
+            self.pool_ = pool
+            self._simplex_weights: FloatArray | None = None  # no warm start from an earlier fit
+            self._A = y_signed[:, None] * np.asarray(pool.matrix(codes), dtype=np.float64)
+            best_edge = float(self._A.mean(axis=0).max())
+            if best_edge <= NO_EDGE:
+                warnings.warn(
+                    f"{type(self).__name__} was not able to boost: the best classifier of the pool "
+                    f"has edge {best_edge:.3g} on the uniform example weights, no better than "
+                    "chance (every row duplicated with the opposite label?). The weights are the "
+                    "pool problem's solution over such classifiers.",
+                    NotBoostedWarning,
+                    stacklevel=2,
+                )
+            self._fit_weights(T)
+            return self
 
     def with_T(self, T: float) -> _PoolBoosting:
         """A copy of this fitted estimator re-solved for another ``T`` on the same pool.

@@ -19,6 +19,7 @@ from scipy.special import logsumexp
 from .._sklearn import constraints
 from .._sklearn import examples_section as _examples_section
 from ._base import Codes
+from ._blas_threads import one_blas_thread
 from ._multiclass_base import _COMMON_ATTRIBUTES, FloatArray, MulticlassBoostingClassifier
 from ._steps import MIN_WEIGHTED_ERROR
 
@@ -191,75 +192,80 @@ class GDMCBoost(MulticlassBoostingClassifier):
         sample_weight: ArrayLike | None = None,
     ) -> GDMCBoost:
         """Fit the ensemble (``X``, ``y``, ``sample_weight`` as for :meth:`SAMME.fit`)."""
-        begun = self._begin(X, y, sample_weight, "multiclass_error", "loss", "derivative")
-        if begun is None:  # a warm start that keeps the previous fit
-            return self
-        codes, y, weights, n_rounds, learner, done, history = begun
-        n, n_classes = y.shape[0], self.n_classes_
-        self.codewords_ = simplex_codewords(n_classes)
-        gram = self.codewords_ @ self.codewords_.T
-        beta = n_classes / (2.0 * (n_classes - 1.0))
-        rows = np.arange(n)
-        other = y[:, None] != np.arange(n_classes)  # the pairs (i, k), k != y_i
-        with np.errstate(divide="ignore"):
-            log_weights = np.log(weights)[:, None]
-        scores = np.zeros((n, n_classes))  # <y_k, f(x_i)>
-        estimators: list[Any] = []
-        alphas: list[float] = []
-        stop_reason = "n_estimators"
-        start = time.perf_counter()
+        with one_blas_thread():
+            begun = self._begin(X, y, sample_weight, "multiclass_error", "loss", "derivative")
+            if begun is None:  # a warm start that keeps the previous fit
+                return self
+            codes, y, weights, n_rounds, learner, done, history = begun
+            n, n_classes = y.shape[0], self.n_classes_
+            self.codewords_ = simplex_codewords(n_classes)
+            gram = self.codewords_ @ self.codewords_.T
+            beta = n_classes / (2.0 * (n_classes - 1.0))
+            rows = np.arange(n)
+            other = y[:, None] != np.arange(n_classes)  # the pairs (i, k), k != y_i
+            with np.errstate(divide="ignore"):
+                log_weights = np.log(weights)[:, None]
+            scores = np.zeros((n, n_classes))  # <y_k, f(x_i)>
+            estimators: list[Any] = []
+            alphas: list[float] = []
+            stop_reason = "n_estimators"
+            start = time.perf_counter()
 
-        def log_pair_weights() -> FloatArray:  # log a_ik, -inf for k = y_i
-            return np.where(other, log_weights - 0.5 * (scores[rows, y][:, None] - scores), -np.inf)
+            def log_pair_weights() -> FloatArray:  # log a_ik, -inf for k = y_i
+                return np.where(
+                    other, log_weights - 0.5 * (scores[rows, y][:, None] - scores), -np.inf
+                )
 
-        log_pairs = log_pair_weights()
-        for t in range(n_rounds):
-            if t < len(done):  # a warm start replays the fitted rounds' updates
-                tree, alpha = done[t]
+            log_pairs = log_pair_weights()
+            for t in range(n_rounds):
+                if t < len(done):  # a warm start replays the fitted rounds' updates
+                    tree, alpha = done[t]
+                    estimators.append(tree)
+                    alphas.append(alpha)
+                    scores += alpha * gram[tree.predict(codes).astype(np.intp)]
+                    log_pairs = log_pair_weights()
+                    continue
+                if t == len(done):
+                    start = self._clock(history)
+                # a_ik / exp(shift): only directions and ratios are needed, so scale to max 1
+                shift = float(log_pairs.max())
+                pairs = np.exp(log_pairs - shift)
+                w = 0.5 * (
+                    pairs.sum(axis=1)[:, None] * self.codewords_[y] - pairs @ self.codewords_
+                )
+                gradient = w @ self.codewords_.T  # G_ik = <y_k, w_i>
+                tree = learner.fit_multiclass(codes, y, gradient - gradient.min(axis=1)[:, None])
+                predicted = tree.predict(codes).astype(np.intp)
+                slopes = beta * (
+                    (predicted == y)[:, None].astype(np.float64)
+                    - (predicted[:, None] == np.arange(n_classes))
+                )
+                slopes[~other] = 0.0
+                derivative = float(gradient[rows, predicted].sum()) * float(np.exp(shift))
+                alpha, perfect = codeword_line_search(pairs, slopes)
+                if alpha <= 0.0:
+                    stop_reason = (
+                        f"no descent direction in round {t + 1} (derivative "
+                        f"{derivative:.3g} along the best tree)"
+                    )
+                    break
                 estimators.append(tree)
                 alphas.append(alpha)
-                scores += alpha * gram[tree.predict(codes).astype(np.intp)]
+                scores += alpha * gram[predicted]
                 log_pairs = log_pair_weights()
-                continue
-            if t == len(done):
-                start = self._clock(history)
-            # a_ik / exp(shift): only directions and ratios are needed, so scale to max 1
-            shift = float(log_pairs.max())
-            pairs = np.exp(log_pairs - shift)
-            w = 0.5 * (pairs.sum(axis=1)[:, None] * self.codewords_[y] - pairs @ self.codewords_)
-            gradient = w @ self.codewords_.T  # G_ik = <y_k, w_i>
-            tree = learner.fit_multiclass(codes, y, gradient - gradient.min(axis=1)[:, None])
-            predicted = tree.predict(codes).astype(np.intp)
-            slopes = beta * (
-                (predicted == y)[:, None].astype(np.float64)
-                - (predicted[:, None] == np.arange(n_classes))
-            )
-            slopes[~other] = 0.0
-            derivative = float(gradient[rows, predicted].sum()) * float(np.exp(shift))
-            alpha, perfect = codeword_line_search(pairs, slopes)
-            if alpha <= 0.0:
-                stop_reason = (
-                    f"no descent direction in round {t + 1} (derivative "
-                    f"{derivative:.3g} along the best tree)"
+                self._record_round(
+                    history,
+                    scores,
+                    y,
+                    start,
+                    loss=float(np.exp(logsumexp(log_pairs))),
+                    derivative=derivative,
                 )
-                break
-            estimators.append(tree)
-            alphas.append(alpha)
-            scores += alpha * gram[predicted]
-            log_pairs = log_pair_weights()
-            self._record_round(
-                history,
-                scores,
-                y,
-                start,
-                loss=float(np.exp(logsumexp(log_pairs))),
-                derivative=derivative,
-            )
-            if perfect:
-                stop_reason = "perfect weak learner"
-                break
-        self._finish(history, estimators, alphas, stop_reason)
-        return self
+                if perfect:
+                    stop_reason = "perfect weak learner"
+                    break
+            self._finish(history, estimators, alphas, stop_reason)
+            return self
 
     def _stage_scores(self, codes: Codes) -> Iterator[FloatArray]:
         gram = self.codewords_ @ self.codewords_.T

@@ -22,6 +22,7 @@ from sklearn.utils._param_validation import Interval
 from .._sklearn import examples_section as _examples_section
 from . import _masters
 from ._base import check_positive_int, check_real
+from ._blas_threads import one_blas_thread
 from .column_generation import _ATTRIBUTES, _COMMON_DOC, _POSITIVE, FloatArray, _CGParams
 
 __all__ = ["LPBoost", "ERLPBoost"]
@@ -181,29 +182,30 @@ class LPBoost(_CGParams):
         next fit goes on with it, and a pickle keeps its final basis, from which the master
         rebuilt after unpickling restarts.
         """
-        kept = self.__dict__.pop("_master", None) if self.warm_start else None
-        if not self.warm_start:
-            self.__dict__.pop("_master_basis", None)
-            self.__dict__.pop("_master_key", None)
-        self._kept_master = kept
-        self._master: _masters.LPBoostMaster | None = None
-        self._last_columns: FloatArray | None = None
-        try:
-            super().fit(X, y, sample_weight)
-            if self.warm_start and self._master is not None and self._last_columns is not None:
-                # kept for the next warm-started fit; a pickle keeps the basis only
-                self._master_key = self._columns_key(self._last_columns)
-                self._master_basis = self._master.get_basis()
+        with one_blas_thread():
+            kept = self.__dict__.pop("_master", None) if self.warm_start else None
+            if not self.warm_start:
+                self.__dict__.pop("_master_basis", None)
+                self.__dict__.pop("_master_key", None)
+            self._kept_master = kept
+            self._master: _masters.LPBoostMaster | None = None
+            self._last_columns: FloatArray | None = None
+            try:
+                super().fit(X, y, sample_weight)
+                if self.warm_start and self._master is not None and self._last_columns is not None:
+                    # kept for the next warm-started fit; a pickle keeps the basis only
+                    self._master_key = self._columns_key(self._last_columns)
+                    self._master_basis = self._master.get_basis()
+                    return self
+                del self._master
                 return self
-            del self._master
-            return self
-        except BaseException:
-            self.__dict__.pop("_master", None)
-            raise
-        finally:
-            self._kept_master = None
-            self._last_columns = None
-            self._center = None
+            except BaseException:
+                self.__dict__.pop("_master", None)
+                raise
+            finally:
+                self._kept_master = None
+                self._last_columns = None
+                self._center = None
 
     def __getstate__(self) -> dict[str, Any]:
         # a HiGHS model is not picklable: a warm start after unpickling rebuilds the master

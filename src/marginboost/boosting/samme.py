@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from .._sklearn import constraints
 from .._sklearn import examples_section as _examples_section
+from ._blas_threads import one_blas_thread
 from ._multiclass_base import (
     _COMMON_ATTRIBUTES,
     _WARM_START,
@@ -92,58 +93,59 @@ class _DiscreteMulticlassBoosting(MulticlassBoostingClassifier, metaclass=ABCMet
         -------
         self
         """
-        begun = self._begin(X, y, sample_weight, self.criterion, "weighted_error")
-        if begun is None:  # a warm start that keeps the previous fit
+        with one_blas_thread():
+            begun = self._begin(X, y, sample_weight, self.criterion, "weighted_error")
+            if begun is None:  # a warm start that keeps the previous fit
+                return self
+            codes, y, weights, n_rounds, learner, done, history = begun
+            n_classes = self.n_classes_
+            limit, limit_text = self._error_limit(n_classes)
+            with np.errstate(divide="ignore"):
+                log_weights = np.log(weights)
+            scores = np.zeros((y.shape[0], n_classes))
+            leader = np.zeros(y.shape[0], dtype=np.intp)  # argmax of each row of scores
+            estimators: list[Any] = []
+            alphas: list[float] = []
+            stop_reason = "n_estimators"
+            start = time.perf_counter()
+            for t in range(n_rounds):
+                if t < len(done):  # a warm start replays the fitted rounds' updates
+                    tree, alpha = done[t]
+                    predicted = tree.predict(codes).astype(np.intp)
+                    incorrect = predicted != y
+                else:
+                    if t == len(done):
+                        start = self._clock(history)
+                    weights = np.exp(log_weights - log_weights.max())
+                    weights /= weights.sum()
+                    tree = learner.fit_multiclass(codes, y, weights)
+                    predicted = tree.predict(codes).astype(np.intp)
+                    incorrect = predicted != y
+                    error = float(weights[incorrect].sum())
+                    if not limit - error > ERROR_LIMIT_RTOL * limit:  # reached, up to rounding
+                        stop_reason = (
+                            f"weighted error {error:.6g} >= {limit_text} in round {t + 1} "
+                            f"(K = {n_classes})"
+                        )
+                        break
+                    perfect = error < MIN_WEIGHTED_ERROR
+                    alpha = self._alpha(max(error, MIN_WEIGHTED_ERROR), n_classes)
+                estimators.append(tree)
+                alphas.append(alpha)
+                n_wrong = add_votes(scores, predicted, alpha, leader, y)
+                if alpha < 0.0:  # the incremental leaders need growing scores
+                    leader = np.argmax(scores, axis=1)
+                    n_wrong = int(np.count_nonzero(leader != y))
+                if t >= len(done):
+                    history["weighted_error"].append(error)
+                    history["train_error"].append(n_wrong / y.shape[0])
+                    history["time"].append(time.perf_counter() - start)
+                    if perfect:
+                        stop_reason = "perfect weak learner"
+                        break
+                log_weights = log_weights + alpha * incorrect
+            self._finish(history, estimators, alphas, stop_reason)
             return self
-        codes, y, weights, n_rounds, learner, done, history = begun
-        n_classes = self.n_classes_
-        limit, limit_text = self._error_limit(n_classes)
-        with np.errstate(divide="ignore"):
-            log_weights = np.log(weights)
-        scores = np.zeros((y.shape[0], n_classes))
-        leader = np.zeros(y.shape[0], dtype=np.intp)  # argmax of each row of scores
-        estimators: list[Any] = []
-        alphas: list[float] = []
-        stop_reason = "n_estimators"
-        start = time.perf_counter()
-        for t in range(n_rounds):
-            if t < len(done):  # a warm start replays the fitted rounds' updates
-                tree, alpha = done[t]
-                predicted = tree.predict(codes).astype(np.intp)
-                incorrect = predicted != y
-            else:
-                if t == len(done):
-                    start = self._clock(history)
-                weights = np.exp(log_weights - log_weights.max())
-                weights /= weights.sum()
-                tree = learner.fit_multiclass(codes, y, weights)
-                predicted = tree.predict(codes).astype(np.intp)
-                incorrect = predicted != y
-                error = float(weights[incorrect].sum())
-                if not limit - error > ERROR_LIMIT_RTOL * limit:  # reached, up to rounding
-                    stop_reason = (
-                        f"weighted error {error:.6g} >= {limit_text} in round {t + 1} "
-                        f"(K = {n_classes})"
-                    )
-                    break
-                perfect = error < MIN_WEIGHTED_ERROR
-                alpha = self._alpha(max(error, MIN_WEIGHTED_ERROR), n_classes)
-            estimators.append(tree)
-            alphas.append(alpha)
-            n_wrong = add_votes(scores, predicted, alpha, leader, y)
-            if alpha < 0.0:  # the incremental leaders need growing scores
-                leader = np.argmax(scores, axis=1)
-                n_wrong = int(np.count_nonzero(leader != y))
-            if t >= len(done):
-                history["weighted_error"].append(error)
-                history["train_error"].append(n_wrong / y.shape[0])
-                history["time"].append(time.perf_counter() - start)
-                if perfect:
-                    stop_reason = "perfect weak learner"
-                    break
-            log_weights = log_weights + alpha * incorrect
-        self._finish(history, estimators, alphas, stop_reason)
-        return self
 
 
 class AdaBoostM1(_DiscreteMulticlassBoosting):

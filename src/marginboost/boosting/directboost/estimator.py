@@ -20,6 +20,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..._sklearn import constraints
 from .._base import BinaryBoostingClassifier, check_positive_int, check_real, mark_not_boosted
+from .._blas_threads import one_blas_thread
 from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime, root_counts
 from ._phase2_kernels import sparse_code_rows, stable_order_after_step
 from .objectives import (
@@ -302,9 +303,10 @@ class DirectBoost(BinaryBoostingClassifier):
         ``sample_weight`` is not supported (the 0-1 loss and the margin objectives count
         examples); passing non-uniform weights raises ``ValueError``.
         """
-        codes, y_signed = self._prepare(X, y, sample_weight)
-        self._finish(codes, y_signed, self._phase1(codes, y_signed))
-        return self
+        with one_blas_thread():
+            codes, y_signed = self._prepare(X, y, sample_weight)
+            self._finish(codes, y_signed, self._phase1(codes, y_signed))
+            return self
 
     def _prepare(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None

@@ -119,6 +119,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..._sklearn import constraints
 from ...margins import bottom_margin_average, multiclass_margins
 from .._base import check_positive_int, check_real, mark_not_boosted
+from .._blas_threads import one_blas_thread
 from .._direct_common import IMPROVEMENT_TOL, resolve_n_prime, root_counts
 from ..multiclass import _COMMON_ATTRIBUTES, MulticlassBoostingClassifier
 from . import _phase1_kernels as _k1
@@ -334,11 +335,12 @@ class DMCBoost(MulticlassBoostingClassifier):
         ``sample_weight`` is not supported (the objectives count examples): non-uniform
         weights raise ``ValueError``.
         """
-        state = self._start(X, y, sample_weight)
-        self.n_prime_ = self._resolve_n_prime(state.y.shape[0])
-        self._run_phase1(state)
-        self._run_phase2(state)
-        return self
+        with one_blas_thread():
+            state = self._start(X, y, sample_weight)
+            self.n_prime_ = self._resolve_n_prime(state.y.shape[0])
+            self._run_phase1(state)
+            self._run_phase2(state)
+            return self
 
     def fit_path(
         self,
@@ -365,60 +367,61 @@ class DMCBoost(MulticlassBoostingClassifier):
         A folder holding the parts of another fit raises ``ValueError``.  Warnings about a
         loaded part were given when it was computed.
         """
-        from copy import copy
+        with one_blas_thread():
+            from copy import copy
 
-        if len(n_primes) == 0:
-            raise ValueError("fit_path needs at least one n_prime value")
-        saved = (
-            checkpoint
-            if checkpoint is None or isinstance(checkpoint, PathCheckpoint)
-            else PathCheckpoint(checkpoint)
-        )
-        if saved is not None:
-            saved.open(self, X, y, n_primes, sample_weight)
-        first = copy(self)
-        state = first._start(X, y, sample_weight)
-        n = state.y.shape[0]
-        models = []
-        for value in n_primes:
-            model = copy(first)
-            model.n_prime = value
-            model.n_prime_ = model._resolve_n_prime(n)
-            models.append(model)
-        first.n_prime_ = models[0].n_prime_
-        state.objective_path = [model.n_prime_ for model in models]
-        phase1 = None if saved is None else saved.load("phase1")
-        if phase1 is None:
+            if len(n_primes) == 0:
+                raise ValueError("fit_path needs at least one n_prime value")
+            saved = (
+                checkpoint
+                if checkpoint is None or isinstance(checkpoint, PathCheckpoint)
+                else PathCheckpoint(checkpoint)
+            )
             if saved is not None:
-                saved.resume("phase1-progress", state)
-                state.progress = saved.progress("phase1-progress")
-            first._run_phase1(state)
-            state.progress = None
-            if saved is not None:
-                saved.save("phase1", first._phase1_part(state))
-                saved.discard("phase1-progress")
-        else:
-            first._restore_phase1(state, phase1)
-        for j, model in enumerate(models):
-            done = None if saved is None else saved.load(f"phase2-{j}")
-            if done is not None:
-                models[j] = done
-                state.start = time.perf_counter() - float(done.history_["time"][-1])
-                continue
-            model.phase1_stop_reason_ = first.phase1_stop_reason_
-            model.n_phase1_ = first.n_phase1_
-            branch = state.branch()
-            branch.history["objective"] = [values[j] for values in state.objective_values or []]
-            if saved is not None:
-                name = f"phase2-{j}-progress"
-                if saved.resume(name, branch):
-                    state.start = branch.start  # the later branches' clock goes on
-                branch.progress = saved.progress(name)
-            model._run_phase2(branch)
-            if saved is not None:
-                saved.save(f"phase2-{j}", model)
-                saved.discard(f"phase2-{j}-progress")
-        return models
+                saved.open(self, X, y, n_primes, sample_weight)
+            first = copy(self)
+            state = first._start(X, y, sample_weight)
+            n = state.y.shape[0]
+            models = []
+            for value in n_primes:
+                model = copy(first)
+                model.n_prime = value
+                model.n_prime_ = model._resolve_n_prime(n)
+                models.append(model)
+            first.n_prime_ = models[0].n_prime_
+            state.objective_path = [model.n_prime_ for model in models]
+            phase1 = None if saved is None else saved.load("phase1")
+            if phase1 is None:
+                if saved is not None:
+                    saved.resume("phase1-progress", state)
+                    state.progress = saved.progress("phase1-progress")
+                first._run_phase1(state)
+                state.progress = None
+                if saved is not None:
+                    saved.save("phase1", first._phase1_part(state))
+                    saved.discard("phase1-progress")
+            else:
+                first._restore_phase1(state, phase1)
+            for j, model in enumerate(models):
+                done = None if saved is None else saved.load(f"phase2-{j}")
+                if done is not None:
+                    models[j] = done
+                    state.start = time.perf_counter() - float(done.history_["time"][-1])
+                    continue
+                model.phase1_stop_reason_ = first.phase1_stop_reason_
+                model.n_phase1_ = first.n_phase1_
+                branch = state.branch()
+                branch.history["objective"] = [values[j] for values in state.objective_values or []]
+                if saved is not None:
+                    name = f"phase2-{j}-progress"
+                    if saved.resume(name, branch):
+                        state.start = branch.start  # the later branches' clock goes on
+                    branch.progress = saved.progress(name)
+                model._run_phase2(branch)
+                if saved is not None:
+                    saved.save(f"phase2-{j}", model)
+                    saved.discard(f"phase2-{j}-progress")
+            return models
 
     def _phase1_part(self, state: TrainingState) -> dict[str, Any]:
         """What :meth:`fit_path` saves after phase I: the state it leaves, its seconds and
