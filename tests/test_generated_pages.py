@@ -179,3 +179,37 @@ def test_lpboost_section_reads_the_longest_run_at_each_tolerance():
     assert "| 0.0001 | not within 15 | |" in text
     assert "3.0 times smaller" in text
     assert "costs this run 3 columns and 3 s of master" in text
+
+
+def test_lightgbm_section_keeps_the_busy_fits_apart():
+    """Fits measured with the other core busy get their own table, with the slowdown against the
+    quiet fit and the 2-thread goal judged against the busy 1-thread time; they never replace
+    the quiet numbers."""
+    from marginboost._repo.performance.trees import lightgbm_section
+
+    def case(library, threads, ms, busy):
+        return {"case": "adult-d3", "library": library, "threads": threads, "ms_per_tree": ms,
+                "busy": busy, "read_floor_ms": 0.2}  # fmt: skip
+
+    record = {
+        "environment": {"cpu_count": 2, "lightgbm": "4.7.0"},
+        "cases": [
+            case("marginboost", 1, 8.0, False),
+            case("lightgbm", 1, 8.0, False),
+            case("marginboost", 2, 5.0, False),
+            case("lightgbm", 2, 5.0, False),
+            case("marginboost", 1, 10.0, True),
+            case("lightgbm", 1, 5.0, True),
+            case("marginboost", 2, 11.0, True),
+            case("lightgbm", 2, 10.0, True),
+        ],
+    }
+    lines = lightgbm_section(record)
+    assert "| adult-d3 | 1 | 8.00 | 8.00 | 0.200 | 1.00x, met |" in lines
+    assert "| adult-d3 | 2 | 5.00 | 5.00 | 0.200 | 1.00x, met |" in lines
+    assert "| adult-d3 | 1 | 10.00 | 5.00 | 1.25x | 2.00x, not met |" in lines
+    assert (
+        "| adult-d3 | 2 | 11.00 | 10.00 | 2.20x | 1.10x, not met; slower than 1 thread |" in lines
+    )
+    record["cases"] = record["cases"][:4]
+    assert not any("busy" in line for line in lightgbm_section(record))
