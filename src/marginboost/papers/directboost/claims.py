@@ -28,7 +28,8 @@ from ...experiments.predicates import (
 CAP_COUNTS.update(
     {
         "directboost/C3": ("directboost", "table1", "choice_default_fits_on_cap"),
-        "directboost/C14": ("directboost", "table1", "choice_default_fits_on_cap"),
+        # where phase 1 ends: only a fit capped while still in phase 1 could change it
+        "directboost/C14": ("directboost", "table1", "choice_default_phase1_fits_on_cap"),
         "directboost/C12": ("directboost", "checks", "fits_on_cap_order"),
         "directboost/C13": ("directboost", "checks", "fits_on_cap_theorem3"),
     }
