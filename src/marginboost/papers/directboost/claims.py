@@ -27,7 +27,9 @@ from ...experiments.predicates import (
 #: The claims whose notebooks count the deciding fits that ended on a cap of ours.
 CAP_COUNTS.update(
     {
-        "directboost/C3": ("directboost", "table1", "choice_default_fits_on_cap"),
+        # which method spreads most: only capped fits that could change it (a bound in the
+        # notebook: each capped fit's validation error anywhere from 0 to 100%)
+        "directboost/C3": ("directboost", "table1", "spread_fits_on_cap_could_change"),
         # where phase 1 ends: only a fit capped while still in phase 1 could change it
         "directboost/C14": ("directboost", "table1", "choice_default_phase1_fits_on_cap"),
         "directboost/C12": ("directboost", "checks", "fits_on_cap_order"),
