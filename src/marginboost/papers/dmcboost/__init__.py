@@ -28,6 +28,7 @@ PAPER = PaperProtocol(
         "protocol:phase1_only_cells",
         "protocol:reduced_cap_cells",
         "figure3:figure3_cells",
+        "figure3:figure3_long_cells",
         "protocol:paper_protocol_cells",
         "protocol:paper_raised_cap_cells",
     ),

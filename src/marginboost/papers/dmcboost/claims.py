@@ -25,7 +25,9 @@ CAP_COUNTS.update(
         "dmcboost/C2": ("dmcboost", "table3", "fits_on_cap_chosen"),
         "dmcboost/C3": ("dmcboost", "table4", "fits_on_cap_chosen"),
         "dmcboost/C4": ("dmcboost", "table4", "fits_on_cap_chosen"),
-        "dmcboost/C5": ("dmcboost", "figure3", "fits_on_cap"),
+        # a baseline capped in Figure 3 counts only if its run to the paper's Table 2 cap
+        # comes down to phase I's training error (the figure notebook runs it)
+        "dmcboost/C5": ("dmcboost", "figure3", "fits_on_cap_could_change"),
     }
 )
 
