@@ -256,3 +256,32 @@ def test_capped_fits_are_rerun_with_a_higher_cap_and_replace_their_record():
     assert capped_reruns(adult, metrics[:1]) == []
     quick = [c for c in table1_cells("quick") if c["algorithm"] == "DirectBoost"]
     assert capped_reruns(quick, metrics[: len(quick)]) == []  # the quick caps are its reduction
+
+
+def test_validation_spread_bounds_agree_with_brute_force():
+    """Claim C3's bounds on a record's spread with its capped fits free in 0-100%: the least
+    and greatest spread over every placement of the capped fits' errors on a fine grid."""
+    import itertools
+
+    from marginboost.papers.directboost.table1 import validation_spread_bounds
+
+    rng = np.random.default_rng(3)
+    grid = np.linspace(0.0, 100.0, 201)
+    for _ in range(60):
+        k = int(rng.integers(1, 6))
+        errors = list(np.round(rng.uniform(0, 60, size=k), 1))
+        capped = rng.random(k) < 0.4
+        reasons = ["n_estimators" if c else "tol" for c in capped]
+        spread, least, greatest, n_capped = validation_spread_bounds(
+            {"validation_errors": errors, "stop_reasons": reasons}
+        )
+        assert spread == max(errors) - min(errors) and n_capped == int(capped.sum())
+        free = [i for i in range(k) if capped[i]]
+        spreads = []
+        for values in itertools.product(grid, repeat=len(free)):
+            trial = list(errors)
+            for i, v in zip(free, values):
+                trial[i] = v
+            spreads.append(max(trial) - min(trial))
+        assert least == pytest.approx(min(spreads), abs=0.5) and least <= min(spreads) + 1e-12
+        assert greatest == pytest.approx(max(spreads)) and greatest >= max(spreads) - 1e-12

@@ -21,6 +21,7 @@ __all__ = [
     "choice_of",
     "file_coding_cells",
     "table1_confidence",
+    "validation_spread_bounds",
 ]
 
 
@@ -143,6 +144,39 @@ def _aggregate(rows):
     )
     out.insert(2, "metric", "test_error")
     return out
+
+
+def validation_spread_bounds(record: dict) -> tuple[float, float, float, int]:
+    """``(spread, least, greatest, capped)`` of one fit record over its grid parameter (claim
+    C3): the spread (max - min) of ``validation_errors`` (percent), its least and greatest
+    value if each fit that ended on a round cap (``stop_reasons``) had any validation error from
+    0 to 100% (a longer run could end anywhere), and the number of such fits.
+
+    Examples
+    --------
+    >>> validation_spread_bounds({"validation_errors": [10.0, 30.0, 20.0],
+    ...                           "stop_reasons": ["tol", "n_estimators", "tol"]})
+    (20.0, 10.0, 90.0, 1)
+    """
+    errors = [float(e) for e in record["validation_errors"]]
+    reasons = list(record.get("stop_reasons", []))
+    capped = [
+        i < len(reasons) and reasons[i] in ("n_estimators", "max_rounds")
+        for i in range(len(errors))
+    ]
+    fixed = [e for e, c in zip(errors, capped) if not c]
+    spread = max(errors) - min(errors)
+    n_capped = sum(capped)
+    if not n_capped:
+        return spread, spread, spread, 0
+    least = max(fixed) - min(fixed) if fixed else 0.0
+    if n_capped >= 2:  # two free errors can be 0 and 100
+        greatest = 100.0
+    elif fixed:
+        greatest = max(100.0 - min(fixed), max(fixed))
+    else:  # a single free error: no spread
+        greatest = 0.0
+    return spread, least, greatest, n_capped
 
 
 def table1_confidence(dataset: str, algorithm: str) -> str:
