@@ -46,14 +46,17 @@ def project_scaled_simplex(v: FloatArray, scale: float) -> FloatArray:
 
 
 def _single_blas_thread(function: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run ``function`` with BLAS limited to one thread (see :func:`solve_simplex_smooth`)."""
+    """Run ``function`` with BLAS limited to one thread (see :func:`solve_simplex_smooth`),
+    through the estimators' shared limit (:func:`~._blas_threads.one_blas_thread`: a cached
+    controller, microseconds a call; a new ``threadpool_limits`` costs about a millisecond,
+    once per master solve)."""
     import functools
+
+    from ._blas_threads import one_blas_thread
 
     @functools.wraps(function)
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(1, user_api="blas"):
+        with one_blas_thread():
             return function(*args, **kwargs)
 
     return wrapper
