@@ -173,7 +173,11 @@ def test_cells_selects_the_paper_protocols_cells_and_runs_only_the_missing_ones(
     # Table 4: the DMCBoost cells whose chosen n' ended on the cap run again, raised
     capped = P.select_paper_cells(["table4"], ["Car"], ["DMCBoost"])[:2]
     pairs = [(c, P.with_raised_cap(c)) for c in capped]
-    monkeypatch.setattr(P, "capped_and_raised", lambda profile, protocol: pairs)
+    monkeypatch.setattr(
+        P,
+        "capped_and_raised",
+        lambda profile, protocol, tables: pairs if "table4" in tables else [],
+    )
     monkeypatch.setattr(type(store), "has", lambda self, spec: spec is not pairs[1][1])
     monkeypatch.setattr(type(store), "get", lambda self, spec: {"elapsed_seconds": 900.0})
     ran.clear()
@@ -189,6 +193,23 @@ def test_cells_selects_the_paper_protocols_cells_and_runs_only_the_missing_ones(
     assert main(["cells", "dmcboost", "table4", "--dataset", "Car", "--method", "SAMME"]) == 0
     assert main(["cells", "dmcboost", "table4", "--dataset", "Nursery"]) == 0
     assert ran == [pairs[1][1]]
+
+    # Tables 2 and 3 share their depth-3 cells: a capped one is counted for each, rerun once
+    shared = [(c, P.with_raised_cap(c)) for c in P.select_paper_cells(["table2"], ["Car"])[:1]]
+    monkeypatch.setattr(
+        P,
+        "capped_and_raised",
+        lambda profile, protocol, tables: [] if "table4" in tables else shared,
+    )
+    monkeypatch.setattr(type(store), "has", lambda self, spec: spec["params"]["max_rounds"] == 5000)
+    ran.clear()
+    args = ["cells", "dmcboost", "--dataset", "Car", "--method", "DMCBoost"]
+    assert main([*args, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "1 Table 2 DMCBoost cells chose an n' whose run ended on the safety cap" in out
+    assert "1 Table 3 DMCBoost cells chose" in out and "0 in the store, 1 to compute" in out
+    assert main(args) == 0
+    assert ran == [shared[0][1]]
 
 
 def test_data_verify_names_a_mirror_folder_that_does_not_exist(tmp_path, capsys):

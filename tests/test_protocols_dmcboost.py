@@ -558,6 +558,28 @@ def test_reduced_cap_cells_are_dmcboost_at_the_reduced_cap_on_every_rotation():
     assert P.reduced_cap_cells("quick") == []
 
 
+@needs_mirror
+def test_capped_and_raised_pairs_of_tables_2_and_3_from_the_committed_store():
+    """Each pair is a stored DMCBoost cell whose chosen n' ended on the cap, with the same cell
+    at a cap CAP_RAISE times larger; Tables 2 and 3 share their depth-3 cells, and a shared one
+    is listed once."""
+    from marginboost.experiments.grids import paper_store
+
+    store = paper_store("dmcboost", "full")
+    t2 = P.capped_and_raised("full", "paper", ("table2",))
+    both = P.capped_and_raised("full", "paper", ("table2", "table3"))
+    assert t2, "the committed Table 2 has capped chosen runs"
+    keys = [cell_key(c) for c, _ in both]
+    assert len(keys) == len(set(keys))
+    assert {cell_key(c) for c, _ in t2} <= set(keys)
+    for capped, rerun in both:
+        assert capped["algorithm"] == "DMCBoost" and capped["paper_dataset"] not in S.FIXED
+        assert P.chosen_run_capped(capped, store.get(capped)["metrics"])
+        assert rerun == P.with_raised_cap(capped)
+    with pytest.raises(ValueError, match="unknown table"):
+        P.capped_and_raised("full", "paper", ("table1",))
+
+
 def test_cells_whose_chosen_run_ended_on_our_cap_rerun_with_a_larger_cap():
     """Only DMCBoost cells on the paper's protocol (not the fixed splits, whose limit is the
     paper's) whose *chosen* n' ended on the cap are rerun, as new cells with a larger cap."""

@@ -102,9 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
         "or those of the tables, data sets (--dataset) and methods (--method) named. Each "
         "finished cell is stored at once (an interrupted run loses only the cells in progress, "
         "and DMCBoost's cells go on from their last checkpoint); the estimated CPU hours are "
-        "printed first. With Table 4, its DMCBoost cells whose chosen n' ended on the safety "
-        "cap then run again with a larger cap, as the Table 4 notebook does. `marginboost results update dmcboost --profile full` then records the "
-        "cells with the committed results.",
+        "printed first. Then the DMCBoost cells of the tables named whose chosen n' ended on "
+        "the safety cap run again with a cap four times larger (Table 4's first, as its "
+        "notebook does; then Tables 2 and 3's, whose notebook shows them beside the capped "
+        "runs). `marginboost results update dmcboost --profile full` then records the cells "
+        "with the committed results.",
     )
     cells.add_argument("paper", help="paper id (only dmcboost has such a protocol)")
     cells.add_argument(

@@ -61,6 +61,7 @@ __all__ = [
     "raise_capped_cells",
     "raised_cap_cells",
     "capped_and_raised",
+    "RAISED_TABLES",
     "raised_reruns_bound_cpu_h",
     "with_raised_cap",
     "cap_ablation_cells",
@@ -190,38 +191,60 @@ def raise_capped_cells(cells: list[dict], metrics: list[dict], protocols: dict) 
     ]
 
 
+#: The tables whose DMCBoost cells are rerun with a raised cap where the chosen :math:`n'` ended
+#: on the safety cap, in the order they are computed: Table 4 (claim C3), then Tables 2 and 3
+#: (claims C1 and C2; Table 3's depth-3 cells are Table 2's).
+RAISED_TABLES = ("table4", "table2", "table3")
+
+_TABLE_PROTOCOLS = {
+    "table2": table2_protocol,
+    "table3": table3_protocol,
+    "table4": table4_protocol,
+}
+
+
 def raised_cap_cells(profile: str, protocol: str = "book") -> list[dict]:
     """Table 4's reruns with a raised cap (:func:`raise_capped_cells`), found from the stored
     records of its cells; none until those cells are in the store."""
     return [raised for _, raised in capped_and_raised(profile, protocol)]
 
 
-def capped_and_raised(profile: str, protocol: str = "book") -> list[tuple[dict, dict]]:
-    """Table 4's stored cells whose chosen :math:`n'` ended on the safety cap, each with its
-    rerun (:func:`raised_cap_cells`): ``(capped cell, rerun cell)`` pairs."""
+def capped_and_raised(
+    profile: str, protocol: str = "book", tables: Sequence[str] = ("table4",)
+) -> list[tuple[dict, dict]]:
+    """The stored DMCBoost cells of ``tables`` (of :data:`RAISED_TABLES`; Table 4's by default)
+    whose chosen :math:`n'` ended on the safety cap, each with its rerun
+    (:func:`with_raised_cap`): ``(capped cell, rerun cell)`` pairs, each cell once (the tables
+    share cells)."""
     from ...experiments.grids import paper_store
+    from ...experiments.store import cell_key
 
-    cells = grid_cells(profile, tables=("table4",), protocol=protocol)
-    protocols = {
-        name: table4_protocol(name, profile, protocol)
-        for name in {c["paper_dataset"] for c in cells}
-    }
-    candidates = [
-        c
-        for c in cells
-        if c["algorithm"] == "DMCBoost"
-        and protocols[c["paper_dataset"]]["paper"]
-        and c["paper_dataset"] not in FIXED
-    ]
-    if not candidates:
-        return []
-    store = paper_store("dmcboost", profile)
-    stored = [c for c in candidates if store.has(c)]
-    metrics = [store.get(c)["metrics"] for c in stored]
-    return [
-        (stored[i], with_raised_cap(stored[i]))
-        for i in raise_capped_cells(stored, metrics, protocols)
-    ]
+    unknown = [t for t in tables if t not in RAISED_TABLES]
+    if unknown:
+        raise ValueError(f"unknown table(s) {unknown}; the tables are {', '.join(RAISED_TABLES)}")
+    store = None
+    pairs: dict[str, tuple[dict, dict]] = {}
+    for table in tables:
+        cells = grid_cells(profile, tables=(table,), protocol=protocol)
+        protocols = {
+            name: _TABLE_PROTOCOLS[table](name, profile, protocol)
+            for name in {c["paper_dataset"] for c in cells}
+        }
+        candidates = [
+            c
+            for c in cells
+            if c["algorithm"] == "DMCBoost"
+            and protocols[c["paper_dataset"]]["paper"]
+            and c["paper_dataset"] not in FIXED
+        ]
+        if not candidates:
+            continue
+        store = store or paper_store("dmcboost", profile)
+        stored = [c for c in candidates if store.has(c)]
+        metrics = [store.get(c)["metrics"] for c in stored]
+        for i in raise_capped_cells(stored, metrics, protocols):
+            pairs.setdefault(cell_key(stored[i]), (stored[i], with_raised_cap(stored[i])))
+    return list(pairs.values())
 
 
 def raised_reruns_bound_cpu_h(store, pairs: list[tuple[dict, dict]]) -> float:
