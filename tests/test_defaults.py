@@ -32,8 +32,6 @@ WARNS = {
 }
 #: Default fits too slow for the test suite (seconds measured on 2 cores), with what they gave.
 SLOW = {
-    ("AdaBoostL1", "breast_cancer"): "199 s: the exact AdaBoost-l1 over all stumps of 30 features",
-    ("AdaBoostQP", "breast_cancer"): "168 s: the QP over all stumps of 30 features",
     ("HingeLPBoost", "breast_cancer"): "20 s",
     ("DMCBoost", "digits"): "26 s; ConvergenceWarning at 1,000 rounds and a PhaseTwoWarning",
 }

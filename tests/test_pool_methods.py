@@ -27,7 +27,7 @@ def pool_matrix(model, X, y):
 def test_adaboost_l1_on_all_stumps_is_the_exact_pool_optimum():
     X, y = data()
     T = 0.05
-    model = AdaBoostL1(T=T).fit(X, y)
+    model = AdaBoostL1(T=T, pool="all_stumps").fit(X, y)
     A = pool_matrix(model, X, y)
     assert A.shape[1] == len(WeakPool.all_stumps(model.mapper_.transform(X)))
     w = cp.Variable(A.shape[1], nonneg=True)
@@ -42,7 +42,7 @@ def test_adaboost_l1_on_all_stumps_is_the_exact_pool_optimum():
 def test_adaboost_qp_solution_is_the_mean_variance_optimum():
     X, y = data(seed=1)
     T = 0.1
-    model = AdaBoostQP(T=T).fit(X, y)
+    model = AdaBoostQP(T=T, pool="all_stumps").fit(X, y)
     A = pool_matrix(model, X, y)
     w = model.pool_weights_ * T  # the simplex solution
     assert w.sum() == pytest.approx(1.0, abs=1e-12) and (w >= 0).all()
@@ -109,7 +109,10 @@ def test_bad_parameters_are_refused(estimator, message):
 def test_constant_features_give_an_empty_pool_error():
     X = np.ones((10, 2))
     y = np.array([1, -1] * 5)
-    with pytest.raises(ValueError, match="the pool is empty"):
+    with pytest.raises(ValueError, match="the pool is empty: every feature is constant"):
+        AdaBoostL1(pool="all_stumps").fit(X, y)
+    # the default pool, an AdaBoost run, says why it is empty too
+    with pytest.raises(ValueError, match="the pool is empty: the 1500-round AdaBoost"):
         AdaBoostL1().fit(X, y)
 
 
@@ -181,7 +184,7 @@ def test_n_pool_without_an_adaboost_pool_is_reported():
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(60, 3)), np.where(rng.normal(size=60) > 0, 1, -1)
     with pytest.warns(UserWarning, match="n_pool=50 is ignored with pool='all_stumps'"):
-        AdaBoostQP(T=0.1, n_pool=50).fit(X, y)
+        AdaBoostQP(T=0.1, pool="all_stumps", n_pool=50).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         AdaBoostQP(T=0.1).fit(X, y)  # the default says nothing

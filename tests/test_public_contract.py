@@ -189,7 +189,7 @@ def test_ignored_n_pool_warns_at_the_callers_line():
     X, y = _toy(40)
     for n_pool in (10, 2000):
         with pytest.warns(UserWarning, match=f"n_pool={n_pool} is ignored") as record:
-            AdaBoostL1(T=0.5, n_pool=n_pool).fit(X, y)
+            AdaBoostL1(T=0.5, pool="all_stumps", n_pool=n_pool).fit(X, y)
         assert record[0].filename == __file__
 
 
