@@ -263,3 +263,25 @@ def test_node_counts_from_parent_and_sibling_and_given_root_counts(monkeypatch, 
     assert again.splits() == tree.splits()
     with pytest.raises(ValueError, match="root_counts has shape"):
         builder.fit(codes, EdgeObjective(g), root_counts=root[:2])
+
+
+def test_state_predictions_are_kept_across_splits_and_equal_a_fresh_computation():
+    """The state keeps its predictions between splits (the objective asks for them at every
+    node) and updates them on a split: always equal to a fresh computation from the leaves,
+    and an array handed out before a split keeps its values."""
+    from marginboost.weak import DirectNode, DirectTreeState
+
+    state = DirectTreeState(np.zeros(6, dtype=np.int64), {0: 0.5})
+    before = state.predictions()
+    assert state.predictions() is before
+    left = DirectNode(1, 1, np.array([0, 2, 4]))
+    right = DirectNode(2, 1, np.array([1, 3, 5]))
+    state.split(0, left, right, -1.0, 2.0)
+    after = state.predictions()
+    np.testing.assert_array_equal(before, np.full(6, 0.5))
+    np.testing.assert_array_equal(after, [-1.0, 2.0, -1.0, 2.0, -1.0, 2.0])
+    fresh = DirectTreeState(state.sample_node.copy(), dict(state.node_value))
+    np.testing.assert_array_equal(after, fresh.predictions())
+    state.node_value[1] = 3.0  # a direct change, then forgotten
+    state.forget_predictions()
+    np.testing.assert_array_equal(state.predictions(), [3.0, 2.0, 3.0, 2.0, 3.0, 2.0])

@@ -154,14 +154,50 @@ class DirectTreeState:
 
     sample_node: NDArray[np.int64]
     node_value: dict[int, float] = field(default_factory=dict)
+    _predictions: NDArray[np.float64] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def predictions(self) -> NDArray[np.float64]:
-        """Current prediction of the partial tree on every training sample."""
-        ids = np.fromiter(self.node_value.keys(), dtype=np.int64)
-        values = np.fromiter(self.node_value.values(), dtype=np.float64)
-        lookup = np.zeros(int(ids.max()) + 1)
-        lookup[ids] = values
-        return lookup[self.sample_node]
+        """Current prediction of the partial tree on every training sample.
+
+        Computed on the first call and kept up to date by :meth:`split` (the builder's update),
+        so the objective scoring every node of a tree does not rebuild it: calls between two
+        splits return the same array (do not write into it), and a split makes a new one.
+        Code that changes :attr:`sample_node` or :attr:`node_value` directly after a call
+        must call :meth:`forget_predictions`.
+        """
+        if self._predictions is None:
+            ids = np.fromiter(self.node_value.keys(), dtype=np.int64)
+            values = np.fromiter(self.node_value.values(), dtype=np.float64)
+            lookup = np.zeros(int(ids.max()) + 1)
+            lookup[ids] = values
+            self._predictions = lookup[self.sample_node]
+        return self._predictions
+
+    def forget_predictions(self) -> None:
+        """Drop the kept predictions (after a direct change of the leaves or their values)."""
+        self._predictions = None
+
+    def split(
+        self,
+        node_id: int,
+        left: DirectNode,
+        right: DirectNode,
+        left_value: float,
+        right_value: float,
+    ) -> None:
+        """Replace leaf ``node_id`` by the leaves ``left`` and ``right`` with these values."""
+        del self.node_value[node_id]
+        self.sample_node[left.samples] = left.node_id
+        self.sample_node[right.samples] = right.node_id
+        self.node_value[left.node_id] = left_value
+        self.node_value[right.node_id] = right_value
+        if self._predictions is not None:  # a new array: one handed out earlier stays as it was
+            predictions = self._predictions.copy()
+            predictions[left.samples] = left_value
+            predictions[right.samples] = right_value
+            self._predictions = predictions
 
 
 class SplitObjective(Protocol):
@@ -410,11 +446,7 @@ class DirectTreeBuilder:
                 children[node.node_id] = (left.node_id, right.node_id)
                 split_of[node.node_id] = (feature, split_bin)
                 node_depth[left.node_id] = node_depth[right.node_id] = node.depth + 1
-                del state.node_value[node.node_id]
-                state.sample_node[left.samples] = left.node_id
-                state.sample_node[right.samples] = right.node_id
-                state.node_value[left.node_id] = left_value
-                state.node_value[right.node_id] = right_value
+                state.split(node.node_id, left, right, left_value, right_value)
                 next_level += [left, right]
             level = next_level
         return self._to_fitted_tree(
