@@ -128,12 +128,15 @@ def paper_protocol_cells(profile: str) -> list[dict]:
 
 
 def paper_raised_cap_cells(profile: str) -> list[dict]:
-    """Table 4's reruns with a raised cap on the paper's protocol in full (``full`` profile;
-    none in ``quick``): :func:`raised_cap_cells` with ``protocol="paper"``, found from the
-    stored records of :func:`paper_protocol_cells`.  ``marginboost cells dmcboost table4``
-    computes them after the table's cells, and the Table 2 notebook counts them."""
+    """The reruns with a raised cap of Tables 4, 2 and 3 on the paper's protocol in full
+    (``full`` profile; none in ``quick``): :func:`capped_and_raised` over
+    :data:`RAISED_TABLES` with ``protocol="paper"``, found from the stored records of
+    :func:`paper_protocol_cells`.  ``marginboost cells dmcboost`` computes them after the
+    tables' cells, and the Table 2 notebook counts them and shows those of Tables 2 and 3."""
     _check_profile(profile)
-    return raised_cap_cells(profile, "paper") if profile == "full" else []
+    if profile != "full":
+        return []
+    return [rerun for _, rerun in capped_and_raised(profile, "paper", RAISED_TABLES)]
 
 
 def select_paper_cells(
