@@ -127,6 +127,16 @@ def paper_protocol_cells(profile: str) -> list[dict]:
     return grid_cells(profile, protocol="paper") if profile == "full" else []
 
 
+#: How much larger the safety cap of a rerun is (:func:`raise_capped_cells`).
+CAP_RAISE = 4
+
+
+#: The tables whose DMCBoost cells are rerun with a raised cap where the chosen :math:`n'` ended
+#: on the safety cap, in the order they are computed: Table 4 (claim C3), then Tables 2 and 3
+#: (claims C1 and C2; Table 3's depth-3 cells are Table 2's).
+RAISED_TABLES = ("table4", "table2", "table3")
+
+
 def paper_raised_cap_cells(profile: str) -> list[dict]:
     """The reruns with a raised cap of Tables 4, 2 and 3 on the paper's protocol in full
     (``full`` profile; none in ``quick``): :func:`capped_and_raised` over
@@ -168,10 +178,6 @@ def select_paper_cells(
     ]
 
 
-#: How much larger the safety cap of a rerun is (:func:`raise_capped_cells`).
-CAP_RAISE = 4
-
-
 def chosen_run_capped(cell: dict, metrics: dict) -> bool:
     """Whether a DMCBoost cell's run of the chosen :math:`n'` ended on the round cap."""
     chosen = list(cell["params"]["n_prime_grid"]).index(metrics["chosen"])
@@ -193,11 +199,6 @@ def raise_capped_cells(cells: list[dict], metrics: list[dict], protocols: dict) 
         and chosen_run_capped(c, m)
     ]
 
-
-#: The tables whose DMCBoost cells are rerun with a raised cap where the chosen :math:`n'` ended
-#: on the safety cap, in the order they are computed: Table 4 (claim C3), then Tables 2 and 3
-#: (claims C1 and C2; Table 3's depth-3 cells are Table 2's).
-RAISED_TABLES = ("table4", "table2", "table3")
 
 _TABLE_PROTOCOLS = {
     "table2": table2_protocol,
