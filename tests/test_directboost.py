@@ -39,6 +39,16 @@ def _sparse_codes(rng, n, d, bins):
     return np.asfortranarray(np.column_stack(columns).astype(np.uint8))
 
 
+def _rare_codes(rng, n, d, bins):
+    """Binary features whose other code only a few samples have (most often none among the
+    positions a node's first sweep moves): the phase-2 kernel then scores the split from the
+    sign arrays as they are, computed once and reused for every such feature."""
+    codes = np.zeros((n, d), dtype=np.uint8)
+    for f in range(d):
+        codes[rng.choice(n, size=int(rng.integers(1, 4)), replace=False), f] = 1
+    return np.asfortranarray(codes)
+
+
 def _margins(rng, n, scale=3):
     # integer-valued margins produce ties between |a_i| on purpose
     return rng.integers(-scale, scale + 1, size=n).astype(float) + 0.5 * rng.integers(0, 2, size=n)
@@ -150,7 +160,7 @@ def test_order_line_is_the_maximum_over_a_fine_grid(seed, restricted):
         assert value == 1.0 and np.sort(b)[n_prime - 1] == 1.0
 
 
-@pytest.mark.parametrize("coding", ["uniform", "sparse"])
+@pytest.mark.parametrize("coding", ["uniform", "sparse", "rare"])
 @pytest.mark.parametrize("objective", ["average", "order"])
 @pytest.mark.parametrize("restricted", [True, False])
 @pytest.mark.parametrize(
@@ -163,8 +173,10 @@ def test_margin_split_scores_equal_brute_force(
     coding, objective, restricted, seed, n, n_prime, spread
 ):
     rng = np.random.default_rng(seed)
-    d, bins = 3, 5
-    codes = (_codes if coding == "uniform" else _sparse_codes)(rng, n, d, bins)
+    d, bins = (3, 5) if coding != "rare" else (8, 2)
+    codes = {"uniform": _codes, "sparse": _sparse_codes, "rare": _rare_codes}[coding](
+        rng, n, d, bins
+    )
     y = rng.choice([-1.0, 1.0], n)
     a = spread * rng.normal(size=n) + 0.5
     obj = MarginObjective(a, y, 2.0, n_prime, objective, restricted, 0.0 if restricted else 0.01)
@@ -176,8 +188,10 @@ def test_margin_split_scores_equal_brute_force(
             if t >= top or not np.any(codes[node.samples, f] == t):
                 assert scores[f, t] == -np.inf
                 continue
-            brute = max(obj.line(_candidate_h(codes, node, state, f, t, s))[2] for s in (1.0, -1.0))
-            assert scores[f, t] == pytest.approx(brute, abs=1e-12)
+            plus, minus = (obj.line(_candidate_h(codes, node, state, f, t, s))[2] for s in (1, -1))
+            assert scores[f, t] == pytest.approx(max(plus, minus), abs=1e-12)
+            if abs(plus - minus) > 1e-9:  # the left child predicts the better sign
+                assert left_values[f, t] == (1.0 if plus > minus else -1.0)
 
 
 @pytest.mark.parametrize("objective", ["average", "order"])

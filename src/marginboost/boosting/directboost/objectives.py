@@ -213,8 +213,10 @@ class MarginObjective:
             self.sparse = _k2.sparse_code_rows(codes)
         mode, other, row_ptr, row_features, feature_ptr = self.sparse
         if self._sparse_positions is None:  # once per round: the order is the round's
-            # the positions the line searches mostly read (twice the kernel's first limit)
-            stop = min(self.a.size, 2 * (_k2.NEAR_FACTOR + self.order_objective) * self.n_prime)
+            # the positions the line searches mostly read: the kernel's first limit and its
+            # first raise by half (the next, 2.25 times the first, sweeps without them)
+            first = min(self.a.size, (_k2.NEAR_FACTOR + self.order_objective) * self.n_prime)
+            stop = min(self.a.size, first + first // 2)
             self._sparse_positions = (
                 *_k2.sparse_code_positions(self.order, row_ptr, row_features, feature_ptr, stop),
                 stop,
