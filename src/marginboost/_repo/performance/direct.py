@@ -75,7 +75,7 @@ def directboost_section(record: dict) -> list[str]:
             "",
             f"DirectBoost^eps_avg: {db['phase1_iterations']} phase-1 rounds in "
             f"{db['phase1_s']:.1f} s, {db['phase2_iterations']} phase-2 rounds in "
-            f"{db['phase2_s']:.1f} s ({1000 * db['phase2_s'] / max(db['phase2_iterations'], 1):.0f}"
+            f"{db['phase2_s']:.1f} s ({1000 * db['phase2_s'] / max(db['phase2_iterations'], 1):.1f}"
             f" ms per round). Goal (total training time at least {goal:g}x below the "
             f"paper's {db['paper_total_s']:.0f} s): "
             + ("met" if met else "**not met**")
