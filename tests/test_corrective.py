@@ -10,7 +10,7 @@ import pytest
 from scipy.special import softmax
 from sklearn.exceptions import ConvergenceWarning
 
-from marginboost.boosting import AdaBoost, _masters
+from marginboost.boosting import AdaBoost, _master_quadratic, _masters
 from marginboost.boosting.corrective import (
     AdaBoostCG,
     ColumnGenerationError,
@@ -251,6 +251,42 @@ def test_cg_logitboost_matches_the_pool_solution():
     pool = _masters.solve_logitboost(full_pool_matrix(X, y), 0.1)
     assert model.history_["objective"][-1] == pytest.approx(pool.objective, rel=1e-7)
     assert model.alphas_.sum() == pytest.approx(10.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed, J", [(5, 8), (6, 1), (7, 30), (8, 120)])
+def test_squared_hinge_in_the_primal_equals_clarabels_dual(seed, J):
+    """The squared hinge solved in the primal over the simplex (the default) and its dual built
+    with cvxpy and solved by Clarabel (the reference) reach the same optimum, dual weights and
+    edge bound; the primal weights are optimal too (their value is the optimum)."""
+    A, D = random_instance(seed, M=60, J=J), 0.3
+    primal = _masters.solve_hinge_dual(A, D, p=2.0)
+    reference = _masters.solve_hinge_dual(A, D, p=2.0, via="cvxpy")
+    assert primal.objective == pytest.approx(reference.objective, abs=1e-7)
+    assert primal.r == pytest.approx(reference.r, abs=1e-6)
+    np.testing.assert_allclose(primal.u, reference.u, atol=1e-5)
+    assert primal.u.min() >= 0 and primal.u.sum() == pytest.approx(1.0, abs=1e-12)
+    assert primal.w.min() >= 0 and primal.w.sum() == pytest.approx(1.0, abs=1e-12)
+    m = A @ primal.w
+    rho = _master_quadratic._squared_hinge_level(m, D)
+    value = rho - D * np.sum(np.clip(rho - m, 0, None) ** 2)
+    assert value == pytest.approx(reference.objective, abs=1e-7)
+    # a warm start from another pool's weights reaches the same optimum
+    warm = _masters.solve_hinge_dual(A, D, p=2.0, w0=np.full(J, 1.0 / J))
+    assert warm.objective == pytest.approx(primal.objective, abs=1e-9)
+    with pytest.raises(ValueError, match="via must be"):
+        _masters.solve_hinge_dual(A, D, p=2.0, via="highs")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_squared_hinge_level_is_the_root_of_its_optimality_condition(seed):
+    rng = np.random.default_rng(seed)
+    m = np.round(rng.normal(size=int(rng.integers(1, 40))), 1)  # ties among the margins
+    D = float(rng.choice([0.01, 0.3, 5.0]))
+    rho = _master_quadratic._squared_hinge_level(m, D)
+    assert 2 * D * np.sum(np.clip(rho - m, 0, None)) == pytest.approx(1.0, rel=1e-12)
+    grid = rho + np.linspace(-1, 1, 201) * 0.5  # and it maximizes rho - D sum(rho - m)_+^2
+    values = grid - D * (np.clip(grid[:, None] - m, 0, None) ** 2).sum(axis=1)
+    assert rho - D * np.sum(np.clip(rho - m, 0, None) ** 2) >= values.max() - 1e-12
 
 
 def test_cg_hinge_lpboost_matches_the_pool_solution():

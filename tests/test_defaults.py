@@ -32,7 +32,6 @@ WARNS = {
 }
 #: Default fits too slow for the test suite (seconds measured on 2 cores), with what they gave.
 SLOW = {
-    ("HingeLPBoost", "breast_cancer"): "20 s",
     ("DMCBoost", "digits"): "26 s; ConvergenceWarning at 1,000 rounds and a PhaseTwoWarning",
 }
 

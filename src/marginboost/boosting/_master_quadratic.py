@@ -1,7 +1,9 @@
 r"""The quadratic masters: generalized-hinge LPBoost, AdaBoost-QP, MCBoost and MDBoost.
 
 * :func:`solve_hinge_dual`: the generalized-hinge dual (27)/(28) of Shen & Li (2010), LPBoost
-  regularised by a power of the example weights, with cvxpy (Clarabel).
+  regularised by a power of the example weights: the squared hinge in the primal by
+  :func:`~marginboost.boosting._master_smooth.solve_simplex_smooth`, the other powers with
+  cvxpy (Clarabel).
 * :func:`solve_adaboost_qp`: AdaBoost-QP (41), the mean normalized margin against its variance.
 * :func:`solve_mcboost`: MCBoost's simplex-constrained least squares (Guo & Chen eq. (12)).
 * :func:`solve_mdboost`: MDBoost's master, AdaBoost-QP with :math:`T = 1/D`.
@@ -39,22 +41,39 @@ def _solve_cvxpy(problem: cp.Problem, what: str) -> None:
         raise MasterSolverError(f"{what}: Clarabel status {problem.status}")
 
 
-def solve_hinge_dual(A: FloatArray, D: float, p: float = 2.0) -> MasterSolution:
-    r"""Generalized-hinge LPBoost dual (Shen & Li eqs. (27), (28)) with Clarabel.
+def solve_hinge_dual(
+    A: FloatArray,
+    D: float,
+    p: float = 2.0,
+    w0: FloatArray | None = None,
+    *,
+    via: str = "auto",
+) -> MasterSolution:
+    r"""Generalized-hinge LPBoost dual (Shen & Li eqs. (27), (28)).
 
     .. math:: \min_{r,u}\ r + D^{1-q}(p^{1-q} - p^{-q})\sum_i u_i^q \quad\text{s.t.}\quad
               A^\top u \le r\mathbf 1,\ u \ge 0,\ \mathbf 1^\top u = 1,\qquad 1/p + 1/q = 1.
 
     ``w`` are the multipliers of the edge constraints (the primal weights of
     :math:`\max \varrho - D\sum_i\xi_i^p`); ``objective`` is the common optimal value.
+    ``via="auto"`` solves the squared hinge (``p = 2``) in the primal over the simplex
+    (:func:`_squared_hinge_primal`, warm-started from ``w0``) and any other ``p`` (a power cone)
+    with Clarabel through cvxpy; ``via="cvxpy"`` takes cvxpy for every ``p`` (the tests check
+    that both agree).  On scikit-learn's breast-cancer data with stumps the primal solve is
+    what makes a column-generation fit take seconds: Clarabel's interior-point solve of the
+    dual took about 0.12 s a column there, cvxpy or not.
     """
-    import cvxpy as cp
-
     A = _check_matrix(A)
     if not (np.isfinite(D) and D > 0):
         raise ValueError(f"D must be a positive finite number; got {D!r}")
     if not (np.isfinite(p) and p > 1):
         raise ValueError(f"p must be a finite number > 1; got {p!r}")
+    if via not in ("auto", "cvxpy"):
+        raise ValueError(f"via must be 'auto' or 'cvxpy'; got {via!r}")
+    if p == 2.0 and via == "auto":
+        return _squared_hinge_primal(A, D, w0)
+    import cvxpy as cp
+
     q = p / (p - 1.0)
     coefficient = D ** (1.0 - q) * (p ** (1.0 - q) - p ** (-q))
     M = A.shape[0]
@@ -72,6 +91,54 @@ def solve_hinge_dual(A: FloatArray, D: float, p: float = 2.0) -> MasterSolution:
         r=float(r_value),
         objective=float(problem.value),
     )
+
+
+def _squared_hinge_level(m: FloatArray, D: float) -> float:
+    r"""The :math:`\varrho` maximizing :math:`\varrho - D\sum_i \max(0, \varrho - m_i)^2`:
+    the root of :math:`2D\sum_i \max(0, \varrho - m_i) = 1`, found over the sorted margins
+    (the margins below it are a prefix, as in a projection onto the simplex)."""
+    s = np.sort(m)
+    levels = (0.5 / D + np.cumsum(s)) / np.arange(1, s.size + 1)
+    k = int(np.count_nonzero(levels > s))  # levels > s holds on a prefix of k >= 1 entries
+    return float(levels[k - 1])
+
+
+def _squared_hinge_primal(A: FloatArray, D: float, w0: FloatArray | None) -> MasterSolution:
+    r""":func:`solve_hinge_dual` for :math:`p = 2`, in the primal over the simplex.
+
+    With the margins :math:`m = A w`, the best :math:`\varrho` for a given :math:`w` is
+    :func:`_squared_hinge_level`, and :math:`g(w) = \max_\varrho\ \varrho -
+    D\sum_i\max(0, \varrho - m_i)^2` is concave and continuously differentiable, with gradient
+    :math:`A^\top u` for :math:`u_i = 2D\max(0, \varrho - m_i)` (so :math:`\mathbf 1^\top u = 1`:
+    the dual weights) and, on the examples :math:`S` below :math:`\varrho`, Hessian
+    :math:`-2D\sum_{i \in S}(A_i - \bar A_S)^\top(A_i - \bar A_S)`.  :math:`-g` is minimised by
+    :func:`solve_simplex_smooth` with that Hessian; the dual's :math:`r` is the largest edge
+    :math:`\max_j (A^\top u)_j` and ``objective`` the dual value
+    :math:`r + \tfrac1{4D}\sum_i u_i^2`."""
+    M, N = A.shape
+
+    def state(w: FloatArray) -> tuple[FloatArray, float]:
+        m = A @ w
+        return m, _squared_hinge_level(m, D)
+
+    def value_grad(w: FloatArray) -> tuple[float, FloatArray]:
+        m, rho = state(w)
+        short = np.clip(rho - m, 0.0, None)
+        u = 2.0 * D * short
+        return -rho + D * float(short @ short), -(A.T @ u)
+
+    def hessian(w: FloatArray, S: NDArray[np.intp]) -> FloatArray:
+        m, rho = state(w)
+        block = A[m < rho][:, S]
+        centred = block - block.mean(axis=0)
+        result: FloatArray = 2.0 * D * (centred.T @ centred)
+        return result
+
+    w, _, _, _, _ = solve_simplex_smooth(value_grad, N, 1.0, w0, hessian=hessian)
+    m, rho = state(w)
+    u = 2.0 * D * np.clip(rho - m, 0.0, None)
+    r = float(np.max(A.T @ u))
+    return MasterSolution(w=w, u=u, r=r, objective=r + float(u @ u) / (4.0 * D))
 
 
 def solve_adaboost_qp(

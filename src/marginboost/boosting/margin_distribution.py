@@ -93,7 +93,7 @@ class HingeLPBoost(_CGParams):
         check_real(self.p, "p", 1.0)
 
     def _solve_master(self, A: FloatArray, w0: FloatArray | None) -> _masters.MasterSolution:
-        return _masters.solve_hinge_dual(A, float(self.D), float(self.p))
+        return _masters.solve_hinge_dual(A, float(self.D), float(self.p), w0)
 
 
 class MCBoost(_CGParams):
