@@ -347,17 +347,21 @@ def _same_tree(a, b):
     assert a.depth_ == b.depth_
 
 
+@pytest.mark.parametrize("frozen", [False, True], ids=["writable", "read-only"])
 @pytest.mark.parametrize("depth", [1, 2, 3])
 @pytest.mark.parametrize("criterion", ["error", "gini", "entropy", "squared_error"])
 @pytest.mark.parametrize("seed", range(6))
-def test_trees_from_the_search_histogram_equal_the_exact_ones(depth, criterion, seed):
+def test_trees_from_the_search_histogram_equal_the_exact_ones(depth, criterion, seed, frozen):
     """Same splits, same leaves, bit for bit, as growing the tree on ``build_histogram``
     (ties between duplicate and complementary columns included): the stump's search, and for
-    deeper trees the root's search and the larger children's subtractions from it, each split
-    checked on exact rows."""
+    deeper trees the root's search, the smaller children's node search histograms (read-only
+    codes, whose bundles they read) and the larger children's subtractions, each split checked
+    on exact rows."""
     rng = np.random.default_rng(seed)
     for n in (1, 2, 5, 40, 300, 2500):
         codes = _mixed_codes(rng, n)
+        if frozen:
+            codes = _read_only(codes)
         y = rng.choice([-1.0, 1.0], size=n)
         weight = rng.uniform(0.0, 1.0, size=n)
         if seed % 2:
@@ -624,3 +628,44 @@ def test_deeper_tree_falls_back_to_exact_histograms_when_the_check_disagrees(mon
 
     monkeypatch.setattr(_search_histogram_kernels, "build_search_histogram", wrong)
     _same_tree(learner.fit_binary(codes, y, weight), expected)
+
+
+@pytest.mark.parametrize("n", [1, 2, 9, 64, 1001, 3001])
+def test_node_search_histogram_against_the_exact_node_histogram(n):
+    """A node's search histogram (read-only codes): the exact counts, the sums within rounding,
+    the rows of the features outside the bundles bitwise ``build_histogram``'s and marked so;
+    the exact rows summed again for a node are ``build_histogram``'s bit for bit."""
+    rng = np.random.default_rng(200 + n)
+    codes = _read_only(_bundling_codes(rng, n))
+    stats = _stats(rng, n)
+    layout = _search_histogram_kernels.node_layout(codes)
+    dominant, bundle_of, code_map, columns, unbundled = layout
+    assert columns.shape[1] > 0 if n >= 64 else True
+    for samples in (
+        np.arange(n, dtype=np.int64),
+        np.sort(rng.choice(n, size=max(1, n // 3), replace=False)).astype(np.int64),
+        np.array([n - 1], dtype=np.int64),
+    ):
+        built = _search_histogram_kernels.build_node_search_histogram(codes, stats, samples)
+        exact = _histogram_kernels.build_histogram(codes, stats, samples)
+        if columns.shape[1] == 0:
+            assert built is None
+            continue
+        search, exact_rows = built
+        np.testing.assert_array_equal(exact_rows, bundle_of < 0)
+        np.testing.assert_array_equal(search[..., 2], exact[..., 2])
+        scale = max(1.0, np.abs(stats).sum())
+        np.testing.assert_allclose(search, exact, rtol=0, atol=1e-12 * scale)
+        _assert_same_bits(search[exact_rows], exact[exact_rows])
+        chosen = np.array([0, codes.shape[1] - 1, int(np.argmax(bundle_of))], dtype=np.int64)
+        _assert_same_bits(
+            _search_histogram_kernels.exact_feature_histograms(codes, stats, chosen, samples),
+            exact[chosen],
+        )
+    # a writable array has no layout: the exact histogram is built instead
+    assert (
+        _search_histogram_kernels.build_node_search_histogram(
+            codes.copy(), stats, np.arange(n, dtype=np.int64)
+        )
+        is None
+    )

@@ -1,9 +1,11 @@
-"""numba kernels of the root search histogram of depth-1 trees (private; ``tree.py`` uses them).
+"""numba kernels of the search histograms of trees (private; ``tree.py`` uses them).
 
 ``build_search_histogram`` builds the root histogram of two-channel statistics that only
 chooses a stump's split: sparse (dominant-code) features by subtraction, dense two-code
 features without a histogram, bundles of sparse features (their layout kept per read-only codes
 array, ``search_layout``), the tasks shared between workers by cost.
+``build_node_search_histogram`` does the same for the samples of a node below the root (a
+tree deeper than 1), its bundles read from one column of bundle codes each (``node_layout``).
 ``exact_feature_histograms`` sums again the exact rows the chosen split needs.  IN: ``codes``,
 ``stats`` (never written); OUT: the returned histograms, or the ``out``/``hist``/
 ``bundle_hist`` argument of the helpers that fill one.
@@ -12,12 +14,14 @@ array, ``search_layout``), the tasks shared between workers by cost.
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import numpy as np
 from numba import get_num_threads, njit, prange
 from numpy.typing import NDArray
 
 from ._histogram_kernels import (
+    _accumulate_task_two_channels,
     accumulate_one_two_channels,
     accumulate_weights_two_channels,
     build_histogram,
@@ -69,17 +73,27 @@ def build_search_histogram(
 
 
 def exact_feature_histograms(
-    codes: NDArray[np.uint8], stats: NDArray[np.float64], features: NDArray[np.int64]
+    codes: NDArray[np.uint8],
+    stats: NDArray[np.float64],
+    features: NDArray[np.int64],
+    sample_index: NDArray[np.int64] | None = None,
 ) -> NDArray[np.float64]:
-    """``build_histogram(codes[:, features], stats)`` for two-channel ``stats``, on one thread.
+    """``build_histogram(codes[:, features], stats, sample_index)`` for two-channel ``stats``,
+    on one thread.
 
     Bitwise the rows of ``build_histogram`` (the same additions in the same order), without
     copying the columns or waking the threads: for the one or two features whose exact rows a
-    stump needs after its search.
+    node needs after its search.  ``sample_index=None`` means all samples (the root).
     """
     if stats.shape[1] != 2:
-        return build_histogram(np.asfortranarray(codes[:, features]), stats)
-    return _exact_feature_histograms(codes, np.ascontiguousarray(stats), features)
+        columns = np.asfortranarray(codes[:, features])
+        if sample_index is None:
+            return build_histogram(columns, stats)
+        return build_histogram(columns, stats, sample_index)
+    stats = np.ascontiguousarray(stats)
+    if sample_index is None:
+        return _exact_feature_histograms(codes, stats, features)
+    return _exact_feature_histograms_subset(codes, stats, features, sample_index)
 
 
 @njit(cache=True)
@@ -90,6 +104,33 @@ def _exact_feature_histograms(codes, stats, features):
     for j in range(features.shape[0]):
         accumulate_one_two_channels(codes[:, features[j]], stat0, stat1, None, hist[j])
     return hist
+
+
+@njit(cache=True)
+def _exact_feature_histograms_subset(codes, stats, features, sample_index):
+    stat0, stat1, _, _ = _gather_two_channels(stats, sample_index)
+    hist = np.empty((features.shape[0], N_BINS, 3))
+    for j in range(features.shape[0]):
+        accumulate_one_two_channels(codes[:, features[j]], stat0, stat1, sample_index, hist[j])
+    return hist
+
+
+@njit(cache=True)
+def _gather_two_channels(stats, sample_index):
+    """A node's two statistics as contiguous arrays in its sample order (as
+    ``build_histogram`` gathers them), and their totals summed on one thread in that order."""
+    n_node = sample_index.shape[0]
+    stat0 = np.empty(n_node)
+    stat1 = np.empty(n_node)
+    total0 = 0.0
+    total1 = 0.0
+    for k in range(n_node):
+        i = sample_index[k]
+        stat0[k] = stats[i, 0]
+        stat1[k] = stats[i, 1]
+        total0 += stat0[k]
+        total1 += stat1[k]
+    return stat0, stat1, total0, total1
 
 
 #: A layout is a tuple of arrays (see ``search_layout``).
@@ -561,3 +602,146 @@ def _search_worker(
                     hist[feature],
                     False,
                 )
+
+
+# Nodes below the root.  A tree deeper than 1 builds the histogram of the smaller child of
+# every split from its samples (the larger one by subtraction).  On one-hot columns most of
+# that pass adds samples to the dominant code's bin, which the search does not need summed:
+# ``build_node_search_histogram`` reads each bundle of sparse features (the root's layout) from
+# one column of bundle codes, so a node costs one pass per bundle and per feature outside the
+# bundles (Adult: 8 bundles and 14 features instead of 108 features).  The features outside
+# the bundles are summed exactly as ``build_histogram`` sums them (the same kernels); a
+# bundled feature's other bins get the same sums in another order of addition, and its
+# dominant bin is the node's total minus the other bins.  Like the root's search histogram,
+# its rows may differ from the exact ones in the last bits (never in the counts), and the
+# split chosen on it is checked on exact rows (``tree._SearchRoot``).
+
+
+def node_layout(codes: NDArray[np.uint8]) -> tuple[NDArray[Any], ...] | None:
+    """``(dominant, bundle_of, code_map, bundle_columns, unbundled)`` of a read-only codes
+    array, kept while it lives: the root layout's bundles (``search_layout``) as an (n,
+    n_bundles) Fortran array of bundle codes (0: every member on its dominant code), and the
+    features outside the bundles.  ``None`` for a writable array."""
+    return kept_for(codes, _NODE_LAYOUTS, _compute_node_layout)
+
+
+_NODE_LAYOUTS: dict[int, tuple[weakref.ref[NDArray[np.uint8]], tuple[NDArray[Any], ...]]] = {}
+
+
+def _compute_node_layout(codes: NDArray[np.uint8]) -> tuple[NDArray[Any], ...]:
+    layout = search_layout(codes)
+    assert layout is not None  # a read-only array, as for this function's caller
+    dominant, bundle_of, code_map, bundle_start, bundle_rows, bundle_codes = layout[:6]
+    n_bundles = bundle_start.shape[0] - 1
+    columns = np.zeros((codes.shape[0], n_bundles), dtype=np.uint8, order="F")
+    for g in range(n_bundles):
+        part = slice(bundle_start[g], bundle_start[g + 1])
+        columns[bundle_rows[part], g] = bundle_codes[part]
+    unbundled = np.flatnonzero(bundle_of < 0).astype(np.int64)
+    return dominant, bundle_of, code_map, columns, unbundled
+
+
+def build_node_search_histogram(
+    codes: NDArray[np.uint8], stats: NDArray[np.float64], sample_index: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
+    """The search histogram of a node's samples, and its exact rows; ``None`` where it would
+    not save a pass (statistics other than two channels, a writable codes array, no bundle).
+
+    Like ``build_histogram(codes, stats, sample_index)`` except that a bundled feature's
+    dominant bin is the node's total minus its other bins (its sums may differ in the last
+    bits, its counts do not).  The second array marks the rows that are bitwise
+    ``build_histogram``'s (the features outside the bundles).
+    """
+    if stats.shape[1] != 2:
+        return None
+    layout = node_layout(codes)
+    if layout is None or layout[3].shape[1] == 0:
+        return None
+    dominant, bundle_of, code_map, columns, unbundled = layout
+    hist = _node_search_histogram_two_channels(
+        codes,
+        np.ascontiguousarray(stats),
+        sample_index,
+        get_num_threads(),
+        dominant,
+        bundle_of,
+        code_map,
+        columns,
+        unbundled,
+    )
+    exact_rows: NDArray[np.bool_] = bundle_of < 0
+    return hist, exact_rows
+
+
+@njit(cache=True)
+def _node_search_histogram_two_channels(
+    codes, stats, sample_index, n_threads, dominant, bundle_of, code_map, columns, unbundled
+):
+    # Not compiled ``parallel``, as ``_bundled_search_histogram_two_channels``: only the loop
+    # over the workers runs in parallel, when the work is large enough for more than one.
+    n_features = codes.shape[1]
+    n_node = sample_index.shape[0]
+    n_bundles = columns.shape[1]
+    stat0, stat1, total0, total1 = _gather_two_channels(stats, sample_index)
+    groups = group_tasks(codes, sample_index, unbundled)
+    n_groups = groups.shape[0]
+    cost = np.empty(n_groups + n_bundles)
+    for t in range(n_groups):
+        cost[t] = n_node * np.count_nonzero(groups[t] >= 0)
+    for g in range(n_bundles):
+        cost[n_groups + g] = n_node
+    worker, n_workers = _balanced_workers(cost, n_threads)
+    hist = np.zeros((n_features, N_BINS, 3))
+    bundle_hist = np.zeros((n_bundles, N_BINS, 3))
+    args = (worker, codes, sample_index, groups, columns, stat0, stat1, hist, bundle_hist)
+    if n_workers == 1:
+        _node_worker(0, *args)
+    else:
+        _node_workers_parallel(n_workers, *args)
+    for feature in range(n_features):
+        if bundle_of[feature] < 0:
+            continue
+        source = bundle_hist[bundle_of[feature]]
+        out = hist[feature]
+        for b in range(N_BINS):
+            code = code_map[feature, b]
+            if code > 0:
+                out[b, 0] = source[code, 0]
+                out[b, 1] = source[code, 1]
+                out[b, 2] = source[code, 2]
+        _fill_dominant_bin(out, dominant[feature], total0, total1, n_node)
+    return hist
+
+
+@njit(cache=True, parallel=True)
+def _node_workers_parallel(
+    n_workers, worker, codes, sample_index, groups, columns, stat0, stat1, hist, bundle_hist
+):
+    for w in prange(n_workers):
+        _node_worker(  # prange's index is unsigned: np.int64 keeps one specialization
+            np.int64(w), worker, codes, sample_index, groups, columns, stat0, stat1, hist,
+            bundle_hist,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _node_worker(w, worker, codes, sample_index, groups, columns, stat0, stat1, hist, bundle_hist):
+    """The tasks of worker ``w``: groups of features outside the bundles (summed exactly), then
+    bundles (every sample added to its bundle code's bin; bin 0 collects the samples on every
+    member's dominant code and is not read)."""
+    n_groups = groups.shape[0]
+    for task in range(worker.shape[0]):
+        if worker[task] != w:
+            continue
+        if task < n_groups:
+            _accumulate_task_two_channels(
+                codes, groups[task], stat0, stat1, sample_index, hist, True
+            )
+        else:
+            column = columns[:, task - n_groups]
+            out = bundle_hist[task - n_groups]
+            for k in range(sample_index.shape[0]):
+                b = column[sample_index[k]]
+                out[b, 0] += stat0[k]
+                out[b, 1] += stat1[k]
+                out[b, 2] += 1.0

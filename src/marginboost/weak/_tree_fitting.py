@@ -172,24 +172,28 @@ def _check_weight(
 
 
 class _SearchRoot:
-    """The root histogram of a tree deeper than 1 for its split search, and the exact rows.
+    """The search histograms of a tree deeper than 1, and their exact rows.
 
-    The search histogram (:func:`~._search_histogram_kernels.build_search_histogram`) costs a
-    fraction of the exact one on one-hot columns but may differ from it in the last bits of
-    the sums of a sparse column's dominant code.  A node whose histogram derives from it (the
-    root, and larger children by subtraction) chooses its split on that histogram; the
-    choice is then checked on the exact rows of feature 0 (the node totals) and of the chosen
-    feature, which also give the leaves' sums and the partition's counts.  The exact rows are
-    those the growth on exact histograms uses, bit for bit: the root's row summed again (once
-    per feature) minus, row by row, the same smaller children's histograms.  When the check
-    does not confirm the choice (a tie within rounding, or no split worth taking), the node's
-    full exact histogram decides, as on exact histograms throughout.  What the check cannot
-    see is another feature whose exact score falls within rounding of the tie tolerance
-    against the chosen one; the split may then differ from the exact histogram's.
+    The search histograms (:func:`~._search_histogram_kernels.build_search_histogram` for the
+    root, :func:`~._search_histogram_kernels.build_node_search_histogram` for the smaller
+    child of a split) cost a fraction of the exact ones on one-hot columns but may differ from
+    them in the last bits of the sums of a sparse column's dominant code.  A node whose
+    histogram derives from them (the root, a smaller child, and larger children by
+    subtraction) chooses its split on that histogram; the choice is then checked on the exact
+    rows of feature 0 (the node totals) and of the chosen feature, which also give the leaves'
+    sums and the partition's counts.  The exact rows are those the growth on exact histograms
+    uses, bit for bit: a node's row summed again from its samples, and a larger child's the
+    parent's exact row minus, element by element, the smaller child's.  When the check does
+    not confirm the choice (a tie within rounding, or no split worth taking), the node's full
+    exact histogram decides, as on exact histograms throughout.  What the check cannot see is
+    another feature whose exact score falls within rounding of the tie tolerance against the
+    chosen one; the split may then differ from the exact histogram's.
 
     An ``origin`` says how to get a node's exact rows: ``None``, its histogram is exact;
-    ``()``, it is the root's search histogram; ``(parent origin, parent histogram, sibling
-    histogram)``, it is the parent's minus the sibling's.
+    ``()``, it is the root's search histogram; ``("node", samples, exact_rows, rows)``, the
+    search histogram of a node's samples (``exact_rows`` marks its rows that are exact,
+    ``rows`` keeps those summed again); ``("minus", parent origin, parent histogram, sibling
+    origin, sibling histogram)``, the parent's minus the sibling's.
     """
 
     def __init__(self, codes: NDArray[np.uint8], source: _DenseStatistics) -> None:
@@ -201,10 +205,29 @@ class _SearchRoot:
         self._rows: dict[int, NDArray[np.float64]] = {}
         self._full: NDArray[np.float64] | None = None
 
+    def child(self, samples: NDArray[np.int64]) -> tuple[NDArray[np.float64], Any]:
+        """The histogram of a smaller child's ``samples`` and its origin: the node's search
+        histogram where it saves passes, else the exact one (origin ``None``)."""
+        built = _search_histogram_kernels.build_node_search_histogram(
+            self.codes, self.source.stats, samples
+        )
+        if built is None:
+            return self.source.histogram(self.codes, samples), None
+        hist, exact_rows = built
+        rows: dict[int, NDArray[np.float64]] = {}
+        return hist, ("node", samples, exact_rows, rows)
+
     @staticmethod
-    def minus(origin: Any, parent: NDArray[np.float64], sibling: NDArray[np.float64]) -> Any:
+    def minus(
+        origin: Any,
+        parent: NDArray[np.float64],
+        sibling_origin: Any,
+        sibling: NDArray[np.float64],
+    ) -> Any:
         """The origin of a child's histogram ``parent - sibling``."""
-        return None if origin is None else (origin, parent, sibling)
+        if origin is None and sibling_origin is None:
+            return None
+        return ("minus", origin, parent, sibling_origin, sibling)
 
     @staticmethod
     def rows(
@@ -227,14 +250,26 @@ class _SearchRoot:
             )[0]
         return self._rows[f]
 
+    def _node_row(self, origin: Any, hist: NDArray[np.float64], f: int) -> NDArray[np.float64]:
+        _, samples, exact_rows, rows = origin
+        if exact_rows[f]:  # a feature outside the bundles: summed as the exact histogram
+            return np.asarray(hist[f])
+        if f not in rows:
+            rows[f] = _search_histogram_kernels.exact_feature_histograms(
+                self.codes, self.source.stats, np.array([f], dtype=np.int64), samples
+            )[0]
+        return np.asarray(rows[f])
+
     def row(self, origin: Any, hist: NDArray[np.float64], f: int) -> NDArray[np.float64]:
         """Row ``f`` of the exact histogram of a node whose histogram is ``hist``."""
         if origin is None:
             return np.asarray(hist[f])
         if origin == ():
             return self._root_row(f)
-        parent_origin, parent, sibling = origin
-        return np.asarray(self.row(parent_origin, parent, f) - sibling[f])
+        if origin[0] == "node":
+            return self._node_row(origin, hist, f)
+        _, parent_origin, parent, sibling_origin, sibling = origin
+        return np.asarray(self.row(parent_origin, parent, f) - self.row(sibling_origin, sibling, f))
 
     def full(self, origin: Any, hist: NDArray[np.float64]) -> NDArray[np.float64]:
         """The node's whole exact histogram (the root's summed once)."""
@@ -244,8 +279,10 @@ class _SearchRoot:
             if self._full is None:
                 self._full = self.source.histogram(self.codes)
             return self._full
-        parent_origin, parent, sibling = origin
-        return np.asarray(self.full(parent_origin, parent) - sibling)
+        if origin[0] == "node":
+            return self.source.histogram(self.codes, origin[1])
+        _, parent_origin, parent, sibling_origin, sibling = origin
+        return np.asarray(self.full(parent_origin, parent) - self.full(sibling_origin, sibling))
 
     def check(
         self,

@@ -587,7 +587,7 @@ class DecisionTree:
         # maximum depth are leaves: their sums come from the parent histogram, without a
         # partition.  ``origin`` is None when the histogram is the exact one (the rows the
         # growth on exact histograms would use, bit for bit), else how to get those rows
-        # (``_SearchRoot.row``): the root's search histogram or a subtraction from it.
+        # (``_SearchRoot.row``): the root's or a node's search histogram, or a subtraction.
         stack: list[tuple[int, NDArray[np.int64], NDArray[np.float64], Any, int]] = [
             (new_node(), all_samples, root_hist, None if root is None else (), 0)
         ]
@@ -628,14 +628,19 @@ class DecisionTree:
             left_samples, right_samples = _split_kernels.partition(
                 codes, samples, feature, split_bin, n_left
             )
-            if n_left <= samples.shape[0] - n_left:
-                left_hist = histogram(codes, left_samples)
-                right_hist = hist - left_hist
-                left_origin, right_origin = None, _SearchRoot.minus(origin, hist, left_hist)
+            smaller = left_samples if n_left <= samples.shape[0] - n_left else right_samples
+            if root is None:
+                small_hist, small_origin = histogram(codes, smaller), None
             else:
-                right_hist = histogram(codes, right_samples)
-                left_hist = hist - right_hist
-                left_origin, right_origin = _SearchRoot.minus(origin, hist, right_hist), None
+                small_hist, small_origin = root.child(smaller)
+            large_hist = hist - small_hist
+            large_origin = _SearchRoot.minus(origin, hist, small_origin, small_hist)
+            if smaller is left_samples:
+                left_hist, left_origin = small_hist, small_origin
+                right_hist, right_origin = large_hist, large_origin
+            else:
+                right_hist, right_origin = small_hist, small_origin
+                left_hist, left_origin = large_hist, large_origin
             # Right pushed first so the left subtree is numbered first (depth-first pre-order).
             stack.append((right_node, right_samples, right_hist, right_origin, depth + 1))
             stack.append((left_node, left_samples, left_hist, left_origin, depth + 1))
