@@ -78,10 +78,15 @@ def adaboost_section(record: dict) -> list[str]:
         "the two features the leaves need (the search's rows of the other columns, neither "
         "dominated by one code nor with two codes, are those exact histograms already), and the leaves are summed from those, so "
         "the trees and their weights are those of the exact histogram (tested bit for bit). "
-        "Deeper trees use the exact histograms throughout: there every node's sums feed its "
-        "children. Their root histogram too starts from the counts kept for the fit and adds "
-        "the two weight channels only (bitwise the histogram that counts every row, tested), "
-        "a third fewer additions in the largest of a depth-3 round's histogram passes.",
+        "Deeper trees search every node on such histograms: the root's as a stump's, the "
+        "smaller child's of each split from the node's samples, each bundle read from one "
+        "column of bundle codes (built once per fit) and the other columns summed as the "
+        "exact histogram sums them, and the larger child's by subtraction. Each split is "
+        "checked on the exact rows of the node totals and of the chosen feature (summed again "
+        "from the node's samples where the search's rows are not exact; the larger child's "
+        "are the parent's minus the smaller child's, as the exact growth computes them), and "
+        "a node whose check disagrees is split on its full exact histogram, so the trees are "
+        "those of the exact histograms (tested bit for bit).",
     ]
     missed = [name for name, case in cases.items() if "speedup" in case and case["speedup"] < goal]
     missed += [
@@ -142,11 +147,11 @@ def adaboost_section(record: dict) -> list[str]:
                 ["**Where a goal is not met, and why.**"]
                 + (
                     [
-                        "A depth-3 round cannot use the bundles or the two-code sums: every "
-                        "node's histogram feeds its children's (the larger child's by "
-                        "subtraction), so each is built exactly over all the columns, one-hot "
-                        "indicators included, for the root and up to three smaller children; "
-                        "those histogram passes are most of the round."
+                        "A depth-3 round builds four search histograms (the root and up to "
+                        "three smaller children, each child's a gather of its samples' codes "
+                        "and weights), checks each split on rescanned exact rows, and "
+                        "predicts and reweights all n samples: the histogram passes and the "
+                        "NumPy passes of the boosting step share most of the round."
                     ]
                     if "adult-d3" in missed
                     else []
