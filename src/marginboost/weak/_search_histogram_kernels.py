@@ -532,7 +532,17 @@ def _bundled_search_histogram_two_channels(
         _search_worker(0, *args)
     else:
         _search_workers_parallel(n_workers, *args)
-    for feature in range(n_features):
+    _unbundle(hist, bundle_hist, bundle_of, code_map, dominant, total0, total1, n_samples)
+    return hist
+
+
+@njit(cache=True)
+def _unbundle(hist, bundle_hist, bundle_of, code_map, dominant, total0, total1, n):
+    """Each bundled feature's rows from its bundle's (the channels ``bundle_hist`` has: the two
+    weights, and the counts when it has three), its dominant bin by subtraction from the
+    totals over the ``n`` samples."""
+    n_channels = bundle_hist.shape[2]
+    for feature in range(hist.shape[0]):
         if bundle_of[feature] < 0:
             continue
         source = bundle_hist[bundle_of[feature]]
@@ -540,10 +550,9 @@ def _bundled_search_histogram_two_channels(
         for b in range(N_BINS):
             code = code_map[feature, b]
             if code > 0:
-                out[b, 0] = source[code, 0]
-                out[b, 1] = source[code, 1]
-        _fill_dominant_bin(out, dominant[feature], total0, total1, n_samples)
-    return hist
+                for c in range(n_channels):
+                    out[b, c] = source[code, c]
+        _fill_dominant_bin(out, dominant[feature], total0, total1, n)
 
 
 @njit(cache=True, parallel=True)
@@ -698,18 +707,7 @@ def _node_search_histogram_two_channels(
         _node_worker(0, *args)
     else:
         _node_workers_parallel(n_workers, *args)
-    for feature in range(n_features):
-        if bundle_of[feature] < 0:
-            continue
-        source = bundle_hist[bundle_of[feature]]
-        out = hist[feature]
-        for b in range(N_BINS):
-            code = code_map[feature, b]
-            if code > 0:
-                out[b, 0] = source[code, 0]
-                out[b, 1] = source[code, 1]
-                out[b, 2] = source[code, 2]
-        _fill_dominant_bin(out, dominant[feature], total0, total1, n_node)
+    _unbundle(hist, bundle_hist, bundle_of, code_map, dominant, total0, total1, n_node)
     return hist
 
 
