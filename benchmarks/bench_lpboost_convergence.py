@@ -34,6 +34,13 @@ saves, how far each stopping tolerance is, and ERLPBoost beside it -- measured i
   ``N`` columns, to show where the gap goes past the shared budget; beside its gap and bound
   after each iteration, how many of its columns keep a positive weight in the last master (a
   basic optimum of the full problem has at least as many columns as the last master uses).
+* ``vertex-moves`` (only with ``--vertex-moves N``, which runs this case alone and adds it to
+  the results file): why a re-solve takes hundreds of pivots.  LPBoost's first ``N`` columns
+  replayed through its master one at a time; at the checkpoints, how many of the examples have
+  distinct edge patterns over the columns so far (merging identical rows into one weighted row
+  could only remove the others), and, per column (the mean over the ten ending there), the
+  examples whose place in the optimal vertex changes (u = 0, 0 < u < D, u = D) beside the
+  pivots the re-solve takes.  Counts, not timings: they do not depend on the machine.
 * ``erlpboost-EPS``: ERLPBoost (the same nu and trees) with ``tol = EPS``: columns, seconds,
   whether it stopped by its rule, and the soft margin of its combination beside LPBoost's
   bracket on the optimum (the master's last ``r`` below, the smallest next-tree edge above).
@@ -475,9 +482,23 @@ def main(argv: list[str] | None = None) -> int:
         help="run only the long-pricing case (20 columns per iteration, this many columns) "
         "and add it, with the date, to the results file at --output (a full run's)",
     )
+    parser.add_argument(
+        "--vertex-moves",
+        type=int,
+        default=None,
+        metavar="N",
+        help="run only the vertex-moves case (the first N columns replayed) and add it, with "
+        "the date, to the results file at --output (a full run's)",
+    )
     args = parser.parse_args(argv)
     n_train, n_columns = (2000, 40) if args.quick else (10_000, args.columns)
     X, y = adult_sample(n_train)
+    if args.vertex_moves is not None:
+        if args.vertex_moves < 2:
+            raise SystemExit(f"--vertex-moves must be at least 2; got {args.vertex_moves}")
+        return _one_case_only(
+            vertex_moves(X, y, args.vertex_moves), Path(args.output), "--vertex-moves"
+        )
     if args.long_columns is not None:
         return _long_pricing_only(X, y, args.long_columns, Path(args.output))
     cases, A, bracket = lpboost_trajectory(X, y, n_columns)
@@ -500,22 +521,74 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _long_pricing_only(X, y, n_columns: int, output: Path) -> int:
-    """``--long-columns``: the ``long-pricing-20`` case alone, added to a full run's file."""
+def vertex_moves(X, y, n_columns: int) -> dict:
+    """The ``vertex-moves`` case (see the module docstring)."""
+    from marginboost import LPBoost
+    from marginboost.boosting._masters import LPBoostMaster
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = LPBoost(nu=0.1, max_depth=3, n_estimators=n_columns, tol=1e-5).fit(X, y)
+    codes = model.mapper_.transform(X)
+    A = np.column_stack([y * tree.predict(codes) for tree in model.estimators_])
+    M, J = A.shape
+    D = model.D_
+    master = LPBoostMaster(M, D)
+    moved, pivots = [], []
+    status = None
+    for j in range(J):
+        master.add_column(A[:, j])
+        solution = master.solve()
+        new = np.where(solution.u <= 1e-12, 0, np.where(solution.u >= D - 1e-12, 2, 1))
+        if status is not None:
+            moved.append(int(np.count_nonzero(new != status)))
+            pivots.append(int(solution.iterations))
+        status = new
+    checkpoints = []
+    for c in sorted({c for c in (25, 50, *CHECKPOINTS) if c <= J} | {J}):
+        window = slice(max(0, c - 11), c - 1)  # the re-solves after columns c-10 .. c
+        checkpoints.append(
+            {
+                "columns": c,
+                "distinct_patterns": int(np.unique(A[:, :c], axis=0).shape[0]),
+                "moved_per_column": float(np.mean(moved[window])) if moved[window] else None,
+                "pivots_per_column": float(np.mean(pivots[window])) if pivots[window] else None,
+            }
+        )
+    case = {
+        "case": "vertex-moves",
+        "n": int(M),
+        "columns": int(J),
+        "checkpoints": checkpoints,
+        "moved": moved,
+        "pivots": pivots,
+        "measured": time.strftime("%Y-%m-%d"),
+    }
+    print("   ", checkpoints, flush=True)
+    return case
+
+
+def _one_case_only(case: dict, output: Path, option: str) -> int:
+    """Add ``case`` to a full run's results file (``--long-columns``, ``--vertex-moves``)."""
     import json
 
-    if n_columns < 1:
-        raise SystemExit(f"--long-columns must be at least 1; got {n_columns}")
     if not output.exists():
-        raise SystemExit(f"--long-columns adds a case to {output}, which does not exist")
+        raise SystemExit(f"{option} adds a case to {output}, which does not exist")
     result = json.loads(output.read_text())
     if result.get("quick"):
-        raise SystemExit(f"{output} holds a quick run; --long-columns completes a full one")
-    (case,) = multiple_pricing(X, y, n_columns, None, (20,), name="long-pricing")
-    case["measured"] = time.strftime("%Y-%m-%d")
+        raise SystemExit(f"{output} holds a quick run; {option} completes a full one")
     result["cases"] = [c for c in result["cases"] if c["case"] != case["case"]] + [case]
     write_result(output, result)
     return 0
+
+
+def _long_pricing_only(X, y, n_columns: int, output: Path) -> int:
+    """``--long-columns``: the ``long-pricing-20`` case alone, added to a full run's file."""
+    if n_columns < 1:
+        raise SystemExit(f"--long-columns must be at least 1; got {n_columns}")
+    (case,) = multiple_pricing(X, y, n_columns, None, (20,), name="long-pricing")
+    case["measured"] = time.strftime("%Y-%m-%d")
+    return _one_case_only(case, output, "--long-columns")
 
 
 if __name__ == "__main__":

@@ -181,6 +181,30 @@ def test_lpboost_section_reads_the_longest_run_at_each_tolerance():
     assert "costs this run 3 columns and 3 s of master" in text
 
 
+def test_vertex_moves_lines_read_the_counts_of_the_case():
+    """The LPBoost section's vertex-moves part: its numbers (rows a merge would remove, pivots
+    per example moved) come from the case's counts, and a record without the case adds
+    nothing."""
+    from marginboost._repo.performance.masters import _vertex_moves_lines
+
+    assert _vertex_moves_lines(None) == []
+    case = {
+        "n": 1000,
+        "columns": 60,
+        "measured": "2026-01-01",
+        "checkpoints": [
+            {"columns": 25, "distinct_patterns": 700, "moved_per_column": 40.0,
+             "pivots_per_column": 44.0},
+            {"columns": 60, "distinct_patterns": 990, "moved_per_column": 50.0,
+             "pivots_per_column": 50.0},
+        ],
+    }  # fmt: skip
+    text = "\n".join(_vertex_moves_lines(case))
+    assert "990 of the 1,000 examples" in text and "would remove 10 of" in text
+    assert "1.00 to 1.10 pivots per example moved" in text
+    assert "| 25 | 700 of 1,000 | 40 | 44 |" in text
+
+
 def test_lightgbm_section_keeps_the_busy_fits_apart():
     """Fits measured with the other core busy get their own table, with the slowdown against the
     quiet fit and the 2-thread goal judged against the busy 1-thread time; they never replace
