@@ -26,10 +26,7 @@ ESTIMATORS = sorted(n for n in marginboost.__all__ if n in marginboost._ESTIMATO
 MULTICLASS = {"SAMME", "AdaBoostM1", "AdaBoostMH", "GDMCBoost", "DMCBoost"}
 
 #: Default fits that warn today, and the warnings they give (measured; to be brought to none).
-WARNS = {
-    # phase II raises the bottom-n' average margin, and with it the training errors (2 from 0)
-    ("DMCBoost", "iris"): {"PhaseTwoWarning"},
-}
+WARNS: dict[tuple[str, str], set[str]] = {}
 #: Default fits too slow for the test suite (seconds measured on 2 cores), with what they gave.
 SLOW = {
     ("DMCBoost", "digits"): "26 s; ConvergenceWarning at 1,000 rounds and a PhaseTwoWarning",

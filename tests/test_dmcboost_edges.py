@@ -134,20 +134,37 @@ def test_generalization_bound_theta_message_gives_the_threshold():
 
 def test_phase_two_that_ends_with_more_errors_than_phase_one_warns():
     """Constant features: phase I can only vote for classes as a whole; phase II trades errors
-    for the bottom margins and ends with more errors than phase I, which the fit says."""
+    for the bottom margins and ends with more errors than phase I and than the majority class,
+    which the fit says."""
     rng = np.random.default_rng(0)
     X, y = np.ones((200, 5)), rng.choice(3, 200, p=[0.415, 0.3, 0.285])
     with pytest.warns(PhaseTwoWarning, match=r"phase II ended with (\d+) training errors, more"):
         model = DMCBoost(n_estimators=20).fit(X, y)
     errors, phase = model.history_["errors"], model.history_["phase"]
     phase1_errors = int(errors[phase == 1][-1])
-    assert int(np.sum(model.predict(X) != y)) == errors[-1] > phase1_errors
+    assert int(np.sum(model.predict(X) != y)) == errors[-1] > phase1_errors == model.phase1_errors_
+    assert errors[-1] >= 200 - np.bincount(y).max()
     # phase I alone, and a fit whose phase II does not lose accuracy, do not warn
     with warnings.catch_warnings():
         warnings.simplefilter("error", PhaseTwoWarning)
         DMCBoost(n_estimators=20, phase2=False).fit(X, y)
         Xr = rng.normal(size=(200, 5))
         DMCBoost(n_estimators=20).fit(Xr, (Xr[:, 0] > 0).astype(int) + (Xr[:, 1] > 0))
+
+
+def test_phase_two_that_trades_errors_but_beats_the_majority_class_does_not_warn():
+    """Iris: phase I ends with no training error, phase II trades a few errors for the bottom
+    margins (as the paper allows) and still beats voting for the majority class: no warning,
+    and the fit records both phases' errors."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PhaseTwoWarning)
+        model = DMCBoost().fit(X, y)
+    errors = model.history_["errors"]
+    assert model.phase1_errors_ == int(errors[: model.n_phase1_].min()) == 0
+    assert 0 < errors[-1] == np.sum(model.predict(X) != y) < 100  # majority class: 100 errors
 
 
 @pytest.mark.parametrize("patience", [1, 3, 6])
