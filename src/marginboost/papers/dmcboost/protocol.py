@@ -59,6 +59,7 @@ __all__ = [
     "CAP_RAISE",
     "chosen_run_capped",
     "raise_capped_cells",
+    "replace_capped_runs",
     "raised_cap_cells",
     "capped_and_raised",
     "RAISED_TABLES",
@@ -198,6 +199,33 @@ def raise_capped_cells(cells: list[dict], metrics: list[dict], protocols: dict) 
         and c["paper_dataset"] not in FIXED
         and chosen_run_capped(c, m)
     ]
+
+
+def replace_capped_runs(
+    cells: list[dict],
+    metrics: list[dict],
+    protocols: dict,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    desc: str = "dmcboost, raised cap",
+) -> tuple[list[dict], list[dict], list[int]]:
+    """A table's cells with each DMCBoost cell of :func:`raise_capped_cells` replaced by its
+    rerun (:func:`with_raised_cap`; computed through the store where it lacks it):
+    ``(cells, metrics, positions replaced)``, the input lists untouched.  The rerun's chosen
+    run may still end on its larger cap (:func:`chosen_run_capped` says so)."""
+    from ...experiments.grids import run_paper_grid
+
+    raised = raise_capped_cells(cells, metrics, protocols)
+    cells, metrics = list(cells), list(metrics)
+    if raised:
+        reruns = [with_raised_cap(cells[i]) for i in raised]
+        rerun_metrics = run_paper_grid(
+            "dmcboost", grid_cell, reruns, jobs=jobs, scheduler=scheduler, desc=desc
+        )
+        for i, cell, record in zip(raised, reruns, rerun_metrics):
+            cells[i], metrics[i] = cell, record
+    return cells, metrics, raised
 
 
 _TABLE_PROTOCOLS = {
