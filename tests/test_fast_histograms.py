@@ -669,3 +669,38 @@ def test_node_search_histogram_against_the_exact_node_histogram(n):
         )
         is None
     )
+
+
+@pytest.mark.skipif(
+    __import__("numba").config.DISABLE_JIT, reason="workers are threads of compiled code"
+)
+def test_search_histograms_on_several_workers_are_bitwise_one_workers():
+    """Large enough for several workers (when numba has several threads), the root's and a
+    node's search histograms are bitwise those of the one-worker kernels, which a fit on small
+    data uses alone (so it never compiles the parallel loop)."""
+    import numba
+
+    kernels = _search_histogram_kernels
+    rng = np.random.default_rng(7)
+    n = 60_000
+    dense = rng.integers(0, 40, size=(n, 30)).astype(np.uint8)
+    codes = _read_only(np.asfortranarray(np.column_stack([_bundling_codes(rng, n), dense])))
+    stats = _stats(rng, n)
+    threads = numba.get_num_threads()
+    assert not kernels._one_worker(threads, *codes.shape) or threads == 1
+    layout = kernels.search_layout(codes)
+    n_workers, _ = kernels._bundled_search_tasks(codes, stats, threads, *layout[:2], *layout[3:])
+    assert n_workers == min(threads, 2)  # the cost is between 2 and 3 million
+    _assert_same_bits(
+        kernels.build_search_histogram(codes, stats)[0],
+        kernels._bundled_search_histogram_one_worker(codes, stats, *layout),
+    )
+    node = kernels.node_layout(codes)
+    samples = np.sort(rng.choice(n, size=n // 2 + 20_000, replace=False)).astype(np.int64)
+    assert not kernels._one_worker(threads, samples.shape[0], codes.shape[1]) or threads == 1
+    _assert_same_bits(
+        kernels.build_node_search_histogram(codes, stats, samples)[0],
+        kernels._node_search_histogram_one_worker(
+            codes, np.ascontiguousarray(stats), samples, *node
+        ),
+    )

@@ -631,3 +631,25 @@ def test_a_root_kept_off_some_features_is_the_best_split_on_the_others():
     for bad in ([5], [-1], [[0]], [0.5]):
         with pytest.raises(ValueError, match="exclude_root_features"):
             DecisionTree(max_depth=2).fit_binary(codes, y, w, exclude_root_features=bad)
+
+
+@pytest.mark.parametrize("criterion", range(6))
+@pytest.mark.parametrize("shape", [(3, 5, 2), (40, 255, 3), (7, 1, 4)])
+def test_best_split_on_one_thread_equals_the_parallel_kernel(criterion, shape):
+    """find_best_split picks the one-thread or the parallel scan in Python by the histogram's
+    size; both give the same split, gain and counts (ties included: integer-valued weights
+    make many equal gains)."""
+    rng = np.random.default_rng(criterion)
+    n_features, n_bins, n_channels = shape
+    counts = rng.integers(0, 4, size=(n_bins,)).astype(np.float64)
+    weights = rng.integers(0, 3, size=(n_bins, n_channels)).astype(np.float64)
+    hist = np.empty((n_features, n_bins, n_channels + 1))
+    for f in range(n_features):  # every feature bins the same node: equal totals
+        order = rng.permutation(n_bins)
+        hist[f, :, n_channels] = counts[order]
+        hist[f, :, :n_channels] = weights[order]
+    for min_leaf in (1, 3):
+        one = _split_kernels._find_best_split_serial(hist, criterion, min_leaf, 0.0)
+        many = _split_kernels._find_best_split_parallel(hist, criterion, min_leaf, 0.0)
+        assert one == many
+        assert _split_kernels.find_best_split(hist, criterion, min_leaf, 0.0) == one

@@ -66,7 +66,11 @@ def build_search_histogram(
         hist, dominant = _search_histogram_two_channels(codes, stats)
     else:
         dominant = layout[0]
-        hist = _bundled_search_histogram_two_channels(codes, stats, get_num_threads(), *layout)
+        n_threads = get_num_threads()
+        if _one_worker(n_threads, *codes.shape):
+            hist = _bundled_search_histogram_one_worker(codes, stats, *layout)
+        else:
+            hist = _bundled_search_histogram_two_channels(codes, stats, n_threads, *layout)
         dominant = np.where(layout[-1][:, 0] >= 0, 0, dominant)  # two-code rows: subtracted
     exact_rows: NDArray[np.bool_] = dominant < 0
     return hist, exact_rows
@@ -482,6 +486,15 @@ def _accumulate_bundle_two_channels(rows, codes, stats, out):
         out[b, 1] += stats[i, 1]
 
 
+def _one_worker(n_threads: int, n_samples: int, n_features: int) -> bool:
+    """Whether a search histogram of ``n_samples`` x ``n_features`` codes runs on one worker
+    whatever its tasks: its cost (:func:`_balanced_workers`) is at most one per sample and
+    feature, so below ``2 * _WORK_PER_THREAD`` there is one worker.  The callers then run the
+    kernels without the parallel loop, which a fit on small data so never compiles (the
+    slowest kernels to compile); the histogram is the same either way."""
+    return n_threads == 1 or n_samples * n_features < 2 * _WORK_PER_THREAD
+
+
 @njit(cache=True)
 def _bundled_search_histogram_two_channels(
     codes,
@@ -499,6 +512,54 @@ def _bundled_search_histogram_two_channels(
     # Compiled without ``parallel``: its set-up would otherwise become parallel loops, each
     # waking the threads; only the loop over the workers runs in parallel, and only when the
     # work is large enough for more than one (``_WORK_PER_THREAD``).
+    n_workers, args = _bundled_search_tasks(
+        codes, stats, n_threads, dominant, bundle_of, bundle_start, bundle_rows, bundle_codes,
+        root_counts, two_code,
+    )  # fmt: skip
+    if n_workers == 1:
+        _search_worker(0, *args)
+    else:
+        _search_workers_parallel(n_workers, *args)
+    return _bundled_search_result(args, bundle_of, code_map, dominant, codes.shape[0])
+
+
+@njit(cache=True)
+def _bundled_search_histogram_one_worker(
+    codes,
+    stats,
+    dominant,
+    bundle_of,
+    code_map,
+    bundle_start,
+    bundle_rows,
+    bundle_codes,
+    root_counts,
+    two_code,
+):
+    """``_bundled_search_histogram_two_channels`` on one worker, without the parallel loop."""
+    _, args = _bundled_search_tasks(
+        codes, stats, 1, dominant, bundle_of, bundle_start, bundle_rows, bundle_codes,
+        root_counts, two_code,
+    )  # fmt: skip
+    _search_worker(0, *args)
+    return _bundled_search_result(args, bundle_of, code_map, dominant, codes.shape[0])
+
+
+@njit(cache=True)
+def _bundled_search_tasks(
+    codes,
+    stats,
+    n_threads,
+    dominant,
+    bundle_of,
+    bundle_start,
+    bundle_rows,
+    bundle_codes,
+    root_counts,
+    two_code,
+):
+    """The root search's tasks shared between at most ``n_threads`` workers: ``(n_workers,
+    args)``, ``args`` the arguments of :func:`_search_worker` after the worker's number."""
     n_samples, n_features = codes.shape
     n_bundles = bundle_start.shape[0] - 1
     c_stats = np.ascontiguousarray(stats)
@@ -528,10 +589,13 @@ def _bundled_search_histogram_two_channels(
         worker, codes, dense, alone, dominant, two_code, bundle_start, bundle_rows,
         bundle_codes, c_stats, stat0, stat1, total0, total1, hist, bundle_hist,
     )  # fmt: skip
-    if n_workers == 1:
-        _search_worker(0, *args)
-    else:
-        _search_workers_parallel(n_workers, *args)
+    return n_workers, args
+
+
+@njit(cache=True)
+def _bundled_search_result(args, bundle_of, code_map, dominant, n_samples):
+    """The root search histogram once the workers have run on ``args``."""
+    total0, total1, hist, bundle_hist = args[12], args[13], args[14], args[15]
     _unbundle(hist, bundle_hist, bundle_of, code_map, dominant, total0, total1, n_samples)
     return hist
 
@@ -667,17 +731,17 @@ def build_node_search_histogram(
     if layout is None or layout[3].shape[1] == 0:
         return None
     dominant, bundle_of, code_map, columns, unbundled = layout
-    hist = _node_search_histogram_two_channels(
-        codes,
-        np.ascontiguousarray(stats),
-        sample_index,
-        get_num_threads(),
-        dominant,
-        bundle_of,
-        code_map,
-        columns,
-        unbundled,
-    )
+    stats = np.ascontiguousarray(stats)
+    n_threads = get_num_threads()
+    if _one_worker(n_threads, sample_index.shape[0], codes.shape[1]):
+        hist = _node_search_histogram_one_worker(
+            codes, stats, sample_index, dominant, bundle_of, code_map, columns, unbundled
+        )
+    else:
+        hist = _node_search_histogram_two_channels(
+            codes, stats, sample_index, n_threads, dominant, bundle_of, code_map, columns,
+            unbundled,
+        )  # fmt: skip
     exact_rows: NDArray[np.bool_] = bundle_of < 0
     return hist, exact_rows
 
@@ -688,6 +752,37 @@ def _node_search_histogram_two_channels(
 ):
     # Not compiled ``parallel``, as ``_bundled_search_histogram_two_channels``: only the loop
     # over the workers runs in parallel, when the work is large enough for more than one.
+    n_workers, args, total0, total1 = _node_search_tasks(
+        codes, stats, sample_index, n_threads, unbundled, columns
+    )
+    if n_workers == 1:
+        _node_worker(0, *args)
+    else:
+        _node_workers_parallel(n_workers, *args)
+    hist, bundle_hist = args[7], args[8]
+    n_node = sample_index.shape[0]
+    _unbundle(hist, bundle_hist, bundle_of, code_map, dominant, total0, total1, n_node)
+    return hist
+
+
+@njit(cache=True)
+def _node_search_histogram_one_worker(
+    codes, stats, sample_index, dominant, bundle_of, code_map, columns, unbundled
+):
+    """``_node_search_histogram_two_channels`` on one worker, without the parallel loop."""
+    _, args, total0, total1 = _node_search_tasks(codes, stats, sample_index, 1, unbundled, columns)
+    _node_worker(0, *args)
+    hist, bundle_hist = args[7], args[8]
+    n_node = sample_index.shape[0]
+    _unbundle(hist, bundle_hist, bundle_of, code_map, dominant, total0, total1, n_node)
+    return hist
+
+
+@njit(cache=True)
+def _node_search_tasks(codes, stats, sample_index, n_threads, unbundled, columns):
+    """A node search's tasks shared between at most ``n_threads`` workers: ``(n_workers, args,
+    total0, total1)``, ``args`` the arguments of :func:`_node_worker` after the worker's
+    number, the totals those of the node's two weight channels."""
     n_features = codes.shape[1]
     n_node = sample_index.shape[0]
     n_bundles = columns.shape[1]
@@ -703,12 +798,7 @@ def _node_search_histogram_two_channels(
     hist = np.zeros((n_features, N_BINS, 3))
     bundle_hist = np.zeros((n_bundles, N_BINS, 3))
     args = (worker, codes, sample_index, groups, columns, stat0, stat1, hist, bundle_hist)
-    if n_workers == 1:
-        _node_worker(0, *args)
-    else:
-        _node_workers_parallel(n_workers, *args)
-    _unbundle(hist, bundle_hist, bundle_of, code_map, dominant, total0, total1, n_node)
-    return hist
+    return n_workers, args, total0, total1
 
 
 @njit(cache=True, parallel=True)

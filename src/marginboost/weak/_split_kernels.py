@@ -95,16 +95,46 @@ def node_score(sums, criterion):
 _SERIAL_SPLIT_CELLS = 1 << 16
 
 
-@njit(cache=True)
-def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
+def find_best_split(
+    hist: np.ndarray, criterion: int, min_samples_leaf: int, min_weight_leaf: float
+) -> tuple[int, int, float, float, int]:
     """Best split ``code <= bin`` over all features of a node histogram (count channel last).
 
     Returns ``(feature, bin, gain, parent_score, n_left)``; ``feature == -1`` when no split
     satisfies ``min_samples_leaf`` / ``min_weight_leaf``.  Ties (within ``TIE_RTOL``) go to the
     lowest bin of a feature, then to the lowest feature: each feature's best bin is found
     independently (in parallel for large histograms), then the features are compared in
-    increasing order.
+    increasing order.  The choice between one thread and several is made here, in Python, so
+    a fit whose histograms are all small never compiles the parallel kernel (the slowest to
+    compile); both give the same split.
     """
+    n_features, n_bins, width = hist.shape
+    if n_features * n_bins * (width - 1) < _SERIAL_SPLIT_CELLS:
+        return _find_best_split_serial(hist, criterion, min_samples_leaf, min_weight_leaf)
+    return _find_best_split_parallel(hist, criterion, min_samples_leaf, min_weight_leaf)
+
+
+@njit(cache=True)
+def _find_best_split_serial(hist, criterion, min_samples_leaf, min_weight_leaf):
+    """:func:`find_best_split` with the features scanned on one thread."""
+    args = _split_arguments(hist, criterion, min_samples_leaf, min_weight_leaf)
+    for feature in range(hist.shape[0]):
+        _feature_best_split(feature, *args)
+    return _best_of_features(*args)
+
+
+@njit(cache=True)
+def _find_best_split_parallel(hist, criterion, min_samples_leaf, min_weight_leaf):
+    """:func:`find_best_split` with the features shared between the threads."""
+    args = _split_arguments(hist, criterion, min_samples_leaf, min_weight_leaf)
+    _features_best_splits_parallel(*args)
+    return _best_of_features(*args)
+
+
+@njit(cache=True)
+def _split_arguments(hist, criterion, min_samples_leaf, min_weight_leaf):
+    """The parent's sums and score, and the per-feature outputs that
+    :func:`_feature_best_split` fills, as the argument tuple of the feature scans."""
     n_features, n_bins, width = hist.shape
     n_channels = width - 1
     parent = np.zeros(n_channels)
@@ -119,7 +149,7 @@ def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
     feature_gain = np.full(n_features, -np.inf)
     feature_scale = np.zeros(n_features)
     feature_n_left = np.zeros(n_features)
-    args = (
+    return (
         hist,
         criterion,
         min_samples_leaf,
@@ -133,15 +163,28 @@ def find_best_split(hist, criterion, min_samples_leaf, min_weight_leaf):
         feature_scale,
         feature_n_left,
     )
-    if n_features * n_bins * n_channels < _SERIAL_SPLIT_CELLS:
-        for feature in range(n_features):
-            _feature_best_split(feature, *args)
-    else:
-        _features_best_splits_parallel(*args)
+
+
+@njit(cache=True)
+def _best_of_features(
+    hist,
+    criterion,
+    min_samples_leaf,
+    min_weight_leaf,
+    parent,
+    parent_score,
+    parent_weight,
+    n_node,
+    feature_bin,
+    feature_gain,
+    feature_scale,
+    feature_n_left,
+):
+    """The features compared in increasing order (ties within ``TIE_RTOL`` to the lowest)."""
     best_feature = -1
     best_gain = -np.inf
     best_scale = 0.0
-    for feature in range(n_features):
+    for feature in range(feature_bin.shape[0]):
         if feature_bin[feature] < 0:
             continue
         if feature_gain[feature] > best_gain + TIE_RTOL * max(feature_scale[feature], best_scale):
