@@ -525,17 +525,9 @@ def _bundled_search_histogram_two_channels(
 
 @njit(cache=True)
 def _bundled_search_histogram_one_worker(
-    codes,
-    stats,
-    dominant,
-    bundle_of,
-    code_map,
-    bundle_start,
-    bundle_rows,
-    bundle_codes,
-    root_counts,
-    two_code,
-):
+    codes, stats, dominant, bundle_of, code_map, bundle_start, bundle_rows, bundle_codes,
+    root_counts, two_code,
+):  # fmt: skip
     """``_bundled_search_histogram_two_channels`` on one worker, without the parallel loop."""
     _, args = _bundled_search_tasks(
         codes, stats, 1, dominant, bundle_of, bundle_start, bundle_rows, bundle_codes,
@@ -547,17 +539,9 @@ def _bundled_search_histogram_one_worker(
 
 @njit(cache=True)
 def _bundled_search_tasks(
-    codes,
-    stats,
-    n_threads,
-    dominant,
-    bundle_of,
-    bundle_start,
-    bundle_rows,
-    bundle_codes,
-    root_counts,
-    two_code,
-):
+    codes, stats, n_threads, dominant, bundle_of, bundle_start, bundle_rows, bundle_codes,
+    root_counts, two_code,
+):  # fmt: skip
     """The root search's tasks shared between at most ``n_threads`` workers: ``(n_workers,
     args)``, ``args`` the arguments of :func:`_search_worker` after the worker's number."""
     n_samples, n_features = codes.shape

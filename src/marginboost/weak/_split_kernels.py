@@ -120,7 +120,7 @@ def _find_best_split_serial(hist, criterion, min_samples_leaf, min_weight_leaf):
     args = _split_arguments(hist, criterion, min_samples_leaf, min_weight_leaf)
     for feature in range(hist.shape[0]):
         _feature_best_split(feature, *args)
-    return _best_of_features(*args)
+    return _best_of_features(args)
 
 
 @njit(cache=True)
@@ -128,7 +128,7 @@ def _find_best_split_parallel(hist, criterion, min_samples_leaf, min_weight_leaf
     """:func:`find_best_split` with the features shared between the threads."""
     args = _split_arguments(hist, criterion, min_samples_leaf, min_weight_leaf)
     _features_best_splits_parallel(*args)
-    return _best_of_features(*args)
+    return _best_of_features(args)
 
 
 @njit(cache=True)
@@ -166,21 +166,11 @@ def _split_arguments(hist, criterion, min_samples_leaf, min_weight_leaf):
 
 
 @njit(cache=True)
-def _best_of_features(
-    hist,
-    criterion,
-    min_samples_leaf,
-    min_weight_leaf,
-    parent,
-    parent_score,
-    parent_weight,
-    n_node,
-    feature_bin,
-    feature_gain,
-    feature_scale,
-    feature_n_left,
-):
-    """The features compared in increasing order (ties within ``TIE_RTOL`` to the lowest)."""
+def _best_of_features(args):
+    """The features compared in increasing order (ties within ``TIE_RTOL`` to the lowest),
+    from the argument tuple of :func:`_split_arguments` once the features are scanned."""
+    parent_score, feature_bin, feature_gain = args[5], args[8], args[9]
+    feature_scale, feature_n_left = args[10], args[11]
     best_feature = -1
     best_gain = -np.inf
     best_scale = 0.0
